@@ -1,0 +1,86 @@
+/**
+ * The request handler: routes on the Host header. Tenant hosts, tenant preview
+ * hosts and active custom domains go to the edge; every other host goes to the
+ * management app (API and dashboard).
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "./lib/http/env.ts";
+import type { Services } from "./lib/services.ts";
+import type { Edge, RequestInfo } from "./edge/types.ts";
+import { apiRoutes } from "./routes/api/mod.ts";
+import { pageRoutes } from "./routes/pages/mod.tsx";
+import { classifyHost, type HostClass } from "./lib/http/host.ts";
+import { clientIp } from "./lib/http/client_ip.ts";
+
+export type Handler = (
+  req: Request,
+  info?: Deno.ServeHandlerInfo,
+) => Promise<Response>;
+
+export function createManagementApp(s: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    c.set("services", s);
+    c.set("clientIp", (c.env as { clientIp?: string } | undefined)?.clientIp ?? "unknown");
+    await next();
+  });
+  app.route("/api", apiRoutes());
+  app.route("/", pageRoutes());
+  return app;
+}
+
+export function createHandler(s: Services, edge: Edge): Handler {
+  const app = createManagementApp(s);
+  const appHost = new URL(s.config.publicUrl).hostname;
+  const trusted = s.config.trustedProxyIpHeader;
+  const hosts = new HostMemo(s.config.proxyDomain);
+  // Not async: a cache hit at the edge goes straight through without another promise.
+  return (req, info) => {
+    const host = hosts.classify(requestHost(req));
+    const reqInfo = new LazyRequestInfo(req, info, trusted);
+    if (host.kind !== "other") {
+      return edge.handle(req, { surface: host.kind, slug: host.slug }, reqInfo);
+    }
+    return routeOther(host.hostname, req, reqInfo);
+  };
+
+  async function routeOther(hostname: string, req: Request, reqInfo: LazyRequestInfo) {
+    if (hostname !== appHost && hostname !== "" && await edge.resolveDomain(hostname)) {
+      return edge.handle(req, { surface: "domain", hostname }, reqInfo);
+    }
+    return await app.fetch(req, { clientIp: reqInfo.clientIp });
+  }
+}
+
+/** The client IP, worked out only when something asks (most cache hits never do). */
+class LazyRequestInfo implements RequestInfo {
+  #ip: string | undefined;
+  constructor(
+    private req: Request,
+    private info: Deno.ServeHandlerInfo | undefined,
+    private trustedHeader: string | undefined,
+  ) {}
+  get clientIp(): string {
+    return this.#ip ??= clientIp(this.req, this.info?.remoteAddr, this.trustedHeader);
+  }
+}
+
+/** classifyHost() memoised per Host header value (bounded). */
+class HostMemo {
+  private memo = new Map<string, HostClass>();
+  constructor(private proxyDomain: string) {}
+  classify(host: string): HostClass {
+    let c = this.memo.get(host);
+    if (c === undefined) {
+      c = classifyHost(host, this.proxyDomain);
+      if (this.memo.size >= 10_000) this.memo.clear();
+      this.memo.set(host, c);
+    }
+    return c;
+  }
+}
+
+/** The Host header, or the URL's host for in-process requests that carry none. */
+function requestHost(req: Request): string {
+  return req.headers.get("host") ?? new URL(req.url).host;
+}

@@ -1,0 +1,105 @@
+/**
+ * The reference proxy: Debian's nginx with proxy_cache, one worker, in front of the
+ * same origin. Configuration mirrors what Cachely does for the API proxy: 60 s
+ * cache, concurrent misses of one key locked to one upstream fetch, keep-alive to
+ * the origin, no access log.
+ */
+import { run } from "./proc.ts";
+
+export type Nginx = { port: number; stop(): Promise<void>; version: string };
+
+function conf(dir: string, port: number, originPort: number): string {
+  // As root the worker would drop to `nobody`, which cannot write our 0700 temp dir.
+  const user = Deno.uid() === 0 ? "user root;" : "";
+  return `
+${user}
+worker_processes 1;
+daemon off;
+master_process on;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bench:32m max_size=2g inactive=10m use_temp_path=off;
+  upstream origin {
+    server 127.0.0.1:${originPort};
+    keepalive 128;
+  }
+  server {
+    listen 127.0.0.1:${port} backlog=4096;
+    location / {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache bench;
+      proxy_cache_key $uri$is_args$args;
+      proxy_cache_valid 200 60s;
+      proxy_cache_lock on;
+      proxy_cache_lock_timeout 10s;
+      add_header X-Cache $upstream_cache_status;
+    }
+  }
+}
+`;
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const p = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return p;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export async function startNginx(dir: string, originPort: number): Promise<Nginx> {
+  const port = freePort();
+  await Deno.mkdir(`${dir}/cache`, { recursive: true });
+  const file = `${dir}/nginx.conf`;
+  await Deno.writeTextFile(file, conf(dir, port, originPort));
+  const version = (await new Deno.Command("nginx", { args: ["-v"], stderr: "piped" }).output())
+    .stderr;
+  await run("nginx", ["-t", "-q", "-p", dir, "-c", file]);
+  const child = new Deno.Command("nginx", {
+    args: ["-p", dir, "-c", file],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  await waitForPort(port, 10_000);
+  return {
+    port,
+    version: new TextDecoder().decode(version).trim().replace(/^nginx version: /, ""),
+    async stop() {
+      // SIGQUIT: graceful shutdown of the master and its worker.
+      try {
+        child.kill("SIGQUIT");
+      } catch { /* gone */ }
+      const t = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 5_000);
+      await child.status;
+      await child.stderr.cancel().catch(() => {});
+      clearTimeout(t);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The scenario hook: every file in bench/scenarios/ exports `scenario: Scenario`.
+ * run.ts starts the origin, Cachely and nginx once, then runs each scenario in file
+ * name order with a BenchContext and writes their tables into RESULTS.md.
+ */
+
+/** A server the load generator can drive. `path(p)` maps an origin path to its URL path. */
+export type Target = {
+  name: "cachely" | "nginx" | "origin";
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  /** Host header to send (Cachely routes tenants by host). */
+  host?: string;
+  /** Origin path → request path on this target (`/data.json` → `/~api/data.json` on Cachely). */
+  path(originPath: string): string;
+};
+
+export type WrkOptions = {
+  connections?: number;
+  durationSec?: number;
+  /** Each request gets a unique path `<prefix><n>` (cache misses) instead of a fixed one. */
+  uniquePrefix?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+};
+
+export type WrkResult = {
+  requests: number;
+  durationSec: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  /** Socket errors plus non-2xx/3xx responses. */
+  errors: number;
+};
+
+export type BenchContext = {
+  targets: { cachely: Target; nginx: Target; origin: Target };
+  durationSec: number;
+  connections: number;
+  rounds: number;
+  /** Runs wrk against `target` for `originPath` (mapped through target.path). */
+  wrk(target: Target, originPath: string, opts?: WrkOptions): Promise<WrkResult>;
+  /** How many requests the origin served for exactly this path. */
+  originCount(path: string): Promise<number>;
+  /** A personal access token of the owner of tenant `bench` (management API as Bearer). */
+  cachelyToken: string;
+  /** Management API origin of the Cachely under test, e.g. to create AI rules. */
+  cachelyApi: string;
+  log(msg: string): void;
+};
+
+export type ResultRow = {
+  case: string;
+  target: string;
+  rps: number | null;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  errors?: number;
+  note?: string;
+};
+
+/** A target from the issue, checked against measured numbers. */
+export type Check = { name: string; want: string; got: string; pass: boolean };
+
+export type ScenarioResult = {
+  title: string;
+  rows: ResultRow[];
+  checks?: Check[];
+  notes?: string[];
+};
+
+export type Scenario = {
+  name: string;
+  /** Environment added to the Cachely process (e.g. OPENAI_BASE_URL of a fake model). */
+  env?: Record<string, string>;
+  run(ctx: BenchContext): Promise<ScenarioResult>;
+};

@@ -1,0 +1,232 @@
+/**
+ * The API proxy (SPEC "What the service does" 2, "Public proxy behaviour"):
+ * `GET|HEAD {tenant_host}/~api/<path>` → `<apiOrigin><path>` with the stored
+ * credential injected, cached for the tenant's TTL under a key of tenant, api
+ * version, host, path and normalised query; delivery URLs in bodies rewritten;
+ * the preview-bypass parameter skips the cache; `?transform=` and experiments.
+ */
+import type { EdgeContext, RequestContext } from "./context.ts";
+import type { Outcome } from "./respond.ts";
+import { finishUpstream, methodNotAllowed, objectResponse, otherResponse } from "./respond.ts";
+import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
+import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
+import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
+import { injectCredential, openToken } from "./credentials.ts";
+import { fetchUpstream } from "./upstream.ts";
+import { edgeError, oversizeHeaders } from "./http.ts";
+import { applyTransform } from "./transform.ts";
+import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
+import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
+
+/** Query parameter that selects an AI transform profile (SPEC). */
+export const TRANSFORM_PARAM = "transform";
+
+const EXPOSE = ["x-cachely-cache", "age", ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
+/**
+ * Headers on every API response: CORS for browsers. Kept short on purpose (each
+ * header is validated and copied per hit); `x-cachely-cache` is the edge marker.
+ */
+const API_HEADERS: [string, string][] = [["access-control-allow-origin", "*"]];
+/** With experiment or transform headers: SPEC lists them in Access-Control-Expose-Headers. */
+const API_HEADERS_EXPOSED: [string, string][] = [
+  ...API_HEADERS,
+  ["access-control-expose-headers", EXPOSE],
+];
+const ALLOW = "GET, HEAD, OPTIONS";
+
+export type ApiOutcome = Outcome & { experiment: Assignment | null };
+
+/** Handles `/~api<apiPath>`. */
+export async function handleApi(
+  ec: EdgeContext,
+  rc: RequestContext,
+  apiPath: string,
+): Promise<ApiOutcome> {
+  const { snap, method } = rc;
+  const head = method === "HEAD";
+  if (method !== "GET" && !head) {
+    if (method === "OPTIONS") return { ...preflight(rc), experiment: null };
+    return { ...methodNotAllowed(method, ALLOW), experiment: null };
+  }
+  const origin = snap.api.origin;
+  if (!origin) return fail(502, "api_not_configured", "API proxy not configured: no API origin");
+  let profile: string | null = null;
+  let preview = false;
+  let query = "";
+  if (rc.query !== "") {
+    const params = new URLSearchParams(rc.query);
+    profile = params.get(TRANSFORM_PARAM);
+    if (profile === "") profile = null;
+    preview = params.has(snap.api.previewParam);
+    const drop = [snap.api.previewParam, TRANSFORM_PARAM];
+    if (snap.api.authMode === "query" && snap.api.authParam) drop.push(snap.api.authParam);
+    query = normaliseQuery(params, drop);
+  }
+  // SPEC: a ?transform= request bypasses experiment matching; HEAD is never transformed.
+  let experiment: Assignment | null = null;
+  if (profile === null && !head && snap.experiments?.length) {
+    experiment = assignExperiment(
+      snap,
+      apiPath,
+      rc.info.clientIp,
+      rc.req.headers.get("user-agent") ?? "",
+    );
+    if (experiment) profile = experiment.transformProfile;
+  }
+  const extra = experiment
+    ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
+    : API_HEADERS;
+  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, query);
+  const now = ec.deps.clock.now();
+
+  // The hit fast path: fresh in memory, nothing awaited; for a transform, the
+  // transformed object's own key. The path is validated after it: an invalid
+  // path is never stored, so it cannot hit.
+  if (!preview && (profile === null || (!head && ec.deps.transform !== null))) {
+    const transformed = profile !== null;
+    const obj = freshInMemory(
+      ec.through,
+      transformed ? transformKey(key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : key,
+    );
+    if (obj) {
+      const hit = objectResponse(
+        obj,
+        head,
+        "HIT",
+        now,
+        transformed && !experiment ? API_HEADERS_EXPOSED : extra,
+        rc.req,
+      ) as ApiOutcome;
+      hit.experiment = experiment;
+      return hit;
+    }
+  }
+  try {
+    checkPath(apiPath);
+  } catch (e) {
+    if (e instanceof BadPathError) return fail(400, "invalid_path", `Invalid path: ${e.message}`);
+    throw e;
+  }
+  const tooBig = oversizeHeaders(rc.req);
+  if (tooBig) return { res: tooBig, cache: null, bytes: 0, experiment };
+  const load = () => loadApi(ec, rc, origin, apiPath, query);
+  let served: Served;
+  if (preview) {
+    const r = await load();
+    served = r.kind === "object" ? { kind: "object", obj: r.obj, cache: "MISS" } : r;
+  } else {
+    served = await readThrough(ec.through, key, load);
+  }
+  if (served.kind !== "object") return { ...otherResponse(served, head, extra), experiment };
+  const outcome = preview ? "BYPASS" : served.cache;
+  if (profile === null || head) {
+    return {
+      ...objectResponse(served.obj, head, outcome, ec.deps.clock.now(), extra, rc.req),
+      experiment,
+    };
+  }
+  const t = await applyTransform(ec, rc, served, key, profile, apiPath, !preview);
+  const headers = [...(experiment ? extra : API_HEADERS_EXPOSED), ...t.headers];
+  return {
+    ...objectResponse(t.obj, head, preview ? "BYPASS" : t.cache, ec.deps.clock.now(), headers),
+    experiment,
+  };
+}
+
+/** One upstream fetch for the API: credential injected, body rewritten, Location mapped. */
+async function loadApi(
+  ec: EdgeContext,
+  rc: RequestContext,
+  origin: string,
+  apiPath: string,
+  query: string,
+): Promise<Loaded> {
+  const { deps } = ec;
+  const api = rc.snap.api;
+  const url = joinUpstream(origin, apiPath, query);
+  const headers = new Headers({ accept: "application/json, */*;q=0.5", "user-agent": UA });
+  let token: string | null = null;
+  if (api.authMode !== "none" && api.tokenEnc) {
+    token = await openToken(deps.config.encryptionKey, api.tokenEnc);
+    if (token === null) {
+      deps.log.error("edge credential unavailable", { tenant: rc.snap.slug });
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_credentials",
+        message: "Upstream credentials unavailable",
+      };
+    }
+    injectCredential(api.authMode, api.authParam, token, url, headers);
+  }
+  const r = await fetchUpstream(deps, {
+    url,
+    headers,
+    maxBuffer: deps.config.edgeCacheMaxObjectBytes,
+  });
+  const authParam = api.authMode === "query" ? api.authParam : null;
+  return finishUpstream(r, {
+    now: deps.clock.now(),
+    ttlMs: rc.snap.cacheTtl * 1000,
+    rewrite: token ? (text) => scrubToken(rc.rewrite(text), token) : (t: string) => rc.rewrite(t),
+    secret: token,
+    location: (v) => mapApiLocation(v, url, origin, authParam, rc),
+  });
+}
+
+export const UA = "Cachely-Edge/1";
+
+/**
+ * Removes the credential from a body: some APIs echo request URLs (Prismic's
+ * `next_page` carries `access_token`), and a cached body is public.
+ */
+export function scrubToken(text: string, token: string): string {
+  if (token.length < 4) return text;
+  let out = text.includes(token) ? text.replaceAll(token, "") : text;
+  const encoded = encodeURIComponent(token);
+  if (encoded !== token && out.includes(encoded)) out = out.replaceAll(encoded, "");
+  return out;
+}
+
+/**
+ * A redirect inside the API base becomes a `/~api/` path on the tenant host;
+ * one elsewhere has provider URLs rewritten. The auth query parameter is
+ * always removed, so a redirect never carries the credential to the visitor.
+ */
+export function mapApiLocation(
+  value: string,
+  from: URL,
+  origin: string,
+  authParam: string | null,
+  rc: RequestContext,
+): string | null {
+  let loc: URL;
+  try {
+    loc = new URL(value, from);
+  } catch {
+    return null;
+  }
+  if (authParam) loc.searchParams.delete(authParam);
+  const base = parseBase(origin);
+  if (loc.origin === base.origin && loc.pathname.startsWith(base.basePath + "/")) {
+    return `${rc.tenantOrigin}/~api${loc.pathname.slice(base.basePath.length)}${loc.search}`;
+  }
+  return rc.rewrite(loc.href);
+}
+
+function preflight(rc: RequestContext): Outcome {
+  const headers: Record<string, string> = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": ALLOW,
+    "access-control-max-age": "86400",
+    "x-cachely-edge": "1",
+    allow: ALLOW,
+  };
+  const asked = rc.req.headers.get("access-control-request-headers");
+  if (asked) headers["access-control-allow-headers"] = asked.slice(0, 1000);
+  return { res: new Response(null, { status: 204, headers }), cache: null, bytes: 0 };
+}
+
+function fail(status: number, code: string, message: string): ApiOutcome {
+  return { res: edgeError(status, code, message), cache: null, bytes: 0, experiment: null };
+}

@@ -1,0 +1,119 @@
+/**
+ * Small HTTP helpers of the edge: error responses, request-target parsing
+ * without allocating a URL object, and the header filter applied to every
+ * upstream response before it is cached or returned.
+ */
+
+/** A JSON error in the API error shape (docs/decisions.md "Errors"), never cached. */
+export function edgeError(
+  status: number,
+  code: string,
+  message: string,
+  extra?: Record<string, string>,
+): Response {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "x-cachely-edge": "1",
+    "access-control-allow-origin": "*",
+    ...extra,
+  };
+  return new Response(JSON.stringify({ error: { code, message } }), { status, headers });
+}
+
+/** Path and raw query of a request URL (`http://host/p?q` → `["/p", "q"]`), no URL parse. */
+export function splitTarget(url: string): [string, string] {
+  const scheme = url.indexOf("://");
+  let start = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
+  if (start === -1) start = url.length;
+  let end = url.indexOf("#", start);
+  if (end === -1) end = url.length;
+  const q = url.indexOf("?", start);
+  if (q !== -1 && q < end) return [url.slice(start, q) || "/", url.slice(q + 1, end)];
+  return [url.slice(start, end) || "/", ""];
+}
+
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1, RFC 2616 §13.5.1) are meaningful for one
+ * connection only and are never forwarded: honojs/hono src/helper/proxy's list
+ * (including its `trailers` spelling) plus `upgrade` and `proxy-connection`, and
+ * whatever the Connection header names.
+ */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "trailers",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/**
+ * Headers of an upstream response that never reach a visitor or the cache:
+ * cookies (a shared cache must not replay one visitor's session, RFC 9111 §7.3),
+ * authentication challenges (they would prompt for the tenant's upstream
+ * credentials), encoding and length (fetch has already decoded the body; the
+ * length is recomputed), and upstream CORS and HSTS (the edge sets its own).
+ */
+const DROPPED = new Set([
+  ...HOP_BY_HOP,
+  "set-cookie",
+  "set-cookie2",
+  "www-authenticate",
+  "content-encoding",
+  "content-length",
+  "strict-transport-security",
+  "alt-svc",
+  "access-control-allow-origin",
+  "access-control-allow-credentials",
+  "access-control-allow-headers",
+  "access-control-allow-methods",
+  "access-control-expose-headers",
+  "access-control-max-age",
+  "age",
+  "date",
+  "via",
+  "server",
+  "x-powered-by",
+]);
+
+/** Upstream response headers minus hop-by-hop, cookie and the other dropped headers. */
+export function filterResponseHeaders(h: Headers): [string, string][] {
+  const listed = h.get("connection");
+  const extra = listed ? listed.toLowerCase().split(",").map((s) => s.trim()) : [];
+  const out: [string, string][] = [];
+  h.forEach((v, k) => {
+    if (DROPPED.has(k) || extra.includes(k) || k.startsWith("x-cachely-")) return;
+    out.push([k, v]);
+  });
+  return out;
+}
+
+/** True for bodies whose provider URLs are rewritten: JSON, HTML, CSS, JavaScript. */
+export function isRewritable(contentType: string): boolean {
+  return /json|html|css|javascript|ecmascript/i.test(contentType);
+}
+
+/** True for JSON bodies (`application/json`, `…+json`). */
+export function isJson(contentType: string): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim());
+}
+
+/** Largest total of request header names and values accepted before going upstream. */
+export const MAX_HEADER_BYTES = 32 * 1024;
+
+/**
+ * 413 when the request's headers exceed MAX_HEADER_BYTES. Checked on the way
+ * upstream only: a hit never forwards a header, so it need not pay for the sum.
+ */
+export function oversizeHeaders(req: Request): Response | null {
+  let n = 0;
+  for (const [k, v] of req.headers) n += k.length + v.length;
+  return n > MAX_HEADER_BYTES
+    ? edgeError(413, "request_too_large", "Request too large: headers over 32 KiB")
+    : null;
+}

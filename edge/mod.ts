@@ -1,0 +1,205 @@
+/**
+ * The public edge: everything served on tenant hosts. Reads KV snapshots only;
+ * collaborators that touch Postgres arrive through EdgeDeps (edge/types.ts).
+ *
+ * Request lifecycle (docs/architecture.md "Edge"):
+ * 1. resolve the tenant snapshot (memoised; synchronous when fresh);
+ * 2. route by path: `/~api/…` API proxy, provider asset paths asset proxy,
+ *    anything else the site proxy on preview hosts and custom domains;
+ * 3. the proxy answers from the cache or through one coalesced upstream fetch;
+ * 4. usage is recorded without waiting, once the response is determined.
+ */
+import type {
+  CacheOutcome,
+  Edge,
+  EdgeDeps,
+  EdgeTarget,
+  RequestInfo,
+  UsageRecord,
+} from "./types.ts";
+import { SnapshotCache } from "./snapshots.ts";
+import { EdgeCache } from "./cache/store.ts";
+import { type EdgeContext, RequestContext } from "./context.ts";
+import type { Outcome } from "./respond.ts";
+import { edgeError, splitTarget } from "./http.ts";
+import { handleApi } from "./api_proxy.ts";
+import { assetRoute, handleAsset } from "./assets.ts";
+import { handleSite } from "./site.ts";
+import { BadPathError } from "./url_join.ts";
+import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import type { Assignment } from "./experiments.ts";
+
+type ApiExperiment = Assignment | null;
+
+export type { Edge, EdgeDeps, EdgeTarget } from "./types.ts";
+export { edgeError } from "./http.ts";
+
+/** Longest request target accepted (path plus query), in characters. */
+export const MAX_URL_LENGTH = 8192;
+
+export type EdgeOptions = {
+  /**
+   * Web Cache API cache name for the second cache tier; null keeps the cache in
+   * memory only. Default: "cachely-edge", or null when KV is in memory (the
+   * cache must not outlive the state its keys refer to).
+   */
+  webCacheName?: string | null;
+};
+
+export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cache: EdgeCache } {
+  const snapshots = new SnapshotCache(deps.kv, deps.clock, deps.config.edgeSnapshotTtlMs);
+  const cache = new EdgeCache({
+    maxBytes: deps.config.edgeCacheMaxBytes,
+    clock: deps.clock,
+    webCacheName: opts.webCacheName !== undefined
+      ? opts.webCacheName
+      : deps.config.kvPath === ":memory:"
+      ? null
+      : "cachely-edge",
+    staleMs: deps.config.staleIfErrorSeconds * 1000,
+  });
+  const ec: EdgeContext = {
+    deps,
+    through: { cache, clock: deps.clock, staleIfErrorMs: deps.config.staleIfErrorSeconds * 1000 },
+    providers: {
+      imageHostAssetOrigin: deps.config.imageHostAssetOrigin,
+      imageHostApiOrigin: deps.config.imageHostApiOrigin,
+    },
+  };
+  const scheme = new URL(deps.config.publicUrl).protocol;
+  const proxyDomain = deps.config.proxyDomain;
+  // tenant and preview origins per slug, so a hit builds no origin string
+  const origins = [new Map<string, string>(), new Map<string, string>()];
+  const originOf = (slug: string, preview: boolean): string => {
+    const m = origins[preview ? 1 : 0];
+    let o = m.get(slug);
+    if (o === undefined) {
+      o = `${scheme}//${slug}.${preview ? "preview." : ""}${proxyDomain}`;
+      if (m.size >= 10_000) m.clear();
+      m.set(slug, o);
+    }
+    return o;
+  };
+
+  async function handle(req: Request, target: EdgeTarget, info: RequestInfo): Promise<Response> {
+    const start = deps.clock.now();
+    let snap: EdgeSnapshot | null = null;
+    let kind: UsageRecord["kind"] = "other";
+    let out: Outcome & { experiment?: ApiExperiment };
+    let path = "/";
+    try {
+      const found = target.surface === "domain" ? snapshots.domain(target.hostname) : target.slug;
+      const slug = found instanceof Promise ? await found : found;
+      const got = slug ? snapshots.get(slug) : null;
+      snap = got instanceof Promise ? await got : got;
+      if (!snap) return edgeError(404, "unknown_tenant", "Unknown tenant");
+      const url = req.url;
+      if (url.length > MAX_URL_LENGTH) {
+        const res = edgeError(413, "request_too_large", "Request too large: URL over 8 KiB");
+        record(snap, req.method, "/", kind, { res, cache: null, bytes: 0 }, start);
+        return res;
+      }
+      const [p, query] = splitTarget(url);
+      path = p;
+      const tenantOrigin = target.surface === "domain"
+        ? `${scheme}//${hostOf(req, target.hostname)}`
+        : originOf(target.slug, target.surface === "preview");
+      const rc = new RequestContext(
+        req,
+        req.method,
+        target,
+        info,
+        snap,
+        tenantOrigin,
+        path,
+        query,
+        ec.providers,
+      );
+      if (path.startsWith("/~api/")) {
+        kind = "api";
+        out = await handleApi(ec, rc, path.slice(5));
+      } else {
+        const route = assetRoute(ec, rc);
+        if (route) {
+          kind = "asset";
+          out = await handleAsset(ec, rc, route);
+        } else if (
+          target.surface !== "tenant" && snap.website.siteProxy && snap.website.origin
+        ) {
+          kind = "site";
+          out = await handleSite(ec, rc, snap.website.origin);
+        } else {
+          out = { res: edgeError(404, "not_found", "Not found"), cache: null, bytes: 0 };
+        }
+      }
+    } catch (e) {
+      if (e instanceof BadPathError) {
+        out = {
+          res: edgeError(400, "invalid_path", `Invalid path: ${e.message}`),
+          cache: null,
+          bytes: 0,
+        };
+      } else {
+        deps.log.error("edge request failed", {
+          tenant: snap?.slug,
+          error: e instanceof Error ? e.name : "unknown",
+        });
+        out = { res: edgeError(500, "internal", "Internal error"), cache: null, bytes: 0 };
+      }
+    }
+    if (snap) record(snap, req.method, path, kind, out, start);
+    return out.res;
+  }
+
+  function record(
+    snap: EdgeSnapshot,
+    method: string,
+    path: string,
+    kind: UsageRecord["kind"],
+    out: Outcome & { experiment?: ApiExperiment },
+    start: number,
+  ): void {
+    const a = out.experiment;
+    try {
+      deps.usage.record({
+        tenantId: snap.tenantId,
+        ts: start,
+        method,
+        path,
+        status: out.res.status,
+        bytes: out.bytes,
+        cache: out.cache as CacheOutcome | null,
+        kind,
+        durationMs: deps.clock.now() - start,
+        experiment: a && a.countExposure
+          ? { experimentId: a.experimentId, variantId: a.variantId, variantKey: a.variantKey }
+          : null,
+      });
+    } catch {
+      // usage must never break a response
+    }
+  }
+
+  return {
+    handle,
+    resolveDomain: async (hostname) => await snapshots.domain(hostname),
+    invalidate: (slug) => snapshots.invalidate(slug),
+    cache,
+  };
+}
+
+/**
+ * The custom-domain host the visitor used, port included (local set-ups), when
+ * it is a plain host name; otherwise the routed hostname.
+ */
+function hostOf(req: Request, routed: string): string {
+  let h = req.headers.get("host");
+  if (!h) {
+    const url = req.url;
+    const s = url.indexOf("://") + 3;
+    const e = url.indexOf("/", s);
+    h = url.slice(s, e === -1 ? url.length : e);
+  }
+  h = h.toLowerCase().replace(/\.$/, "");
+  return /^[a-z0-9.-]+(:\d{1,5})?$/.test(h) && h.startsWith(routed) ? h : routed;
+}

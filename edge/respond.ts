@@ -1,0 +1,166 @@
+/**
+ * Turning cache results into responses, and the loader step every proxy shares:
+ * an upstream result becomes a cacheable object with provider URLs rewritten.
+ */
+import type { CacheOutcome } from "./types.ts";
+import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
+import type { Loaded, Served } from "./cache/through.ts";
+import type { UpstreamResult } from "./upstream.ts";
+import { edgeError, isRewritable } from "./http.ts";
+
+/** What a handler hands back to edge/mod.ts for usage accounting. */
+export type Outcome = { res: Response; cache: CacheOutcome | null; bytes: number };
+
+/** 405 with `Allow` (RFC 9110 §15.5.6), in the API error shape, uncached. */
+export function methodNotAllowed(method: string, allow: string): Outcome {
+  return {
+    res: edgeError(405, "method_not_allowed", `Method not allowed: ${method}`, { allow }),
+    cache: null,
+    bytes: 0,
+  };
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/**
+ * The object's headers with `extra` applied (an extra replaces a stored header
+ * of the same name), memoised on the object for the last `extra` list seen.
+ */
+function replayHeaders(
+  obj: CachedObject,
+  extra: readonly (readonly [string, string])[],
+): [string, string][] {
+  const memo = obj.replay;
+  if (memo && memo.extra === extra) return memo.headers;
+  const names = new Set(extra.map((e) => e[0]));
+  const headers = obj.headers.filter((h) => !names.has(h[0]));
+  for (const [k, v] of extra) headers.push([k, v]);
+  obj.replay = { extra, headers };
+  return headers;
+}
+
+/**
+ * Builds the visitor response for a cached object (HEAD gets the headers only).
+ * Hot path of every hit: one array of header pairs handed to Response, no
+ * Headers object built and mutated (bench/ANALYSIS.md); Content-Length is left
+ * to the server, which knows the body's length.
+ */
+export function objectResponse(
+  obj: CachedObject,
+  head: boolean,
+  cache: CacheOutcome,
+  now: number,
+  extra: readonly (readonly [string, string])[],
+  req?: Request,
+): Outcome {
+  const headers = replayHeaders(obj, extra).slice();
+  // RFC 9110 §13.1.2: a matching If-None-Match on GET/HEAD is 304 without a body. The
+  // request header is read only when there is an ETag to compare (not on every hit).
+  if (req && obj.etag !== null && obj.status === 200 && etagMatches(req, obj.etag)) {
+    headers.push(["x-cachely-cache", cache]);
+    return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
+  }
+  headers.push(
+    ["x-cachely-cache", cache],
+    [
+      "age",
+      cache === "HIT" || cache === "STALE"
+        ? String(Math.max(0, Math.floor((now - obj.storedAt) / 1000)))
+        : "0",
+    ],
+  );
+  if (head) headers.push(["content-length", String(obj.body.byteLength)]);
+  return {
+    res: new Response(head ? null : obj.body, { status: obj.status, headers }),
+    cache,
+    bytes: head ? 0 : obj.body.byteLength,
+  };
+}
+
+/** Weak comparison (RFC 9110 §8.8.3.2) of If-None-Match against the object's ETag. */
+function etagMatches(req: Request, etag: string): boolean {
+  const inm = req.headers.get("if-none-match");
+  if (inm === null) return false;
+  if (inm.trim() === "*") return true;
+  const bare = etag.startsWith("W/") ? etag.slice(2) : etag;
+  for (const part of inm.split(",")) {
+    const t = part.trim();
+    if ((t.startsWith("W/") ? t.slice(2) : t) === bare) return true;
+  }
+  return false;
+}
+
+/** Response for a served result that is not an object (stream or failure). */
+export function otherResponse(
+  served: Exclude<Served, { kind: "object" }>,
+  head: boolean,
+  extra: readonly (readonly [string, string])[],
+): Outcome {
+  if (served.kind === "error") {
+    return { res: edgeError(served.status, served.code, served.message), cache: null, bytes: 0 };
+  }
+  const headers = new Headers(served.headers);
+  for (const [k, v] of extra) headers.set(k, v);
+  headers.set("x-cachely-cache", "BYPASS");
+  if (served.length !== null) headers.set("content-length", String(served.length));
+  if (head) served.body?.cancel().catch(() => {});
+  return {
+    res: new Response(head ? null : served.body, { status: served.status, headers }),
+    cache: "BYPASS",
+    bytes: served.length ?? 0,
+  };
+}
+
+export type Finishing = {
+  now: number;
+  ttlMs: number;
+  /** Rewrites provider URLs in text bodies. */
+  rewrite: (text: string) => string;
+  /** Maps an upstream Location header to what the visitor should see (null drops it). */
+  location?: (value: string) => string | null;
+  /** The injected credential: any upstream header echoing it is dropped. */
+  secret?: string | null;
+};
+
+/** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
+function forbidsStore(headers: [string, string][]): boolean {
+  for (const [k, v] of headers) {
+    if (k === "cache-control" && /\b(?:no-store|private)\b/i.test(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * Upstream result → loader result. 5xx becomes a failure (so stale-if-error
+ * applies); text bodies get provider URLs rewritten; only 200s are cacheable.
+ */
+export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
+  if (r.kind === "error") return r;
+  if (r.status >= 500) {
+    if (r.kind === "stream") r.body?.cancel().catch(() => {});
+    return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
+  }
+  let headers = r.headers;
+  const secret = f.secret && f.secret.length >= 4 ? f.secret : null;
+  if (f.location || secret) {
+    headers = [];
+    const encoded = secret ? encodeURIComponent(secret) : "";
+    for (const [k, v0] of r.headers) {
+      const v = k === "location" && f.location ? f.location(v0) : v0;
+      if (v === null) continue;
+      if (secret && (v.includes(secret) || v.includes(encoded))) continue;
+      headers.push([k, v]);
+    }
+  }
+  if (r.kind === "stream") return { ...r, headers };
+  let body: Bytes = r.body;
+  const ct = headers.find((h) => h[0] === "content-type")?.[1] ?? "";
+  if (body.byteLength > 0 && isRewritable(ct)) {
+    const text = dec.decode(body);
+    const out = f.rewrite(text);
+    if (out !== text) body = enc.encode(out) as Bytes;
+  }
+  const obj = cachedObject(r.status, headers, body, f.now, f.ttlMs);
+  return { kind: "object", obj, cacheable: r.status === 200 && !forbidsStore(headers) };
+}

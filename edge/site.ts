@@ -1,0 +1,84 @@
+/**
+ * The site proxy: a tenant with a website origin (and siteProxy on) has its
+ * pages served on `<slug>.preview.<PROXY_DOMAIN>` and on its active custom
+ * domains, cached under htmlCacheVersion for the tenant's TTL, with provider
+ * asset URLs rewritten to the host the visitor used.
+ */
+import type { EdgeContext, RequestContext } from "./context.ts";
+import {
+  finishUpstream,
+  methodNotAllowed,
+  objectResponse,
+  otherResponse,
+  type Outcome,
+} from "./respond.ts";
+import { normaliseQuery, siteKey } from "./cache/keys.ts";
+import { freshInMemory, readThrough } from "./cache/through.ts";
+import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
+import { fetchUpstream } from "./upstream.ts";
+import { edgeError, oversizeHeaders } from "./http.ts";
+
+const SITE_HEADERS: [string, string][] = [["x-cachely-edge", "1"]];
+const UA = "Cachely-Edge/1";
+
+/** Handles a site request for a tenant whose snapshot has a website origin. */
+export async function handleSite(
+  ec: EdgeContext,
+  rc: RequestContext,
+  origin: string,
+): Promise<Outcome> {
+  const head = rc.method === "HEAD";
+  if (rc.method !== "GET" && !head) return methodNotAllowed(rc.method, "GET, HEAD");
+  const snap = rc.snap;
+  const query = normaliseQuery(rc.query, [snap.api.previewParam]);
+  const key = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
+  const hit = freshInMemory(ec.through, key);
+  if (hit) return objectResponse(hit, head, "HIT", ec.deps.clock.now(), SITE_HEADERS, rc.req);
+  try {
+    checkPath(rc.path); // after the hit path: an invalid path is never stored
+  } catch (e) {
+    if (!(e instanceof BadPathError)) throw e;
+    return {
+      res: edgeError(400, "invalid_path", `Invalid path: ${e.message}`),
+      cache: null,
+      bytes: 0,
+    };
+  }
+  const tooBig = oversizeHeaders(rc.req);
+  if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
+  const url = joinUpstream(origin, rc.path, query);
+  const base = parseBase(origin);
+  const served = await readThrough(ec.through, key, async () => {
+    const r = await fetchUpstream(ec.deps, {
+      url,
+      headers: new Headers({ accept: "text/html,*/*;q=0.8", "user-agent": UA }),
+      maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
+    });
+    return finishUpstream(r, {
+      now: ec.deps.clock.now(),
+      ttlMs: snap.cacheTtl * 1000,
+      rewrite: (t) => rc.rewrite(t),
+      // the site's own absolute redirects stay on the host the visitor used
+      location: (v) => {
+        try {
+          const loc = new URL(v, url);
+          if (loc.origin === base.origin && loc.pathname.startsWith(base.basePath + "/")) {
+            return `${loc.pathname.slice(base.basePath.length)}${loc.search}`;
+          }
+          return rc.rewrite(loc.href);
+        } catch {
+          return null;
+        }
+      },
+    });
+  });
+  if (served.kind !== "object") return otherResponse(served, head, SITE_HEADERS);
+  return objectResponse(
+    served.obj,
+    head,
+    served.cache,
+    ec.deps.clock.now(),
+    SITE_HEADERS,
+    rc.req,
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Tenant snapshots and custom-domain routes, read from KV and memoised in memory
+ * for EDGE_SNAPSHOT_TTL_MS: a change made elsewhere is seen within that window
+ * (plus one KV read), one made in this process at once (invalidate).
+ */
+import { type EdgeSnapshot, readHostRoute, readSnapshot } from "../lib/kv/snapshot.ts";
+import type { Clock } from "../lib/clock.ts";
+
+type Entry<T> = { value: T; expires: number; pending?: Promise<T>; loaded: boolean };
+
+export class SnapshotCache {
+  private snaps = new Map<string, Entry<EdgeSnapshot | null>>();
+  private hosts = new Map<string, Entry<string | null>>();
+
+  constructor(private kv: Deno.Kv, private clock: Clock, private ttlMs: number) {}
+
+  get(slug: string): Promise<EdgeSnapshot | null> | EdgeSnapshot | null {
+    return this.memo(this.snaps, slug, async () => {
+      // null can also mean the read raced with a rewrite (chunks replaced under it): once more
+      return await readSnapshot(this.kv, slug) ?? await readSnapshot(this.kv, slug);
+    });
+  }
+
+  domain(hostname: string): Promise<string | null> | string | null {
+    return this.memo(this.hosts, hostname, () => readHostRoute(this.kv, hostname));
+  }
+
+  /** Bumped by invalidate: a load started before it must not store what it read. */
+  private generation = 0;
+
+  invalidate(slug: string): void {
+    this.generation++;
+    this.snaps.delete(slug);
+    this.hosts.clear();
+  }
+
+  /**
+   * Returns the memoised value synchronously when fresh. When it has expired the
+   * old value is still returned at once while one reload runs in the background
+   * (stale-while-revalidate), so no visitor waits on KV after the first load; the
+   * change is seen one KV read after the TTL. A first load (or one after
+   * invalidate) is awaited, and concurrent first loads share one read.
+   */
+  private memo<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> | T {
+    const now = this.clock.now();
+    const e = map.get(key);
+    if (e && e.expires > now) return e.value;
+    if (e?.pending) return e.loaded ? e.value : e.pending;
+    const gen = this.generation;
+    const pending = load().then((value) => {
+      if (gen !== this.generation) return value;
+      map.set(key, { value, expires: this.clock.now() + this.ttlMs, loaded: true });
+      if (map.size > 10_000) map.delete(map.keys().next().value!);
+      return value;
+    }, (err) => {
+      if (e?.loaded && gen === this.generation) {
+        // keep serving the last good value; try again on a later request
+        map.set(key, { value: e.value, expires: 0, loaded: true });
+        return e.value;
+      }
+      map.delete(key);
+      throw err;
+    });
+    map.set(key, { value: e?.value as T, expires: 0, pending, loaded: e?.loaded ?? false });
+    return e?.loaded ? e.value : pending;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the edge needs from the rest of the program. main.ts builds these; the
+ * implementations that touch Postgres live in lib/ and are handed in, so edge/
+ * itself never imports the database layer.
+ */
+import type { Config } from "../lib/config.ts";
+import type { Clock } from "../lib/clock.ts";
+import type { Logger } from "../lib/log.ts";
+import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+
+/** Where a request landed: a tenant host, its preview host, or an active custom domain. */
+export type EdgeTarget =
+  | { surface: "tenant"; slug: string }
+  | { surface: "preview"; slug: string }
+  | { surface: "domain"; hostname: string };
+
+export type RequestInfo = { clientIp: string };
+
+export type CacheOutcome = "HIT" | "MISS" | "STALE" | "BYPASS";
+
+/** One proxied request, as usage sees it. */
+export type UsageRecord = {
+  tenantId: number;
+  ts: number;
+  method: string;
+  path: string;
+  status: number;
+  bytes: number;
+  cache: CacheOutcome | null;
+  kind: "api" | "asset" | "site" | "other";
+  durationMs: number;
+  experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
+};
+
+/** Receives usage from the edge; must never block or throw into the request. */
+export type UsageSink = { record(r: UsageRecord): void };
+
+/** Runs a tenant's active AI rules for a profile over a JSON body (filled in by lib/ai). */
+export type TransformRunner = {
+  runtime(input: {
+    snapshot: EdgeSnapshot;
+    profile: string;
+    apiPath: string;
+    body: string;
+  }): Promise<{
+    body: string;
+    outcome: "applied" | "partial" | "passthrough" | "error";
+    skipReason: string | null;
+  }>;
+};
+
+export type EdgeDeps = {
+  config: Config;
+  kv: Deno.Kv;
+  clock: Clock;
+  log: Logger;
+  fetch: typeof fetch;
+  resolveDns: typeof Deno.resolveDns;
+  usage: UsageSink;
+  transform: TransformRunner | null;
+};
+
+export type Edge = {
+  handle(req: Request, target: EdgeTarget, info: RequestInfo): Promise<Response>;
+  /** Resolves an active custom domain to its tenant slug (memoised KV read). */
+  resolveDomain(hostname: string): Promise<string | null>;
+  /** Drops the memoised snapshot of a tenant (called after management writes). */
+  invalidate(slug: string): void;
+};

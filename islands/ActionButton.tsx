@@ -1,0 +1,28 @@
+/** One button, one API call (refresh cache, rebuild edge config, delete, …), with its answer shown. */
+import { useSignal } from "@preact/signals";
+import { callApi } from "./api.ts";
+
+export type ActionButtonProps = {
+  method: "POST" | "PUT" | "DELETE";
+  url: string;
+  label: string;
+  body?: unknown;
+  confirm?: string;
+  redirectTo?: string;
+};
+
+export function ActionButton(props: ActionButtonProps) {
+  const message = useSignal<{ ok: boolean; text: string } | null>(null);
+  async function run() {
+    if (props.confirm && !globalThis.confirm(props.confirm)) return;
+    const r = await callApi(props.method, props.url, props.body);
+    message.value = { ok: r.ok, text: r.message };
+    if (r.ok && props.redirectTo) location.href = props.redirectTo;
+  }
+  return (
+    <span class="action">
+      <button type="button" onClick={run}>{props.label}</button>
+      {message.value && <span class={message.value.ok ? "ok" : "error"}>{message.value.text}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * A form that sends its fields as JSON to one API endpoint and shows the answer.
+ * One island serves every simple dashboard form (create tenant, add domain, invite, …).
+ */
+import { useSignal } from "@preact/signals";
+import { callApi } from "./api.ts";
+
+export type Field = {
+  name: string;
+  label: string;
+  type?: "text" | "email" | "password" | "number" | "select" | "checkbox" | "url";
+  options?: string[];
+  required?: boolean;
+  placeholder?: string;
+  value?: string;
+};
+
+export type JsonFormProps = {
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  url: string;
+  fields: Field[];
+  submitLabel: string;
+  /** Where to go after success; `{field}` is replaced by that field's value. */
+  redirectTo?: string;
+  /** Show this key of the JSON answer after success (e.g. a secret shown once). */
+  revealKey?: string;
+};
+
+function collect(form: HTMLFormElement, fields: Field[]): Record<string, unknown> {
+  const data = new FormData(form);
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = data.get(f.name);
+    if (f.type === "checkbox") out[f.name] = raw === "on";
+    else if (raw === null || raw === "") continue;
+    else if (f.type === "number") out[f.name] = Number(raw);
+    else out[f.name] = String(raw);
+  }
+  return out;
+}
+
+export function JsonForm(props: JsonFormProps) {
+  const message = useSignal<{ ok: boolean; text: string } | null>(null);
+  const busy = useSignal(false);
+
+  async function onSubmit(e: Event) {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const body = collect(form, props.fields);
+    busy.value = true;
+    const r = await callApi(props.method, props.url, body);
+    busy.value = false;
+    const revealed = r.ok && props.revealKey
+      ? String((r.body as Record<string, unknown>)[props.revealKey] ?? "")
+      : "";
+    message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
+    if (r.ok && props.redirectTo) {
+      location.href = props.redirectTo.replace(/\{(\w+)\}/g, (_, k) => String(body[k] ?? ""));
+    }
+  }
+
+  return (
+    <form class="card form" onSubmit={onSubmit}>
+      {props.fields.map((f) => (
+        <label key={f.name}>
+          <span>{f.label}</span>
+          {f.type === "select"
+            ? (
+              <select name={f.name} required={f.required}>
+                {(f.options ?? []).map((o) => (
+                  <option key={o} value={o} selected={o === f.value}>{o}</option>
+                ))}
+              </select>
+            )
+            : f.type === "checkbox"
+            ? <input name={f.name} type="checkbox" />
+            : (
+              <input
+                name={f.name}
+                type={(f.type ?? "text") as "text"}
+                required={f.required}
+                placeholder={f.placeholder}
+                value={f.value}
+              />
+            )}
+        </label>
+      ))}
+      <button type="submit" disabled={busy.value}>{props.submitLabel}</button>
+      {message.value && (
+        <p class={message.value.ok ? "ok" : "error"} role="status">{message.value.text}</p>
+      )}
+    </form>
+  );
+}

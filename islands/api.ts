@@ -1,0 +1,27 @@
+/** Browser-side JSON API calls for islands: same-origin cookie, JSON in and out, errors as text. */
+export type ApiResult = { ok: boolean; status: number; body: unknown; message: string };
+
+export async function callApi(method: string, url: string, body?: unknown): Promise<ApiResult> {
+  try {
+    const res = await fetch(url, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch { /* not JSON */ }
+    const err = (parsed as { error?: { message?: string } } | null)?.error;
+    return {
+      ok: res.ok,
+      status: res.status,
+      body: parsed,
+      message: res.ok ? "Done" : err?.message ?? `Request failed (${res.status})`,
+    };
+  } catch (e) {
+    return { ok: false, status: 0, body: null, message: `Network error: ${(e as Error).message}` };
+  }
+}

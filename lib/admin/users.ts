@@ -1,0 +1,70 @@
+/**
+ * Master-admin view of users and blocking. A blocked user cannot log in (auth
+ * route), is refused on every request (auth middleware: sessions and tokens), and
+ * loses every live session here, at once.
+ */
+import { and, count, eq, isNull } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { apiTokens, tenantMembers, tenants, users } from "../db/schema/mod.ts";
+import { findUserById, isMasterAdmin, type User } from "../users/mod.ts";
+import { deleteUserSessions } from "../auth/sessions.ts";
+import { badRequest, notFound } from "../errors.ts";
+
+async function requireUser(s: Services, userId: string): Promise<User> {
+  const u = await findUserById(s, userId);
+  if (!u) throw notFound("User");
+  return u;
+}
+
+/** Everything an operator needs about a user; never the password hash. */
+export async function adminUserView(s: Services, userId: string) {
+  const u = await requireUser(s, userId);
+  const memberships = await s.db.select({ slug: tenants.slug, role: tenantMembers.role })
+    .from(tenantMembers).innerJoin(tenants, eq(tenants.id, tenantMembers.tenantId))
+    .where(eq(tenantMembers.userId, u.id)).orderBy(tenants.slug);
+  const [{ n }] = await s.db.select({ n: count() }).from(apiTokens)
+    .where(and(eq(apiTokens.userId, u.id), isNull(apiTokens.revokedAt)));
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    isAdmin: isMasterAdmin(s, u.email),
+    blocked: u.blocked,
+    blockedReason: u.blockedReason,
+    tenants: memberships,
+    activeTokens: n,
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}
+
+/** Blocks or unblocks a user; blocking ends every session of theirs. */
+export async function setUserBlocked(
+  s: Services,
+  actorUserId: string,
+  userId: string,
+  input: { blocked: boolean; reason?: string },
+) {
+  const u = await requireUser(s, userId);
+  if (u.id === actorUserId && input.blocked) {
+    throw badRequest("Invalid userId: cannot block yourself");
+  }
+  await s.db.update(users).set({
+    blocked: input.blocked,
+    blockedReason: input.blocked ? input.reason ?? null : null,
+    updatedAt: new Date(s.clock.now()),
+  }).where(eq(users.id, u.id));
+  const sessionsEnded = input.blocked ? await deleteUserSessions(s.kv, u.id) : 0;
+  s.log.info(input.blocked ? "user blocked" : "user unblocked", {
+    userId: u.id,
+    by: actorUserId,
+    sessionsEnded,
+  });
+  return {
+    ok: true,
+    userId: u.id,
+    blocked: input.blocked,
+    blockedReason: input.blocked ? input.reason ?? null : null,
+    sessionsEnded,
+  };
+}

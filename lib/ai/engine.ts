@@ -1,0 +1,248 @@
+/**
+ * The AI engine of one program instance: model client, value cache, run logger and
+ * the runtime entry point the edge calls (`TransformRunner`). Runtime is fail-open
+ * (SPEC "Errors"): every problem returns the original body with a skip reason.
+ */
+import type { Services } from "../services.ts";
+import type { TransformRunner } from "../../edge/types.ts";
+import { sha256Hex } from "../crypto/mod.ts";
+import { createModelClient, type ModelClient } from "./llm.ts";
+import { ValueCache } from "./value_cache.ts";
+import { parseJsonExact } from "./json.ts";
+import { RunLogger, type RunRecord, type RunStatus } from "./runs.ts";
+import { type PipelineResult, type PipelineRule, runPipeline } from "./pipeline.ts";
+import { addTokens, capReached } from "./usage.ts";
+import {
+  type AiRuleSnapshot,
+  type AiSnapshot,
+  MAX_FIELDS_PER_RUNTIME_RULE,
+} from "./snapshot_types.ts";
+
+/** Outcome of one runtime transform, with what regenerate and the run log need. */
+export type RuntimeResult = {
+  body: string;
+  outcome: RunStatus;
+  skipReason: string | null;
+  /** Snake-case code of the first model failure (regenerate's `errorCode`), else null. */
+  errorCode: string | null;
+  stats: PipelineResult["stats"] | null;
+};
+
+export type RuntimeInput = {
+  tenantId: number;
+  ai: AiSnapshot;
+  profile: string;
+  apiPath: string;
+  body: string;
+};
+
+/** Path prefix match on the API path without its query (SPEC: routePattern is a path prefix). */
+export function routeMatches(pattern: string | null, apiPath: string): boolean {
+  if (!pattern) return true;
+  const path = apiPath.split("?")[0];
+  return path.startsWith(pattern);
+}
+
+export function toPipelineRule(r: AiRuleSnapshot): PipelineRule {
+  return { ...r, cacheKey: `rule:${r.id}:v${r.version}` };
+}
+
+const kebab = (code: string) => code.replaceAll("_", "-");
+
+export class AiEngine {
+  readonly model: ModelClient | null;
+  readonly cache = new ValueCache();
+  readonly runs: RunLogger;
+  #inflight = new Map<string, Promise<RuntimeResult>>();
+
+  constructor(readonly s: Services) {
+    this.model = createModelClient(s.config, s.fetch);
+    this.runs = new RunLogger(s);
+  }
+
+  /**
+   * Runtime transform for one response. Identical concurrent requests (same tenant,
+   * profile, rules, path and body) share one execution, so they make one model call
+   * even when the caller does not coalesce.
+   */
+  async runtime(input: RuntimeInput): Promise<RuntimeResult> {
+    const key = await sha256Hex(
+      JSON.stringify([
+        input.tenantId,
+        input.profile,
+        input.ai.regenVersions[input.profile] ?? 0,
+        input.ai.rules.map((r) => [r.id, r.version]),
+        input.apiPath,
+      ]) + input.body,
+    );
+    const running = this.#inflight.get(key);
+    if (running) return running;
+    const p = this.#runtime(input).finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, p);
+    return p;
+  }
+
+  async #runtime(input: RuntimeInput): Promise<RuntimeResult> {
+    const started = performance.now();
+    const { ai, profile, apiPath, body, tenantId } = input;
+    const pass = (reason: string, outcome: RunStatus = "passthrough"): RuntimeResult => ({
+      body,
+      outcome,
+      skipReason: reason,
+      errorCode: null,
+      stats: null,
+    });
+    const withProfile = ai.rules.filter((r) => r.profile === profile);
+    // No active rule with the profile: plain passthrough, not logged (any visitor can
+    // send ?transform=anything; logging those would let them fill the run log).
+    if (withProfile.length === 0) return pass("no-active-rule");
+    const rules = withProfile.filter((r) => routeMatches(r.routePattern, apiPath));
+    const base = { tenantId, profile, apiPath, mode: "runtime" as const, started };
+    if (rules.length === 0) return this.#log(base, pass("no-matching-rule"), 0);
+    let doc: unknown;
+    try {
+      doc = parseJsonExact(body);
+    } catch {
+      return this.#log(base, pass("not-json"), rules.length);
+    }
+    if (!this.model) return this.#log(base, pass("ai-not-configured"), rules.length);
+    try {
+      const cap = await capReached(this.s.kv, tenantId, this.s.clock.now(), ai.limits);
+      if (cap) return this.#log(base, pass(cap), rules.length);
+      const res = await runPipeline({
+        doc,
+        rules: rules.map(toPipelineRule),
+        limits: {
+          maxFieldsPerRule: MAX_FIELDS_PER_RUNTIME_RULE,
+          maxFieldsTotal: ai.limits.maxFieldsPerResponse,
+          maxCharsPerField: ai.limits.maxCharsPerField,
+        },
+        model: this.model,
+        cache: this.cache,
+      });
+      await this.#countTokens(tenantId, res.stats.inputTokens + res.stats.outputTokens);
+      if (res.kind === "limit") {
+        return this.#log(base, { ...pass("field-limit"), stats: res.stats }, rules.length, res);
+      }
+      const { stats } = res;
+      const errorCode = res.modelError ?? (res.fieldErrors[0]?.error ?? null);
+      let out: RuntimeResult;
+      if (stats.fieldsAttempted === 0) out = { ...pass("no-fields"), stats };
+      else if (stats.fieldsFailed === 0) {
+        out = {
+          body: JSON.stringify(res.doc),
+          outcome: "applied",
+          skipReason: null,
+          errorCode,
+          stats,
+        };
+      } else if (stats.fieldsTransformed > 0) {
+        out = {
+          body: JSON.stringify(res.doc),
+          outcome: "partial",
+          skipReason: null,
+          errorCode,
+          stats,
+        };
+      } else {
+        // Every field failed: the original goes out, logged as passthrough (SPEC runtime behaviour).
+        out = { ...pass(kebab(errorCode ?? "model_error")), errorCode, stats };
+      }
+      return this.#log(base, out, rules.length, res);
+    } catch (e) {
+      this.s.log.error("ai runtime failed", { error: e instanceof Error ? e.message : String(e) });
+      return this.#log(
+        base,
+        { ...pass("internal-error", "error"), errorCode: "internal" },
+        rules.length,
+      );
+    }
+  }
+
+  /**
+   * Adds tokens to the cap counters (one KV atomic, after a model call that took far
+   * longer). Awaited so the next run sees them; a KV failure is logged, never thrown.
+   */
+  async #countTokens(tenantId: number, tokens: number): Promise<void> {
+    if (tokens <= 0) return;
+    await addTokens(this.s.kv, tenantId, this.s.clock.now(), tokens).catch((e) =>
+      this.s.log.warn("ai token counter failed", { error: String(e) })
+    );
+  }
+
+  /** Waits until token counters are written (preview answers only after that). */
+  async countTokensNow(tenantId: number, tokens: number): Promise<void> {
+    await addTokens(this.s.kv, tenantId, this.s.clock.now(), tokens);
+  }
+
+  #log(
+    base: { tenantId: number; profile: string; apiPath: string; mode: "runtime"; started: number },
+    out: RuntimeResult,
+    rulesEvaluated: number,
+    res?: PipelineResult,
+  ): RuntimeResult {
+    const st = res?.stats;
+    this.runs.enqueue({
+      tenantId: base.tenantId,
+      at: this.s.clock.now(),
+      mode: base.mode,
+      profile: base.profile,
+      apiPath: base.apiPath,
+      status: out.outcome,
+      reason: out.skipReason ??
+        (out.outcome === "partial" ? kebab(out.errorCode ?? "") || null : null),
+      model: this.model?.model ?? null,
+      rulesEvaluated,
+      fieldsAttempted: st?.fieldsAttempted ?? 0,
+      fieldsTransformed: st?.fieldsTransformed ?? 0,
+      fieldsFailed: st?.fieldsFailed ?? 0,
+      fieldsCached: st?.fieldsCached ?? 0,
+      modelCalls: st?.modelCalls ?? 0,
+      latencyMs: performance.now() - base.started,
+      inputTokens: st?.inputTokens ?? 0,
+      outputTokens: st?.outputTokens ?? 0,
+      fieldErrors: res?.kind === "done" ? res.fieldErrors : [],
+      ruleSummary: res?.ruleSummary ?? [],
+    });
+    return out;
+  }
+
+  /** Logs a preview run (the preview route decides its status). */
+  logPreview(run: Omit<RunRecord, "mode" | "model" | "at">): void {
+    this.runs.enqueue({
+      ...run,
+      mode: "preview",
+      model: this.model?.model ?? null,
+      at: this.s.clock.now(),
+    });
+  }
+}
+
+const engines = new WeakMap<Services, AiEngine>();
+
+/** The one engine of a Services instance (routes and the edge share its cache and logger). */
+export function aiEngineFor(s: Services): AiEngine {
+  let e = engines.get(s);
+  if (!e) {
+    e = new AiEngine(s);
+    engines.set(s, e);
+  }
+  return e;
+}
+
+/** The edge's TransformRunner, backed by the in-process engine (lib/bootstrap.ts). */
+export function createTransformRunner(s: Services): TransformRunner {
+  const engine = aiEngineFor(s);
+  return {
+    async runtime({ snapshot, profile, apiPath, body }) {
+      const r = await engine.runtime({
+        tenantId: snapshot.tenantId,
+        ai: snapshot.ai,
+        profile,
+        apiPath,
+        body,
+      });
+      return { body: r.body, outcome: r.outcome, skipReason: r.skipReason };
+    },
+  };
+}

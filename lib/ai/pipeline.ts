@@ -1,0 +1,211 @@
+/**
+ * The transform pipeline shared by runtime, preview, regenerate and execute:
+ * select string leaves per rule, enforce field limits, answer from the value cache,
+ * send the rest (identical strings once) in one model call per rule, validate, write
+ * back. It never throws for model problems; callers map the result to fail-open
+ * (runtime) or fail-closed (preview) behaviour.
+ */
+import type { AiFieldError, AiRuleSummary } from "../db/schema/ai.ts";
+import { type CompiledSelector, formatPath, parseSelector, setAtPath } from "./selector.ts";
+import { selectStrings } from "./selector.ts";
+import type { ModelClient, ModelErrorCode, RuleConfig } from "./llm.ts";
+import { ValueCache } from "./value_cache.ts";
+
+/** A rule as the pipeline runs it; `cacheKey` identifies its id and version (or inline config). */
+export type PipelineRule = RuleConfig & {
+  id: number | null;
+  cacheKey: string;
+  fieldSelector: string;
+};
+
+export type PipelineLimits = {
+  /** Per rule (20 at runtime, 5 in preview where it is also the total). */
+  maxFieldsPerRule: number;
+  /** Across all rules in one response. */
+  maxFieldsTotal: number;
+  maxCharsPerField: number;
+};
+
+export type PipelineStats = {
+  rulesEvaluated: number;
+  fieldsAttempted: number;
+  fieldsTransformed: number;
+  fieldsFailed: number;
+  fieldsCached: number;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+};
+
+export type PipelineResult =
+  | {
+    /** A field limit was exceeded before any model call; nothing was changed. */
+    kind: "limit";
+    reason: string;
+    stats: PipelineStats;
+    ruleSummary: AiRuleSummary[];
+  }
+  | {
+    kind: "done";
+    /** The document with transformed values written in (the input document, changed in place). */
+    doc: unknown;
+    stats: PipelineStats;
+    fieldErrors: AiFieldError[];
+    ruleSummary: AiRuleSummary[];
+    /** The first whole-call model failure, if any. */
+    modelError: ModelErrorCode | null;
+  };
+
+const compiled = new Map<string, CompiledSelector>();
+
+/** Compiles a selector once per process (rules are validated on save, so this cannot throw for stored rules). */
+export function compileSelector(source: string): CompiledSelector {
+  let c = compiled.get(source);
+  if (!c) {
+    c = parseSelector(source);
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(source, c);
+  }
+  return c;
+}
+
+export function emptyStats(): PipelineStats {
+  return {
+    rulesEvaluated: 0,
+    fieldsAttempted: 0,
+    fieldsTransformed: 0,
+    fieldsFailed: 0,
+    fieldsCached: 0,
+    modelCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+type Leaf = { path: (string | number)[]; value: string };
+
+export async function runPipeline(input: {
+  doc: unknown;
+  rules: PipelineRule[];
+  limits: PipelineLimits;
+  model: ModelClient;
+  cache: ValueCache;
+}): Promise<PipelineResult> {
+  const { rules, limits, model, cache } = input;
+  const stats = emptyStats();
+  stats.rulesEvaluated = rules.length;
+  const doc = input.doc; // written in place: callers pass a document of their own
+
+  // 1. Selection, on the original document. A leaf claimed by an earlier rule is not
+  //    selected again, so two rules never fight over one field (docs/decisions.md).
+  const claimed = new Set<string>();
+  const perRule: Leaf[][] = [];
+  const ruleSummary: AiRuleSummary[] = [];
+  for (const r of rules) {
+    const leaves = selectStrings(doc, compileSelector(r.fieldSelector)).filter((l) => {
+      const k = JSON.stringify(l.path);
+      if (claimed.has(k)) return false;
+      claimed.add(k);
+      return true;
+    });
+    perRule.push(leaves);
+    stats.fieldsAttempted += leaves.length;
+    ruleSummary.push({
+      ruleId: r.id,
+      presetId: r.presetId,
+      fieldSelector: r.fieldSelector,
+      fields: leaves.length,
+      transformed: 0,
+      failed: 0,
+      cached: 0,
+      error: null,
+    });
+  }
+
+  // 2. Field-count limits (SPEC "Limits"): exceeding one is a passthrough, not a partial.
+  const overRule = perRule.findIndex((l) => l.length > limits.maxFieldsPerRule);
+  if (overRule >= 0) {
+    return {
+      kind: "limit",
+      reason: `rule ${rules[overRule].id ?? "(inline)"} selects ${
+        perRule[overRule].length
+      } fields, limit ${limits.maxFieldsPerRule}`,
+      stats,
+      ruleSummary,
+    };
+  }
+  if (stats.fieldsAttempted > limits.maxFieldsTotal) {
+    return {
+      kind: "limit",
+      reason: `${stats.fieldsAttempted} fields selected, limit ${limits.maxFieldsTotal}`,
+      stats,
+      ruleSummary,
+    };
+  }
+
+  // 3. Per rule, concurrently: cache, then one model call for the unique misses.
+  const fieldErrors: AiFieldError[] = [];
+  let modelError: ModelErrorCode | null = null;
+  await Promise.all(rules.map(async (rule, ri) => {
+    const leaves = perRule[ri];
+    const summary = ruleSummary[ri];
+    const fail = (leaf: Leaf, error: string) => {
+      fieldErrors.push({ ruleId: rule.id, path: formatPath(leaf.path), error });
+      summary.failed++;
+    };
+    const pending = new Map<string, Leaf[]>(); // unique input → leaves waiting for it
+    const keys = new Map<string, string>();
+    for (const leaf of leaves) {
+      if (leaf.value.length > limits.maxCharsPerField) {
+        fail(leaf, "too_long");
+        continue;
+      }
+      if (leaf.value.trim() === "") {
+        summary.transformed++; // nothing to transform: passes unchanged, counts as done
+        continue;
+      }
+      const key = await ValueCache.key(model.model, rule.cacheKey, leaf.value);
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        setAtPath(doc, leaf.path, hit);
+        summary.cached++;
+        summary.transformed++;
+        continue;
+      }
+      keys.set(leaf.value, key);
+      const list = pending.get(leaf.value);
+      if (list) list.push(leaf);
+      else pending.set(leaf.value, [leaf]);
+    }
+    if (pending.size > 0) {
+      const values = [...pending.keys()];
+      const res = await model.transform(rule, values, limits.maxCharsPerField);
+      stats.modelCalls++;
+      stats.inputTokens += res.inputTokens;
+      stats.outputTokens += res.outputTokens;
+      if (res.error) {
+        summary.error = res.error;
+        modelError ??= res.error;
+      }
+      values.forEach((v, k) => {
+        const out = res.outputs[k];
+        for (const leaf of pending.get(v)!) {
+          if (out === null) fail(leaf, res.errors[k] ?? "model_error");
+          else {
+            setAtPath(doc, leaf.path, out);
+            summary.transformed++;
+          }
+        }
+        if (out !== null) cache.set(keys.get(v)!, out);
+      });
+    }
+  }));
+
+  for (const s of ruleSummary) {
+    stats.fieldsTransformed += s.transformed;
+    stats.fieldsFailed += s.failed;
+    stats.fieldsCached += s.cached;
+  }
+  fieldErrors.sort((a, b) => (a.ruleId ?? 0) - (b.ruleId ?? 0) || a.path.localeCompare(b.path));
+  return { kind: "done", doc, stats, fieldErrors, ruleSummary, modelError };
+}

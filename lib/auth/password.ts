@@ -1,0 +1,36 @@
+/** argon2id password hashes (hash-wasm: pure WASM, runs on Deno Deploy). */
+import { argon2id, argon2Verify } from "hash-wasm";
+
+// OWASP's minimum for argon2id: m=19 MiB, t=2, p=1 (about 50 ms here).
+const PARAMS = { iterations: 2, memorySize: 19_456, parallelism: 1, hashLength: 32 };
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2id({
+    ...PARAMS,
+    password,
+    salt: crypto.getRandomValues(new Uint8Array(16)),
+    outputType: "encoded",
+  });
+}
+
+export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+  try {
+    return await argon2Verify({ password, hash: encoded });
+  } catch {
+    return false;
+  }
+}
+
+/** The password policy. Returns the rule a password breaks, or null. */
+export function passwordPolicyViolation(password: string, email?: string): string | null {
+  if (password.length < 10) return "Password must be at least 10 characters";
+  if (password.length > 200) return "Password must be at most 200 characters";
+  if (
+    email && password.toLowerCase().includes(email.toLowerCase().split("@")[0]) &&
+    email.split("@")[0].length >= 4
+  ) {
+    return "Password must not contain the email name";
+  }
+  if (new Set(password).size < 4) return "Password must use at least 4 different characters";
+  return null;
+}

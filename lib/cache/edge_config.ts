@@ -1,0 +1,48 @@
+/**
+ * On-demand edge configuration rebuild (SPEC "Tenants": edge-config): rewrites the
+ * tenant's KV snapshot from stored state, then reads it back from KV. Idempotent;
+ * no data mutation and no cache purge. The summary holds no secret: only whether
+ * a token is set.
+ */
+import type { Services } from "../services.ts";
+import type { Tenant } from "../tenants/service.ts";
+import { proxyBase } from "../tenants/service.ts";
+import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
+
+export function snapshotSummary(snap: EdgeSnapshot) {
+  return {
+    slug: snap.slug,
+    builtAt: snap.builtAt,
+    cms: snap.cms,
+    cacheTtl: snap.cacheTtl,
+    apiOrigin: snap.api.origin,
+    apiAuthMode: snap.api.authMode,
+    hasToken: snap.api.tokenEnc !== null,
+    websiteOrigin: snap.website.origin,
+    siteProxy: snap.website.siteProxy,
+    versions: {
+      apiCacheVersion: snap.versions.api,
+      assetCacheVersion: snap.versions.assets,
+      htmlCacheVersion: snap.versions.html,
+    },
+    domains: snap.domains,
+    activeAiRules: snap.ai.rules.length,
+    activeExperiments: snap.experiments.length,
+  };
+}
+
+export async function rebuildEdgeConfig(s: Services, tenant: Tenant) {
+  await syncTenantSnapshot(s, tenant.id);
+  // Read back what the edge will read, not what we just built.
+  const stored = await readSnapshot(s.kv, tenant.slug);
+  return {
+    ok: stored !== null,
+    summary: stored ? snapshotSummary(stored) : null,
+    kv: {
+      exists: stored !== null,
+      // The tenant host always serves; custom domains are listed in the summary.
+      publicOrigin: stored ? proxyBase(s, stored.slug) : null,
+    },
+  };
+}

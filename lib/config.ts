@@ -1,0 +1,168 @@
+/**
+ * The one place that reads the environment. Every variable is parsed by a zod
+ * schema; a bad value stops start-up with a message naming the variable.
+ */
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
+  v === "true" || v === "1" || v === "yes"
+);
+const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const origin = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+
+const EnvSchema = z.object({
+  PORT: intIn(0, 65535).default(8000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PROXY_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, "must be a hostname with optional port")
+    .optional(),
+  PUBLIC_URL: origin.optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  KV_PATH: z.string().min(1).optional(),
+  ENCRYPTION_KEY: z.string().optional().refine(
+    (v) => v === undefined || base64Length(v) === 32,
+    "must be 32 bytes, base64-encoded",
+  ),
+  ADMIN_EMAILS: z.string().default(""),
+  ALLOW_PRIVATE_UPSTREAMS: bool.optional(),
+  IMAGE_HOST_ASSET_ORIGIN: origin.default("https://res.cloudinary.com"),
+  IMAGE_HOST_API_ORIGIN: origin.default("https://api.cloudinary.com"),
+  OPENAI_BASE_URL: origin.optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  AI_TIMEOUT_MS: intIn(100, 120_000).default(15_000),
+  AI_TRANSFORM_KEY: z.string().min(16).optional(),
+  INGEST_KEY: z.string().min(16).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO: z.string().min(1).optional(),
+  STRIPE_API_BASE: origin.optional(),
+  MAIL_TRANSPORT_URL: origin.optional(),
+  TRUSTED_PROXY_IP_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
+  UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
+  EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
+  EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
+  EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
+  STALE_IF_ERROR_SECONDS: intIn(0, 7 * 86400).default(300),
+  USAGE_FLUSH_INTERVAL_MS: intIn(100, 3_600_000).default(10_000),
+  USAGE_FLUSH_MAX_ENTRIES: intIn(1, 1_000_000).default(500),
+  REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+function base64Length(v: string): number {
+  try {
+    return atob(v.trim()).length;
+  } catch {
+    return -1;
+  }
+}
+
+export type Config = {
+  port: number;
+  host: string;
+  /** Suffix of tenant hosts: `<slug>.<proxyDomain>`, lower-case, may carry a port. */
+  proxyDomain: string;
+  /** Origin of the management app, used in links (webhook URLs, invites). */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  kvPath: string | undefined;
+  encryptionKey: string | undefined;
+  adminEmails: Set<string>;
+  allowPrivateUpstreams: boolean;
+  imageHostAssetOrigin: string;
+  imageHostApiOrigin: string;
+  openai: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutMs: number;
+  };
+  aiTransformKey: string | undefined;
+  ingestKey: string | undefined;
+  stripe: {
+    secretKey: string | undefined;
+    webhookSecret: string | undefined;
+    pricePro: string | undefined;
+    apiBase: string | undefined;
+  };
+  mailTransportUrl: string | undefined;
+  trustedProxyIpHeader: string | undefined;
+  sessionTtlMs: number;
+  upstreamTimeoutMs: number;
+  edgeSnapshotTtlMs: number;
+  edgeCacheMaxBytes: number;
+  edgeCacheMaxObjectBytes: number;
+  staleIfErrorSeconds: number;
+  usage: { flushIntervalMs: number; flushMaxEntries: number; requestLogSampleRate: number };
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment map into a Config. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    proxyDomain: (e.PROXY_DOMAIN ?? `localhost:${port}`).toLowerCase(),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    kvPath: e.KV_PATH,
+    encryptionKey: e.ENCRYPTION_KEY?.trim(),
+    adminEmails: new Set(
+      e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
+    ),
+    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? e.DATABASE_URL === undefined,
+    imageHostAssetOrigin: e.IMAGE_HOST_ASSET_ORIGIN,
+    imageHostApiOrigin: e.IMAGE_HOST_API_ORIGIN,
+    openai: {
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.AI_MODEL,
+      timeoutMs: e.AI_TIMEOUT_MS,
+    },
+    aiTransformKey: e.AI_TRANSFORM_KEY,
+    ingestKey: e.INGEST_KEY,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      pricePro: e.STRIPE_PRICE_PRO,
+      apiBase: e.STRIPE_API_BASE,
+    },
+    mailTransportUrl: e.MAIL_TRANSPORT_URL,
+    trustedProxyIpHeader: e.TRUSTED_PROXY_IP_HEADER?.toLowerCase(),
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,
+    edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
+    edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
+    staleIfErrorSeconds: e.STALE_IF_ERROR_SECONDS,
+    usage: {
+      flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS,
+      flushMaxEntries: e.USAGE_FLUSH_MAX_ENTRIES,
+      requestLogSampleRate: e.REQUEST_LOG_SAMPLE_RATE,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** True when billing (and so plan limits) is configured. */
+export function billingEnabled(config: Config): boolean {
+  return config.stripe.secretKey !== undefined;
+}

@@ -1,0 +1,82 @@
+/**
+ * Opens the database: PostgreSQL through postgres.js when a URL is given, otherwise
+ * embedded PGlite (on disk under DATA_DIR, or in memory for tests). Both are driven
+ * through the same Drizzle API.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema/mod.ts";
+import { applyMigrations } from "./migrate.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DbHandle = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs a multi-statement SQL script. */
+  exec(sql: string): Promise<void>;
+  /** Runs a multi-statement SQL script inside one transaction (migrations). */
+  execInTransaction(sql: string): Promise<void>;
+  /** Runs one parameterless query and returns its rows. */
+  query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  close(): Promise<void>;
+};
+
+export type OpenDbOptions =
+  | { url: string; maxConnections?: number }
+  | { dataDir?: string; loadDataDir?: Blob };
+
+export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
+  const handle = "url" in opts
+    ? openPostgres(opts.url, opts.maxConnections)
+    : await openPglite(opts);
+  if (migrate) await applyMigrations(handle);
+  return handle;
+}
+
+function openPostgres(url: string, max = 4): DbHandle {
+  // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
+  const sql = postgres(url, {
+    max,
+    prepare: false,
+    idle_timeout: 20,
+    connect_timeout: 10,
+    onnotice: () => {},
+  });
+  return {
+    db: drizzlePostgres(sql, { schema }) as unknown as Db,
+    kind: "postgres",
+    exec: async (text) => {
+      await sql.unsafe(text);
+    },
+    execInTransaction: async (text) => {
+      await sql.begin((tx) => tx.unsafe(text));
+    },
+    query: async <T>(text: string) => (await sql.unsafe(text)) as unknown as T[],
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<DbHandle> {
+  if (opts.dataDir) await Deno.mkdir(opts.dataDir, { recursive: true });
+  const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
+  await client.waitReady;
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    kind: "pglite",
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    execInTransaction: async (text) => {
+      await client.transaction((tx) => tx.exec(text));
+    },
+    query: async <T>(text: string) => (await client.query<T>(text)).rows,
+    close: () => client.close(),
+    // PGlite's dump is used by the test harness to clone a migrated database quickly.
+    ...({ dump: () => client.dumpDataDir("none") } as Record<string, unknown>),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Applies the plain SQL files in ./migrations in name order, once each, recording
+ * them in schema_migrations. Safe to run at every start.
+ */
+import type { DbHandle } from "./client.ts";
+
+const MIGRATIONS_DIR = new URL("./migrations/", import.meta.url);
+
+export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(MIGRATIONS_DIR)) {
+    if (e.isFile && e.name.endsWith(".sql")) names.push(e.name);
+  }
+  names.sort();
+  return Promise.all(
+    names.map(async (name) => ({
+      name,
+      sql: await Deno.readTextFile(new URL(name, MIGRATIONS_DIR)),
+    })),
+  );
+}
+
+export async function applyMigrations(
+  db: Pick<DbHandle, "exec" | "execInTransaction" | "query">,
+): Promise<string[]> {
+  await db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+  );
+  const done = new Set(
+    (await db.query<{ name: string }>("SELECT name FROM schema_migrations")).map((r) => r.name),
+  );
+  const applied: string[] = [];
+  for (const m of await listMigrations()) {
+    if (done.has(m.name)) continue;
+    const quoted = m.name.replaceAll("'", "''");
+    await db.execInTransaction(
+      `${m.sql}\nINSERT INTO schema_migrations(name) VALUES ('${quoted}') ON CONFLICT DO NOTHING;`,
+    );
+    applied.push(m.name);
+  }
+  return applied;
+}

@@ -1,0 +1,89 @@
+/** Drizzle table definitions mirroring migrations/0003_ai.sql (AI transforms). */
+import {
+  bigint,
+  bigserial,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+} from "drizzle-orm/pg-core";
+
+import { ts } from "./core.ts";
+
+// The enums live with the snapshot types, which the edge imports without reaching lib/db.
+import type { AiPresetId, AiRuleStatus } from "../../ai/snapshot_types.ts";
+export type { AiPresetId, AiRuleStatus };
+
+export const aiRules = pgTable("ai_rules", {
+  id: serial("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  presetId: text("preset_id").$type<AiPresetId>().notNull(),
+  fieldSelector: text("field_selector").notNull(),
+  routePattern: text("route_pattern"),
+  profile: text("profile").notNull().default("default"),
+  tone: text("tone"),
+  targetLanguage: text("target_language"),
+  customInstruction: text("custom_instruction"),
+  constraints: text("constraints"),
+  exampleInput: text("example_input"),
+  exampleOutput: text("example_output"),
+  status: text("status").$type<AiRuleStatus>().notNull().default("draft"),
+  /** Bumped on every edit; part of the transformed-value cache key. */
+  version: integer("version").notNull().default(1),
+  createdBy: text("created_by"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export type AiFieldError = { ruleId: number | null; path: string; error: string };
+export type AiRuleSummary = {
+  ruleId: number | null;
+  presetId: string;
+  fieldSelector: string;
+  fields: number;
+  transformed: number;
+  failed: number;
+  cached: number;
+  error: string | null;
+};
+
+export const aiRuns = pgTable("ai_runs", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  mode: text("mode").$type<"preview" | "runtime">().notNull(),
+  profile: text("profile"),
+  apiPath: text("api_path"),
+  status: text("status").$type<"applied" | "partial" | "passthrough" | "error">().notNull(),
+  reason: text("reason"),
+  model: text("model"),
+  rulesEvaluated: integer("rules_evaluated").notNull().default(0),
+  fieldsAttempted: integer("fields_attempted").notNull().default(0),
+  fieldsTransformed: integer("fields_transformed").notNull().default(0),
+  fieldsFailed: integer("fields_failed").notNull().default(0),
+  fieldsCached: integer("fields_cached").notNull().default(0),
+  modelCalls: integer("model_calls").notNull().default(0),
+  latencyMs: integer("latency_ms").notNull().default(0),
+  inputTokens: integer("input_tokens").notNull().default(0),
+  outputTokens: integer("output_tokens").notNull().default(0),
+  fieldErrors: jsonb("field_errors").$type<AiFieldError[]>().notNull().default([]),
+  ruleSummary: jsonb("rule_summary").$type<AiRuleSummary[]>().notNull().default([]),
+});
+
+export const aiUsageDaily = pgTable("ai_usage_daily", {
+  tenantId: integer("tenant_id").notNull(),
+  day: date("day", { mode: "string" }).notNull(),
+  inputTokens: bigint("input_tokens", { mode: "number" }).notNull().default(0),
+  outputTokens: bigint("output_tokens", { mode: "number" }).notNull().default(0),
+  modelCalls: bigint("model_calls", { mode: "number" }).notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.day] })]);
+
+export const aiRegenVersions = pgTable("ai_regen_versions", {
+  tenantId: integer("tenant_id").notNull(),
+  profile: text("profile").notNull(),
+  version: integer("version").notNull().default(1),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.profile] })]);

@@ -1,0 +1,187 @@
+/** Drizzle table definitions mirroring migrations/0001_core.sql. */
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+/** timestamptz read as a Date; shared by every schema file. */
+export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  name: text("name"),
+  blocked: boolean("blocked").notNull().default(false),
+  blockedReason: text("blocked_reason"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const apiTokens = pgTable("api_tokens", {
+  id: serial("id").primaryKey(),
+  userId: text("user_id").notNull(),
+  name: text("name").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  lastUsedAt: ts("last_used_at"),
+  revokedAt: ts("revoked_at"),
+});
+
+export type TenantSettings = {
+  /** Query parameter that skips the API cache for draft content (default `cachely-preview`). */
+  previewParam?: string;
+  /** Serve the website origin on the preview host and active custom domains. */
+  siteProxy?: boolean;
+  maxFieldsPerResponse?: number;
+  maxCharsPerField?: number;
+  monthlyTokenCap?: number | null;
+  dailyTokenCap?: number | null;
+  [key: string]: unknown;
+};
+
+export const tenants = pgTable("tenants", {
+  id: serial("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  cms: text("cms").notNull(),
+  cloudName: text("cloud_name"),
+  websiteDomain: text("website_domain"),
+  websiteOrigin: text("website_origin"),
+  cacheTtl: integer("cache_ttl").notNull().default(60),
+  apiOrigin: text("api_origin"),
+  apiAuthMode: text("api_auth_mode").notNull().default("none"),
+  apiAuthHeader: text("api_auth_header"),
+  apiTokenEnc: text("api_token_enc"),
+  apiTokenUpdatedAt: ts("api_token_updated_at"),
+  settings: jsonb("settings").$type<TenantSettings>().notNull().default({}),
+  apiCacheVersion: integer("api_cache_version").notNull().default(1),
+  assetCacheVersion: integer("asset_cache_version").notNull().default(1),
+  htmlCacheVersion: integer("html_cache_version").notNull().default(1),
+  publishSecretEnc: text("publish_secret_enc"),
+  createdBy: text("created_by"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const tenantMembers = pgTable("tenant_members", {
+  tenantId: integer("tenant_id").notNull(),
+  userId: text("user_id").notNull(),
+  role: text("role").$type<Role>().notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.userId] })]);
+
+export type Role = "viewer" | "editor" | "admin" | "owner";
+
+export const invites = pgTable("invites", {
+  id: serial("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  email: text("email").notNull(),
+  role: text("role").$type<Role>().notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  invitedBy: text("invited_by"),
+  expiresAt: ts("expires_at").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  revokedAt: ts("revoked_at"),
+  acceptedAt: ts("accepted_at"),
+  acceptedBy: text("accepted_by"),
+});
+
+export const auditEvents = pgTable("audit_events", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  actorUserId: text("actor_user_id"),
+  action: text("action").notNull(),
+  target: text("target"),
+  metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+export const domains = pgTable("domains", {
+  id: serial("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  hostname: text("hostname").notNull().unique(),
+  status: text("status").$type<"pending" | "active" | "failed">().notNull().default("pending"),
+  verificationToken: text("verification_token").notNull(),
+  failureReason: text("failure_reason"),
+  verifiedAt: ts("verified_at"),
+  lastCheckedAt: ts("last_checked_at"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+export const cacheRefreshWebhooks = pgTable("cache_refresh_webhooks", {
+  id: serial("id").primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  provider: text("provider").notNull(),
+  secretHash: text("secret_hash").notNull(),
+  refreshApi: boolean("refresh_api").notNull().default(true),
+  refreshAssets: boolean("refresh_assets").notNull().default(false),
+  enabled: boolean("enabled").notNull().default(true),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+  lastTriggeredAt: ts("last_triggered_at"),
+  lastStatus: text("last_status"),
+  deletedAt: ts("deleted_at"),
+});
+
+export const webhookEvents = pgTable("webhook_events", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  webhookId: integer("webhook_id").notNull(),
+  tenantId: integer("tenant_id").notNull(),
+  status: text("status").$type<"received" | "synced" | "failed">().notNull(),
+  eventType: text("event_type"),
+  refreshType: text("refresh_type"),
+  message: text("message"),
+  previousApiCacheVersion: integer("previous_api_cache_version"),
+  nextApiCacheVersion: integer("next_api_cache_version"),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+  startedAt: ts("started_at"),
+  finishedAt: ts("finished_at"),
+  durationMs: integer("duration_ms"),
+  kvSyncedAt: ts("kv_synced_at"),
+});
+
+export const usageDaily = pgTable("usage_daily", {
+  tenantId: integer("tenant_id").notNull(),
+  day: date("day", { mode: "string" }).notNull(),
+  requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  hits: bigint("hits", { mode: "number" }).notNull().default(0),
+  misses: bigint("misses", { mode: "number" }).notNull().default(0),
+  stale: bigint("stale", { mode: "number" }).notNull().default(0),
+  bypass: bigint("bypass", { mode: "number" }).notNull().default(0),
+  errors: bigint("errors", { mode: "number" }).notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.day] })]);
+
+export const requestLogs = pgTable("request_logs", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  ts: ts("ts").notNull().defaultNow(),
+  method: text("method").notNull(),
+  path: text("path").notNull(),
+  status: integer("status").notNull(),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  cache: text("cache"),
+  durationMs: integer("duration_ms"),
+  kind: text("kind"),
+  experimentId: integer("experiment_id"),
+  variantId: integer("variant_id"),
+});
+
+export const exposureCounts = pgTable("exposure_counts", {
+  tenantId: integer("tenant_id").notNull(),
+  experimentId: integer("experiment_id").notNull(),
+  variantId: integer("variant_id").notNull(),
+  variantKey: text("variant_key").notNull(),
+  exposures: bigint("exposures", { mode: "number" }).notNull().default(0),
+  lastSeenAt: ts("last_seen_at"),
+}, (t) => [primaryKey({ columns: [t.experimentId, t.variantId, t.variantKey] })]);

@@ -1,0 +1,4 @@
+/** Every table, re-exported for Drizzle. Each area keeps its tables in its own file. */
+export * from "./core.ts";
+export * from "./ai.ts";
+export * from "./experiments.ts";

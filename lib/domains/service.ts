@@ -1,0 +1,115 @@
+/**
+ * Custom domains of a tenant: add, list, find, delete. Hostnames are unique across
+ * all tenants. Only active domains reach the edge (snapshot `domains` + KV host
+ * route, written by syncTenantSnapshot); verification lives in verify.ts.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { domains } from "../db/schema/mod.ts";
+import type { Tenant } from "../tenants/service.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
+import { randomToken } from "../crypto/mod.ts";
+import { recordAudit } from "../audit/mod.ts";
+import { syncTenantSnapshot } from "../edge_config/sync.ts";
+
+export type Domain = typeof domains.$inferSelect;
+export type DomainRef = { id?: number; hostname?: string };
+
+export const TXT_PREFIX = "_cachely";
+export const TXT_VALUE_PREFIX = "cachely-verify=";
+
+/** The proxy host a custom domain may CNAME to: `<slug>.<PROXY_DOMAIN host>` (no port). */
+export function cnameTarget(s: Services, slug: string): string {
+  return `${slug}.${s.config.proxyDomain.replace(/:\d+$/, "")}`;
+}
+
+export function domainView(s: Services, slug: string, d: Domain) {
+  return {
+    id: d.id,
+    hostname: d.hostname,
+    status: d.status,
+    failureReason: d.failureReason,
+    verification: {
+      txt: {
+        name: `${TXT_PREFIX}.${d.hostname}`,
+        value: `${TXT_VALUE_PREFIX}${d.verificationToken}`,
+      },
+      cname: { name: d.hostname, target: cnameTarget(s, slug) },
+    },
+    verifiedAt: d.verifiedAt?.toISOString() ?? null,
+    lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+  };
+}
+
+export async function listDomains(s: Services, tenantId: number): Promise<Domain[]> {
+  return await s.db.select().from(domains).where(eq(domains.tenantId, tenantId))
+    .orderBy(asc(domains.hostname));
+}
+
+/** A tenant's domain by id or hostname; another tenant's domain is "not found". */
+export async function findDomain(s: Services, tenantId: number, ref: DomainRef): Promise<Domain> {
+  const by = ref.id !== undefined
+    ? eq(domains.id, ref.id)
+    : eq(domains.hostname, ref.hostname ?? "");
+  const rows = await s.db.select().from(domains).where(and(eq(domains.tenantId, tenantId), by));
+  if (!rows[0]) throw notFound("Domain");
+  return rows[0];
+}
+
+/** Refuses our own hosts: they are routed already and must never be claimed by a tenant. */
+function ownHostProblem(s: Services, hostname: string): string | null {
+  const proxyHost = s.config.proxyDomain.replace(/:\d+$/, "");
+  const appHost = new URL(s.config.publicUrl).hostname;
+  if (hostname === proxyHost || hostname.endsWith(`.${proxyHost}`)) {
+    return "must not be under the proxy domain";
+  }
+  if (hostname === appHost) return "must not be the management host";
+  return null;
+}
+
+export async function addDomain(
+  s: Services,
+  tenant: Tenant,
+  actorUserId: string,
+  hostname: string,
+): Promise<Domain> {
+  const problem = ownHostProblem(s, hostname);
+  if (problem) throw badRequest(`Invalid hostname: ${problem}`);
+  const rows = await s.db.insert(domains).values({
+    tenantId: tenant.id,
+    hostname,
+    status: "pending",
+    verificationToken: randomToken(18),
+    createdAt: new Date(s.clock.now()),
+  }).onConflictDoNothing().returning();
+  if (rows.length === 0) throw conflict(`Domain already exists: ${hostname}`);
+  await recordAudit(s, {
+    tenantId: tenant.id,
+    actorUserId,
+    action: "domain.added",
+    target: hostname,
+    metadata: { domainId: rows[0].id },
+  });
+  return rows[0];
+}
+
+export async function deleteDomain(
+  s: Services,
+  tenant: Tenant,
+  actorUserId: string,
+  ref: DomainRef,
+): Promise<Domain> {
+  const d = await findDomain(s, tenant.id, ref);
+  await s.db.delete(domains).where(and(eq(domains.tenantId, tenant.id), eq(domains.id, d.id)));
+  await recordAudit(s, {
+    tenantId: tenant.id,
+    actorUserId,
+    action: "domain.deleted",
+    target: d.hostname,
+    metadata: { domainId: d.id, status: d.status },
+  });
+  // Drops the host route in the same request when the domain was active.
+  await syncTenantSnapshot(s, tenant.id);
+  return d;
+}

@@ -1,0 +1,127 @@
+/**
+ * The exposure summary (SPEC "Exposure summary", GET …/ai-experiments/{id}/exposures).
+ * All-time. Exposures come from exposure_counts (flushed by the usage aggregator from
+ * the edge), events from experiment_events with the goal name. Rows whose stored
+ * (variant id, key) no longer match the current variants are excluded from both, so
+ * splits total about 100%. Extra fields (srm, uplift) keep the shape a strict superset.
+ */
+import { and, count, eq, max, sum } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { experimentEvents, exposureCounts } from "../db/schema/mod.ts";
+import { findExperiment, variantsOf } from "./service.ts";
+import { absoluteUplift, sampleRatioMismatch, type SrmCheck, type Uplift } from "./stats.ts";
+
+export type VariantSummary = {
+  variantId: number;
+  variantKey: string;
+  label: string;
+  transformProfile: string | null;
+  trafficWeight: number;
+  exposures: number;
+  actualSplit: number;
+  expectedSplit: number;
+  lastSeenAt: string | null;
+  eventCount: number;
+  conversionRate: number;
+  lastEventAt: string | null;
+  /** Against the control variant; null for control itself or when undefined. */
+  uplift: (Uplift & { baselineVariantId: number }) | null;
+};
+
+export type ExposureSummary = {
+  experimentId: number;
+  totalExposures: number;
+  totalEvents: number;
+  goalEventName: string;
+  variants: VariantSummary[];
+  /** The first variant without a transform profile, the baseline of `uplift`. */
+  controlVariantId: number | null;
+  sampleRatioMismatch: SrmCheck | null;
+};
+
+const iso = (d: Date | string | null | undefined): string | null =>
+  d == null ? null : new Date(d).toISOString();
+const pct = (part: number, whole: number) => whole > 0 ? part / whole * 100 : 0;
+
+export async function exposureSummary(
+  s: Services,
+  tenantId: number,
+  experimentId: number,
+  goal: string,
+): Promise<ExposureSummary> {
+  await findExperiment(s.db, tenantId, experimentId);
+  const variants = (await variantsOf(s.db, tenantId, [experimentId])).get(experimentId) ?? [];
+  const exposureRows = await s.db.select({
+    variantId: exposureCounts.variantId,
+    variantKey: exposureCounts.variantKey,
+    exposures: sum(exposureCounts.exposures).mapWith(Number),
+    lastSeenAt: max(exposureCounts.lastSeenAt),
+  }).from(exposureCounts).where(and(
+    eq(exposureCounts.tenantId, tenantId),
+    eq(exposureCounts.experimentId, experimentId),
+  )).groupBy(exposureCounts.variantId, exposureCounts.variantKey);
+  const eventRows = await s.db.select({
+    variantId: experimentEvents.variantId,
+    variantKey: experimentEvents.variantKey,
+    events: count(),
+    lastEventAt: max(experimentEvents.createdAt),
+  }).from(experimentEvents).where(and(
+    eq(experimentEvents.tenantId, tenantId),
+    eq(experimentEvents.experimentId, experimentId),
+    eq(experimentEvents.eventName, goal),
+  )).groupBy(experimentEvents.variantId, experimentEvents.variantKey);
+
+  const k = (id: number, key: string) => `${id}\u0000${key}`;
+  const exp = new Map(exposureRows.map((r) => [k(r.variantId, r.variantKey), r]));
+  const ev = new Map(eventRows.map((r) => [k(r.variantId, r.variantKey), r]));
+  const totalWeight = variants.reduce((a, v) => a + v.weight, 0);
+  const rows = variants.map((v) => {
+    const e = exp.get(k(v.id, v.key));
+    const c = ev.get(k(v.id, v.key));
+    return {
+      v,
+      exposures: Number(e?.exposures ?? 0),
+      lastSeenAt: iso(e?.lastSeenAt),
+      events: Number(c?.events ?? 0),
+      lastEventAt: iso(c?.lastEventAt),
+    };
+  });
+  const totalExposures = rows.reduce((a, r) => a + r.exposures, 0);
+  const totalEvents = rows.reduce((a, r) => a + r.events, 0);
+  const control = rows.find((r) => r.v.transformProfile === null) ?? null;
+
+  return {
+    experimentId,
+    totalExposures,
+    totalEvents,
+    goalEventName: goal,
+    variants: rows.map((r) => {
+      const up = control && r !== control
+        ? absoluteUplift(
+          { exposures: control.exposures, events: control.events },
+          { exposures: r.exposures, events: r.events },
+        )
+        : null;
+      return {
+        variantId: r.v.id,
+        variantKey: r.v.key,
+        label: r.v.label,
+        transformProfile: r.v.transformProfile,
+        trafficWeight: r.v.weight,
+        exposures: r.exposures,
+        actualSplit: pct(r.exposures, totalExposures),
+        expectedSplit: pct(r.v.weight, totalWeight),
+        lastSeenAt: r.lastSeenAt,
+        eventCount: r.events,
+        conversionRate: pct(r.events, r.exposures),
+        lastEventAt: r.lastEventAt,
+        uplift: up && control ? { ...up, baselineVariantId: control.v.id } : null,
+      };
+    }),
+    controlVariantId: control?.v.id ?? null,
+    sampleRatioMismatch: sampleRatioMismatch(
+      rows.map((r) => r.exposures),
+      rows.map((r) => r.v.weight),
+    ),
+  };
+}

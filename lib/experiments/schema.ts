@@ -1,0 +1,107 @@
+/**
+ * Request schemas for AI experiments management (SPEC "AI experiments management").
+ * Decisions for what SPEC leaves open (variant `config`, routeMatch values, weights)
+ * are in docs/decisions.md "AI experiments".
+ */
+import { z } from "zod";
+import { normalizeRoutePattern, ROUTE_MATCHES } from "./route.ts";
+
+/** Same grammar as AI rule profiles: they travel in `?transform=<profile>`. */
+export const profileSchema = z.string().regex(
+  /^[A-Za-z0-9_.:-]{1,64}$/,
+  "must be 1-64 of letters, digits, _ . : and -",
+);
+
+export const variantKeySchema = z.string().regex(
+  /^[A-Za-z0-9_.:-]{1,64}$/,
+  "must be 1-64 of letters, digits, _ . : and -",
+);
+
+/** Variants per experiment; more would only thin each arm's traffic. */
+export const MAX_VARIANTS = 10;
+/** Largest weight: splits are weight / sum, so this bounds the hash bucket count. */
+export const MAX_WEIGHT = 10_000;
+
+const variantInput = z.object({
+  key: variantKeySchema,
+  weight: z.number().int("must be an integer").min(1, "must be a positive integer")
+    .max(MAX_WEIGHT).optional(),
+  /** `{ transformProfile }`; null, `{}` or `{ transformProfile: null }` is control. */
+  config: z.object({ transformProfile: profileSchema.nullable().optional() }).strict().nullable()
+    .optional(),
+  label: z.string().trim().min(1).max(120).optional(),
+  /** Shorthand for config.transformProfile; null is control. */
+  transformProfile: profileSchema.nullable().optional(),
+}).strict();
+
+export type VariantInput = {
+  key: string;
+  weight: number;
+  label: string;
+  transformProfile: string | null;
+};
+
+export const variantsSchema = z.array(variantInput).max(MAX_VARIANTS).superRefine((vs, ctx) => {
+  const seen = new Set<string>();
+  vs.forEach((v, i) => {
+    if (seen.has(v.key)) {
+      ctx.addIssue({ code: "custom", path: [i, "key"], message: `duplicate key "${v.key}"` });
+    }
+    seen.add(v.key);
+    const fromConfig = v.config ? (v.config.transformProfile ?? null) : undefined;
+    if (
+      fromConfig !== undefined && v.transformProfile !== undefined &&
+      fromConfig !== v.transformProfile
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "transformProfile"],
+        message: "must equal config.transformProfile",
+      });
+    }
+  });
+}).transform((vs): VariantInput[] =>
+  vs.map((v) => ({
+    key: v.key,
+    weight: v.weight ?? 1,
+    label: v.label ?? v.key,
+    transformProfile: v.config?.transformProfile ?? v.transformProfile ?? null,
+  }))
+);
+
+const nameSchema = z.string().trim().min(1, "must not be empty").max(200);
+const routeMatchSchema = z.enum(ROUTE_MATCHES);
+
+export const createExperimentSchema = z.object({
+  name: nameSchema,
+  routePattern: z.string().optional(),
+  routeMatch: routeMatchSchema.optional(),
+  variants: variantsSchema.optional(),
+}).strict().transform((b, ctx) => {
+  const match = b.routeMatch ?? "prefix";
+  const r = normalizeRoutePattern(b.routePattern ?? "/", match);
+  if ("problem" in r) {
+    ctx.addIssue({ code: "custom", path: ["routePattern"], message: r.problem });
+    return z.NEVER;
+  }
+  return { name: b.name, routePattern: r.pattern, routeMatch: match, variants: b.variants ?? [] };
+});
+export type CreateExperimentInput = z.output<typeof createExperimentSchema>;
+
+export const patchExperimentSchema = z.object({
+  name: nameSchema.optional(),
+  routePattern: z.string().optional(),
+  routeMatch: routeMatchSchema.optional(),
+  status: z.enum(["draft", "active", "archived"]).optional(),
+}).strict();
+export type PatchExperimentInput = z.output<typeof patchExperimentSchema>;
+
+export const putVariantsSchema = z.object({ variants: variantsSchema }).strict();
+
+/** Event names (SPEC "Experiment event"); also the `goal` of the exposure summary. */
+export const EVENT_NAME_RE = /^[a-zA-Z0-9_.:-]{1,80}$/;
+export const DEFAULT_GOAL = "homepage_hero_cta_click";
+
+export const exposuresQuerySchema = z.object({
+  goal: z.string().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
+});

@@ -1,0 +1,67 @@
+/**
+ * Authentication middleware: a session cookie or `Authorization: Bearer <token>`.
+ * Cookie-authenticated writes must come from our own origin (CSRF): Hono's csrf()
+ * only checks form posts, so JSON writes are checked here by Origin / Sec-Fetch-Site.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv, AuthContext } from "./env.ts";
+import { readSession, SESSION_COOKIE } from "../auth/sessions.ts";
+import { resolvePersonalToken } from "../auth/tokens.ts";
+import { findUserById, isMasterAdmin } from "../users/mod.ts";
+import { ApiError, forbidden, unauthorized } from "../errors.ts";
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("auth", await resolveAuth(c));
+  await next();
+};
+
+async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
+  const s = c.get("services");
+  const header = c.req.header("authorization");
+  if (header?.toLowerCase().startsWith("bearer ")) {
+    const userId = await resolvePersonalToken(s, header.slice(7).trim());
+    if (!userId) throw unauthorized("Invalid or revoked token");
+    const user = await findUserById(s, userId);
+    if (!user || user.blocked) throw unauthorized("Invalid or revoked token");
+    return { user, via: "token", isAdmin: isMasterAdmin(s, user.email) };
+  }
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  const session = await readSession(s.kv, token, s.clock.now());
+  if (!session) return null;
+  const user = await findUserById(s, session.userId);
+  if (!user || user.blocked) return null;
+  if (!SAFE.has(c.req.method) && !sameOrigin(c)) {
+    throw forbidden("Cross-site request refused", "csrf_failed");
+  }
+  return { user, via: "session", isAdmin: isMasterAdmin(s, user.email), sessionToken: token };
+}
+
+function sameOrigin(c: Context): boolean {
+  const origin = c.req.header("origin");
+  const host = c.req.header("host") ?? new URL(c.req.url).host;
+  if (origin) {
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  const site = c.req.header("sec-fetch-site");
+  return site === undefined || site === "same-origin" || site === "none";
+}
+
+export function requireAuth(c: Context<AppEnv>): AuthContext {
+  const auth = c.get("auth");
+  if (!auth) throw unauthorized();
+  return auth;
+}
+
+export function requireMasterAdmin(c: Context<AppEnv>): AuthContext {
+  const auth = requireAuth(c);
+  if (!auth.isAdmin) throw new ApiError(403, "forbidden", "Master admin only");
+  return auth;
+}

@@ -1,0 +1,18 @@
+/** The one typed Hono environment shared by every API route. */
+import type { Services } from "../services.ts";
+import type { User } from "../users/mod.ts";
+
+export type AuthContext = {
+  user: User;
+  via: "session" | "token";
+  isAdmin: boolean;
+  sessionToken?: string;
+};
+
+export type AppEnv = {
+  Variables: {
+    services: Services;
+    auth: AuthContext | null;
+    clientIp: string;
+  };
+};

@@ -1,0 +1,84 @@
+/** Request parsing: every body and query goes through a zod schema; failures are 400s naming the field. */
+import type { Context } from "hono";
+import { z } from "zod";
+import { ApiError, badRequest } from "../errors.ts";
+
+export type FieldIssue = { path: string; message: string };
+
+/** Turns a zod error into the API's 400 with the first offending field in the message. */
+export function zodToApiError(error: z.ZodError): ApiError {
+  const fields: FieldIssue[] = error.issues.map((i) => ({
+    path: i.path.map(String).join(".") || "(body)",
+    message: i.message,
+  }));
+  const first = fields[0];
+  return badRequest(`Invalid ${first.path}: ${first.message}`, { fields });
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw zodToApiError(r.error);
+  return r.data;
+}
+
+/** Reads a JSON body (bounded) and parses it; malformed JSON is a 400, never a 500. */
+export async function parseJsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  maxBytes = 256 * 1024,
+): Promise<z.output<S>> {
+  const text = await readBodyText(c.req.raw, maxBytes);
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw badRequest("Invalid body: malformed JSON");
+    }
+  }
+  return parseWith(schema, value);
+}
+
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
+  return parseWith(schema, c.req.query());
+}
+
+/** Reads at most maxBytes of a request body; larger bodies are a 413. */
+export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(total);
+  let off = 0;
+  for (const ch of chunks) {
+    all.set(ch, off);
+    off += ch.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function payloadTooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, "payload_too_large", `Body exceeds ${maxBytes} bytes`);
+}
+
+/** Positive integer path parameter, else 400 naming it. */
+export function intParam(c: Context, name: string): number {
+  const raw = c.req.param(name) ?? "";
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest(`Invalid ${name}: must be a positive integer`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw badRequest(`Invalid ${name}: must be a positive integer`);
+  return n;
+}

@@ -1,0 +1,16 @@
+/** Every Deno KV key the service uses, built in one place. */
+export const kvKeys = {
+  /** Head of a tenant's edge snapshot: `{ chunks, hash, builtAt }`. */
+  snapshotHead: (slug: string) => ["edge", "snapshot", slug] as const,
+  /** Monotonic counter of snapshot builds: a build never overwrites a later one. */
+  snapshotGeneration: (slug: string) => ["edge", "snapshot_gen", slug] as const,
+  snapshotChunk: (slug: string, hash: string, i: number) =>
+    ["edge", "snapshot_chunk", slug, hash, i] as const,
+  /** Custom domain → tenant slug, written for active domains only. */
+  hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
+  session: (tokenHash: string) => ["session", tokenHash] as const,
+  userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
+  userSessions: (userId: string) => ["user_session", userId] as const,
+  rateLimit: (bucket: string, id: string, window: number) =>
+    ["ratelimit", bucket, id, window] as const,
+};

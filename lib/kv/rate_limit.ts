@@ -1,0 +1,43 @@
+/**
+ * Fixed-window counters in Deno KV, exact under concurrency: each hit is a
+ * check-and-set on the window's counter, retried on conflict, so N concurrent
+ * callers against a limit L get exactly L admissions in a window.
+ */
+import { kvKeys } from "./keys.ts";
+
+export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
+
+export async function hitRateLimit(
+  kv: Deno.Kv,
+  bucket: string,
+  id: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+): Promise<RateLimitResult> {
+  const window = Math.floor(now / windowMs);
+  const key = kvKeys.rateLimit(bucket, id, window);
+  const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const cur = await kv.get<number>(key);
+    const count = cur.value ?? 0;
+    if (count >= limit) return { allowed: false, count, retryAfterSeconds };
+    const res = await kv.atomic().check(cur).set(key, count + 1, { expireIn: windowMs * 2 })
+      .commit();
+    if (res.ok) return { allowed: true, count: count + 1, retryAfterSeconds };
+  }
+  // Pathological contention: refuse rather than admit beyond the limit.
+  return { allowed: false, count: limit, retryAfterSeconds };
+}
+
+/** Reads a window's count without counting a hit. */
+export async function peekRateLimit(
+  kv: Deno.Kv,
+  bucket: string,
+  id: string,
+  windowMs: number,
+  now: number,
+): Promise<number> {
+  const window = Math.floor(now / windowMs);
+  return (await kv.get<number>(kvKeys.rateLimit(bucket, id, window))).value ?? 0;
+}

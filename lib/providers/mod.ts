@@ -1,0 +1,158 @@
+/**
+ * CMS kinds, defined once: asset hosts, default API origin, auth mode and the
+ * webhook event-type rule. Pure data and functions, shared by lib/ and edge/.
+ */
+
+export const CMS_KINDS = [
+  "contentful",
+  "sanity",
+  "storyblok",
+  "prismic",
+  "cloudinary",
+  "generic",
+] as const;
+export type CmsKind = typeof CMS_KINDS[number];
+
+/**
+ * How the stored token reaches the upstream: `Authorization: Bearer`, `Authorization: Basic`,
+ * a named header (`apiAuthHeader`), a named query parameter, or not at all.
+ */
+export const AUTH_MODES = ["bearer", "basic", "header", "query", "none"] as const;
+export type AuthMode = typeof AUTH_MODES[number];
+
+/** Cache-refresh webhook providers: three CMS kinds plus generic (SPEC). */
+export const WEBHOOK_PROVIDERS = ["contentful", "sanity", "storyblok", "generic"] as const;
+export type WebhookProvider = typeof WEBHOOK_PROVIDERS[number];
+
+export type ProviderContext = {
+  imageHostAssetOrigin: string;
+  imageHostApiOrigin: string;
+};
+
+export type ProviderDef = {
+  kind: CmsKind;
+  label: string;
+  /** Hostnames whose URLs in bodies are rewritten to the tenant host. */
+  assetHosts: string[];
+  defaultApiOrigin: string | null;
+  defaultAuthMode: AuthMode;
+  /** Header or query parameter name for the `header` and `query` auth modes. */
+  defaultAuthParam?: string;
+};
+
+export const PROVIDERS: Record<Exclude<CmsKind, "cloudinary">, ProviderDef> = {
+  contentful: {
+    kind: "contentful",
+    label: "Contentful",
+    assetHosts: [
+      "images.ctfassets.net",
+      "assets.ctfassets.net",
+      "videos.ctfassets.net",
+      "downloads.ctfassets.net",
+    ],
+    defaultApiOrigin: "https://cdn.contentful.com",
+    defaultAuthMode: "bearer",
+  },
+  sanity: {
+    kind: "sanity",
+    label: "Sanity",
+    assetHosts: ["cdn.sanity.io"],
+    defaultApiOrigin: null, // https://<projectId>.apicdn.sanity.io, project-specific
+    defaultAuthMode: "bearer",
+  },
+  storyblok: {
+    kind: "storyblok",
+    label: "Storyblok",
+    assetHosts: ["a.storyblok.com", "img2.storyblok.com"],
+    defaultApiOrigin: "https://api.storyblok.com",
+    defaultAuthMode: "query",
+    defaultAuthParam: "token",
+  },
+  prismic: {
+    kind: "prismic",
+    label: "Prismic",
+    assetHosts: ["images.prismic.io", "prismic-io.s3.amazonaws.com"],
+    defaultApiOrigin: null, // https://<repo>.cdn.prismic.io, repository-specific
+    defaultAuthMode: "query",
+    defaultAuthParam: "access_token",
+  },
+  generic: {
+    kind: "generic",
+    label: "Generic HTTPS origin",
+    assetHosts: [],
+    defaultApiOrigin: null,
+    defaultAuthMode: "bearer",
+  },
+};
+
+/** The image/video host (SPEC "The image/video host integration"). */
+export function imageHostProvider(ctx: ProviderContext, cloudName: string): ProviderDef & {
+  imageOrigin: string;
+  videoOrigin: string;
+  privateHost: string | null;
+} {
+  const assetUrl = new URL(ctx.imageHostAssetOrigin);
+  const origin = `${ctx.imageHostAssetOrigin}/${cloudName}`;
+  return {
+    kind: "cloudinary",
+    label: "Cloudinary",
+    assetHosts: [assetUrl.host],
+    defaultApiOrigin: `${ctx.imageHostApiOrigin}/v1_1/${cloudName}`,
+    defaultAuthMode: "basic",
+    imageOrigin: origin,
+    videoOrigin: origin,
+    privateHost: privateDistributionHost(assetUrl.host, cloudName),
+  };
+}
+
+/** `<cloud_name>-res.<provider domain>`, where the provider domain is the asset host minus `res.`. */
+export function privateDistributionHost(assetHost: string, cloudName: string): string | null {
+  if (!assetHost.startsWith("res.")) return null;
+  return `${cloudName}-res.${assetHost.slice(4)}`;
+}
+
+/** Basic credential for the image host API: base64 of `<api_key>:<api_secret>`. */
+export function imageHostToken(apiKey: string, apiSecret: string): string {
+  const bytes = new TextEncoder().encode(`${apiKey}:${apiSecret}`);
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}
+
+export function providerFor(
+  cms: CmsKind,
+  ctx: ProviderContext,
+  cloudName?: string | null,
+): ProviderDef {
+  if (cms === "cloudinary") return imageHostProvider(ctx, cloudName ?? "");
+  return PROVIDERS[cms];
+}
+
+/**
+ * The event type of a cache-refresh webhook delivery: Contentful names it in the
+ * X-Contentful-Topic header, Sanity in body.type (or the sanity-operation header),
+ * Storyblok in body.action; generic webhooks ignore it.
+ */
+export function webhookEventType(
+  provider: WebhookProvider,
+  headers: Headers,
+  body: unknown,
+): string | null {
+  const field = (name: string): string | null => {
+    if (body && typeof body === "object" && !Array.isArray(body)) {
+      const v = (body as Record<string, unknown>)[name];
+      if (typeof v === "string" && v.length > 0) return v.slice(0, 200);
+    }
+    return null;
+  };
+  switch (provider) {
+    case "contentful":
+      return headers.get("x-contentful-topic")?.slice(0, 200) ?? field("type") ?? null;
+    case "sanity":
+      return field("type") ?? headers.get("sanity-operation")?.slice(0, 200) ?? field("event");
+    case "storyblok":
+      return field("action") ?? field("event");
+    case "generic":
+      return null;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Services are built once at entry (main.ts, or the test harness) and handed to
+ * every route and to the edge. Nothing below reads the environment.
+ */
+import type { Config } from "./config.ts";
+import type { Db, DbHandle } from "./db/client.ts";
+import type { Clock } from "./clock.ts";
+import type { Logger } from "./log.ts";
+import type { UsageAggregator } from "./usage/aggregator.ts";
+
+/** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
+export type SnapshotListener = (slug: string) => void;
+
+export type Services = {
+  config: Config;
+  db: Db;
+  dbHandle: DbHandle;
+  kv: Deno.Kv;
+  clock: Clock;
+  log: Logger;
+  /** fetch used for server-side requests (upstreams, mail, DNS-over-HTTP); injectable in tests. */
+  fetch: typeof fetch;
+  /** DNS resolution (domain verification, SSRF checks); injectable in tests. */
+  resolveDns: typeof Deno.resolveDns;
+  snapshotListeners: Set<SnapshotListener>;
+  /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
+  usageAggregator?: UsageAggregator;
+};
+
+export function createServices(
+  parts: Omit<Services, "db" | "snapshotListeners" | "fetch" | "resolveDns"> & {
+    fetch?: typeof fetch;
+    resolveDns?: typeof Deno.resolveDns;
+  },
+): Services {
+  return {
+    ...parts,
+    db: parts.dbHandle.db,
+    fetch: parts.fetch ?? globalThis.fetch.bind(globalThis),
+    resolveDns: parts.resolveDns ?? Deno.resolveDns,
+    snapshotListeners: new Set(),
+  };
+}

@@ -1,0 +1,238 @@
+/** Tenant lifecycle: create, read, update, delete, list. Routes call these; rules live here. */
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { tenantMembers, tenants } from "../db/schema/mod.ts";
+import type { Role } from "./roles.ts";
+import { slugProblem } from "./slug.ts";
+import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
+import { validateUpstreamOrigin } from "./upstream.ts";
+import { badRequest, conflict, forbidden } from "../errors.ts";
+import { imageHostToken, providerFor } from "../providers/mod.ts";
+import { encryptSecret } from "../crypto/mod.ts";
+import { recordAudit } from "../audit/mod.ts";
+import { billingEnabled } from "../config.ts";
+import { removeTenantFromEdge, syncTenantSnapshot } from "../edge_config/sync.ts";
+
+export type Tenant = typeof tenants.$inferSelect;
+
+export function proxyBase(s: Services, slug: string): string {
+  const scheme = new URL(s.config.publicUrl).protocol;
+  return `${scheme}//${slug}.${s.config.proxyDomain}`;
+}
+
+export function previewBase(s: Services, slug: string): string {
+  const scheme = new URL(s.config.publicUrl).protocol;
+  return `${scheme}//${slug}.preview.${s.config.proxyDomain}`;
+}
+
+/** The `{ key, value }` view of a tenant. Never includes the token or any secret. */
+export function tenantView(s: Services, t: Tenant, role?: Role) {
+  return {
+    key: t.slug,
+    value: {
+      slug: t.slug,
+      cms: t.cms,
+      cloudName: t.cloudName,
+      websiteDomain: t.websiteDomain,
+      websiteOrigin: t.websiteOrigin,
+      cacheTTL: t.cacheTtl,
+      apiOrigin: t.apiOrigin,
+      apiAuthMode: t.apiAuthMode,
+      apiAuthHeader: t.apiAuthHeader,
+      hasToken: t.apiTokenEnc !== null,
+      tokenUpdatedAt: t.apiTokenUpdatedAt?.toISOString() ?? null,
+      previewParam: t.settings.previewParam ?? "cachely-preview",
+      siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
+      apiCacheVersion: t.apiCacheVersion,
+      assetCacheVersion: t.assetCacheVersion,
+      htmlCacheVersion: t.htmlCacheVersion,
+      proxyBase: proxyBase(s, t.slug),
+      previewBase: previewBase(s, t.slug),
+      ...(role ? { role } : {}),
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    },
+  };
+}
+
+export function requireEncryptionKey(s: Services): string {
+  const key = s.config.encryptionKey;
+  if (!key) throw new Error("ENCRYPTION_KEY is not configured");
+  return key;
+}
+
+/** Free plan tenant limit; only enforced where billing is configured. */
+export const PLAN_TENANT_LIMITS = { free: 1, pro: 25 } as const;
+
+export async function createTenant(s: Services, userId: string, input: CreateTenantInput) {
+  const problem = slugProblem(input.slug);
+  if (problem) throw badRequest(`Invalid slug: ${problem}`);
+  if (billingEnabled(s.config)) {
+    const [{ n }] = await s.db.select({ n: count() }).from(tenantMembers)
+      .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
+    if (n >= PLAN_TENANT_LIMITS.free) {
+      throw forbidden(
+        `Plan limit reached: free plan allows ${PLAN_TENANT_LIMITS.free} tenant`,
+        "plan_limit",
+      );
+    }
+  }
+  const ctx = {
+    imageHostAssetOrigin: s.config.imageHostAssetOrigin,
+    imageHostApiOrigin: s.config.imageHostApiOrigin,
+  };
+  const provider = providerFor(input.cms, ctx, input.cloudName);
+  const apiOrigin = input.apiOrigin
+    ? await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin)
+    : provider.defaultApiOrigin;
+  const websiteOrigin = input.websiteOrigin
+    ? await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin)
+    : null;
+  const authMode = input.apiAuthMode ?? provider.defaultAuthMode;
+  let token = input.token;
+  if (input.cms === "cloudinary" && input.apiKey && input.apiSecret && !token) {
+    token = imageHostToken(input.apiKey, input.apiSecret);
+  }
+  const now = new Date(s.clock.now());
+  const tenant = await s.db.transaction(async (tx) => {
+    const rows = await tx.insert(tenants).values({
+      slug: input.slug,
+      cms: input.cms,
+      cloudName: input.cloudName ?? null,
+      websiteDomain: input.websiteDomain ?? null,
+      websiteOrigin,
+      cacheTtl: input.cacheTTL ?? 60,
+      apiOrigin,
+      apiAuthMode: authMode,
+      apiAuthHeader: input.apiAuthHeader ?? provider.defaultAuthParam ?? null,
+      apiTokenEnc: token ? await encryptSecret(requireEncryptionKey(s), token) : null,
+      apiTokenUpdatedAt: token ? now : null,
+      settings: {
+        ...(input.previewParam ? { previewParam: input.previewParam } : {}),
+        ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+      },
+      createdBy: userId,
+      createdAt: now,
+      updatedAt: now,
+    }).onConflictDoNothing().returning();
+    if (rows.length === 0) throw conflict(`Slug already used: ${input.slug}`);
+    const t = rows[0];
+    await tx.insert(tenantMembers).values({ tenantId: t.id, userId, role: "owner" });
+    await recordAudit(tx, {
+      tenantId: t.id,
+      actorUserId: userId,
+      action: "tenant.created",
+      target: t.slug,
+      metadata: {
+        cms: t.cms,
+        apiOrigin: t.apiOrigin,
+        apiAuthMode: t.apiAuthMode,
+        hasToken: !!token,
+      },
+    });
+    return t;
+  });
+  await syncTenantSnapshot(s, tenant.id);
+  return tenant;
+}
+
+export async function findTenantBySlug(s: Services, slug: string): Promise<Tenant | null> {
+  const rows = await s.db.select().from(tenants).where(eq(tenants.slug, slug));
+  return rows[0] ?? null;
+}
+
+export async function findTenantById(s: Services, id: number): Promise<Tenant | null> {
+  const rows = await s.db.select().from(tenants).where(eq(tenants.id, id));
+  return rows[0] ?? null;
+}
+
+export async function isSlugAvailable(s: Services, slug: string): Promise<boolean> {
+  return slugProblem(slug) === null && (await findTenantBySlug(s, slug)) === null;
+}
+
+/** Tenants the user is a member of (master admins see all), with the caller's role. */
+export async function listTenantsFor(s: Services, userId: string, isAdmin: boolean) {
+  const memberships = await s.db.select().from(tenantMembers).where(
+    eq(tenantMembers.userId, userId),
+  );
+  const roleOf = new Map(memberships.map((m) => [m.tenantId, m.role]));
+  const rows = isAdmin
+    ? await s.db.select().from(tenants).orderBy(tenants.slug)
+    : roleOf.size === 0
+    ? []
+    : await s.db.select().from(tenants).where(inArray(tenants.id, [...roleOf.keys()]))
+      .orderBy(tenants.slug);
+  return rows.map((t) => ({ tenant: t, role: roleOf.get(t.id) ?? ("owner" as Role) }));
+}
+
+export async function updateTenant(
+  s: Services,
+  tenant: Tenant,
+  actorUserId: string,
+  input: UpdateTenantInput,
+  action = "tenant.updated",
+): Promise<Tenant> {
+  const patch: Partial<typeof tenants.$inferInsert> = {};
+  if (input.apiOrigin !== undefined) {
+    patch.apiOrigin = input.apiOrigin === null
+      ? null
+      : await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin);
+  }
+  if (input.websiteOrigin !== undefined) {
+    patch.websiteOrigin = input.websiteOrigin === null
+      ? null
+      : await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin);
+  }
+  if (input.websiteDomain !== undefined) patch.websiteDomain = input.websiteDomain;
+  if (input.cacheTTL !== undefined) patch.cacheTtl = input.cacheTTL;
+  if (input.apiAuthMode !== undefined) patch.apiAuthMode = input.apiAuthMode;
+  if (input.apiAuthHeader !== undefined) patch.apiAuthHeader = input.apiAuthHeader;
+  const mode = input.apiAuthMode ?? tenant.apiAuthMode;
+  const param = input.apiAuthHeader !== undefined ? input.apiAuthHeader : tenant.apiAuthHeader;
+  if ((mode === "header" || mode === "query") && !param) {
+    throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
+  }
+  if (input.previewParam !== undefined || input.siteProxy !== undefined) {
+    patch.settings = {
+      ...tenant.settings,
+      ...(input.previewParam !== undefined ? { previewParam: input.previewParam } : {}),
+      ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+    };
+  }
+  patch.updatedAt = new Date(s.clock.now());
+  const [updated] = await s.db.update(tenants).set(patch).where(eq(tenants.id, tenant.id))
+    .returning();
+  await recordAudit(s, {
+    tenantId: tenant.id,
+    actorUserId,
+    action,
+    target: tenant.slug,
+    metadata: { changed: Object.keys(input) },
+  });
+  await syncTenantSnapshot(s, tenant.id);
+  return updated;
+}
+
+/** Stores a new upstream token, encrypted; the value never leaves this function in clear. */
+export async function setApiToken(s: Services, tenant: Tenant, actorUserId: string, token: string) {
+  const now = new Date(s.clock.now());
+  await s.db.update(tenants).set({
+    apiTokenEnc: await encryptSecret(requireEncryptionKey(s), token),
+    apiTokenUpdatedAt: now,
+    updatedAt: now,
+  }).where(eq(tenants.id, tenant.id));
+  await recordAudit(s, {
+    tenantId: tenant.id,
+    actorUserId,
+    action: "tenant.api_token.updated",
+    target: tenant.slug,
+  });
+  await syncTenantSnapshot(s, tenant.id);
+  return { ok: true, updatedAt: now.toISOString() };
+}
+
+export async function deleteTenant(s: Services, tenant: Tenant): Promise<void> {
+  const hostnames = await removeTenantFromEdge(s, tenant);
+  await s.db.delete(tenants).where(eq(tenants.id, tenant.id));
+  s.log.info("tenant deleted", { slug: tenant.slug, domains: hostnames.length });
+}

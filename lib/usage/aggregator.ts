@@ -1,0 +1,331 @@
+/**
+ * The in-memory usage aggregator behind the edge's UsageSink (DESIGN "Request flow" 5).
+ * `record()` is synchronous and never touches the database, so a visitor never waits
+ * on Postgres. Deltas are folded into per-(tenant, UTC day) buckets and per-variant
+ * exposure counters, request logs are sampled, and everything is flushed in batches:
+ * every flushIntervalMs, or early once flushMaxEntries entries are pending. A failed
+ * flush merges its batch back for the next try; pending entries are bounded and every
+ * entry dropped at the bound is counted.
+ */
+import type { UsageRecord, UsageSink } from "../../edge/types.ts";
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+import type {
+  ExposureDelta,
+  RequestLogEntry,
+  UsageBatch,
+  UsageBucket,
+  UsageFlushTarget,
+} from "./types.ts";
+import { ThresholdGate } from "./threshold_gate.ts";
+import { addBucket, emptyBucket, logEntry } from "./buckets.ts";
+
+/** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export type AggregatorOptions = {
+  target: UsageFlushTarget;
+  clock: Clock;
+  log: Logger;
+  flushIntervalMs: number;
+  flushMaxEntries: number;
+  requestLogSampleRate: number;
+  /** Pending entries kept across failed flushes. @default 10 × flushMaxEntries */
+  maxPendingEntries?: number;
+  /** How often request logs are pruned. @default 1 hour */
+  pruneIntervalMs?: number;
+  retentionDays?: number;
+  thresholdGate?: ThresholdGate;
+  /** Uniform [0, 1) source for sampling; injectable for tests. */
+  random?: () => number;
+};
+
+/** Called for each tenant whose usage was flushed, at most once per gate interval. */
+export type ThresholdCheck = (tenantId: number) => Promise<void>;
+
+export type AggregatorStatus = ReturnType<UsageAggregator["status"]>;
+
+export class UsageAggregator implements UsageSink {
+  readonly gate: ThresholdGate;
+  #o: Required<Omit<AggregatorOptions, "thresholdGate">>;
+  #buckets = new Map<string, UsageBucket>();
+  #exposures = new Map<string, ExposureDelta>();
+  #logs: RequestLogEntry[] = [];
+  #enabled = true;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #flushing: Promise<void> | null = null;
+  #thresholdCheck: ThresholdCheck | null = null;
+  #c = {
+    enqueuedDeltas: 0,
+    droppedWhenDisabled: 0,
+    droppedOnOverflow: 0,
+    sampledLogs: 0,
+    skippedLogs: 0,
+    flushes: 0,
+    flushErrors: 0,
+    lastFlushAt: null as number | null,
+    lastFlushDurationMs: null as number | null,
+    lastFlushBucketCount: 0,
+    lastFlushLogCount: 0,
+    lastError: null as string | null,
+    prunes: 0,
+    lastPruneAt: null as number | null,
+    lastPruneRowsDeleted: 0,
+  };
+
+  constructor(opts: AggregatorOptions) {
+    this.gate = opts.thresholdGate ?? new ThresholdGate({ enabled: false });
+    this.#o = {
+      maxPendingEntries: opts.flushMaxEntries * 10,
+      pruneIntervalMs: 3_600_000,
+      retentionDays: REQUEST_LOG_RETENTION_DAYS,
+      random: Math.random,
+      ...opts,
+    };
+  }
+
+  get pendingEntries(): number {
+    return this.#buckets.size + this.#exposures.size + this.#logs.length;
+  }
+
+  /** Registers the threshold (plan-limit) check run through the gate after flushes. */
+  setThresholdCheck(fn: ThresholdCheck | null): void {
+    this.#thresholdCheck = fn;
+    this.gate.enabled = fn !== null;
+  }
+
+  /** UsageSink: folds one request in. Synchronous and never throws into the request. */
+  record(r: UsageRecord): void {
+    try {
+      this.#record(r);
+    } catch (err) {
+      this.#o.log.warn("usage record dropped", { error: String(err) });
+    }
+  }
+
+  #record(r: UsageRecord): void {
+    if (!this.#enabled) {
+      this.#c.droppedWhenDisabled++;
+      return;
+    }
+    if (!Number.isSafeInteger(r.tenantId) || r.tenantId <= 0) return;
+    const full = this.pendingEntries >= this.#o.maxPendingEntries;
+    const day = this.#dayOf(r.ts);
+    const key = `${r.tenantId}|${day}`;
+    let b = this.#buckets.get(key);
+    if (!b) {
+      if (full) return void this.#c.droppedOnOverflow++;
+      b = emptyBucket(r.tenantId, day);
+      this.#buckets.set(key, b);
+    }
+    b.requests++;
+    b.bytes += Math.max(0, r.bytes | 0);
+    if (r.cache === "HIT") b.hits++;
+    else if (r.cache === "MISS") b.misses++;
+    else if (r.cache === "STALE") b.stale++;
+    else if (r.cache === "BYPASS") b.bypass++;
+    if (r.status >= 500) b.errors++;
+    this.#c.enqueuedDeltas++;
+
+    const x = r.experiment;
+    if (x) {
+      const xk = `${x.experimentId}|${x.variantId}|${x.variantKey}`;
+      const e = this.#exposures.get(xk);
+      if (e) {
+        e.exposures++;
+        e.lastSeenAt = Math.max(e.lastSeenAt, r.ts);
+      } else if (full) this.#c.droppedOnOverflow++;
+      else this.#exposures.set(xk, { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts });
+    }
+
+    if (this.#o.requestLogSampleRate > 0 && this.#o.random() < this.#o.requestLogSampleRate) {
+      if (full) this.#c.droppedOnOverflow++;
+      else {
+        this.#logs.push(logEntry(r));
+        this.#c.sampledLogs++;
+      }
+    } else this.#c.skippedLogs++;
+
+    if (this.pendingEntries >= this.#o.flushMaxEntries && !this.#flushing) {
+      // Early flush, off the request's path.
+      setTimeout(() => void this.flush(), 0);
+    }
+  }
+
+  // The hot path formats a date once per UTC day, not once per request (bench/PROFILE.md).
+  #dayStart = Number.NaN;
+  #dayText = "";
+  #dayOf(ts: number): string {
+    const start = ts - (((ts % DAY_MS) + DAY_MS) % DAY_MS);
+    if (start !== this.#dayStart) {
+      this.#dayText = new Date(start).toISOString().slice(0, 10);
+      this.#dayStart = start;
+    }
+    return this.#dayText;
+  }
+
+  /** Starts the interval flush loop. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    const timer = setInterval(() => void this.flush(), this.#o.flushIntervalMs);
+    // The loop alone must not keep a process (or a test) alive; stop() flushes at shutdown.
+    Deno.unrefTimer(timer as unknown as number);
+    this.#timer = timer;
+  }
+
+  /** Stops the loop, refuses further records, and flushes what is pending (shutdown). */
+  async stop(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#enabled = false;
+    await this.flush();
+  }
+
+  /** Flushes everything pending in batches of at most flushMaxEntries. Never throws. */
+  flush(): Promise<void> {
+    // One flush at a time; a caller arriving mid-flush waits for it and then runs its own.
+    const run = (this.#flushing ?? Promise.resolve()).then(() => this.#flushAll());
+    const tracked = run.finally(() => {
+      if (this.#flushing === tracked) this.#flushing = null;
+    });
+    this.#flushing = tracked;
+    return tracked;
+  }
+
+  async #flushAll(): Promise<void> {
+    if (this.pendingEntries === 0) return;
+    const t0 = performance.now();
+    let buckets = 0;
+    let logs = 0;
+    const tenants = new Set<number>();
+    // Bounded: at most the batches pending now, so records arriving meanwhile wait for the next run.
+    let rounds = Math.ceil(this.pendingEntries / this.#o.flushMaxEntries);
+    while (rounds-- > 0 && this.pendingEntries > 0) {
+      const batch = this.#take(this.#o.flushMaxEntries);
+      try {
+        const { discarded } = await this.#o.target.write(batch);
+        if (discarded > 0) this.#c.droppedOnOverflow += discarded;
+      } catch (err) {
+        this.#putBack(batch);
+        this.#c.flushErrors++;
+        this.#c.lastError = err instanceof Error ? err.message.slice(0, 500) : String(err);
+        this.#o.log.warn("usage flush failed; deltas kept for the next try", {
+          error: this.#c.lastError,
+          pending: this.pendingEntries,
+        });
+        return;
+      }
+      buckets += batch.buckets.length + batch.exposures.length;
+      logs += batch.logs.length;
+      for (const b of batch.buckets) tenants.add(b.tenantId);
+    }
+    this.#c.flushes++;
+    this.#c.lastFlushAt = this.#o.clock.now();
+    this.#c.lastFlushDurationMs = Math.round((performance.now() - t0) * 100) / 100;
+    this.#c.lastFlushBucketCount = buckets;
+    this.#c.lastFlushLogCount = logs;
+    this.#c.lastError = null;
+    await this.#afterFlush(tenants);
+  }
+
+  /** Removes up to `max` entries from pending: buckets first, then exposures, then logs. */
+  #take(max: number): UsageBatch {
+    const batch: UsageBatch = { buckets: [], logs: [], exposures: [] };
+    let room = max;
+    for (const [k, b] of this.#buckets) {
+      if (room-- <= 0) break;
+      batch.buckets.push(b);
+      this.#buckets.delete(k);
+    }
+    for (const [k, e] of this.#exposures) {
+      if (room-- <= 0) break;
+      batch.exposures.push(e);
+      this.#exposures.delete(k);
+    }
+    if (room > 0) batch.logs = this.#logs.splice(0, room);
+    return batch;
+  }
+
+  /** Merges a failed batch back, adding to deltas that arrived meanwhile; bounded. */
+  #putBack(batch: UsageBatch): void {
+    for (const b of batch.buckets) {
+      const key = `${b.tenantId}|${b.day}`;
+      const cur = this.#buckets.get(key);
+      if (cur) addBucket(cur, b);
+      else this.#buckets.set(key, b);
+    }
+    for (const e of batch.exposures) {
+      const key = `${e.experimentId}|${e.variantId}|${e.variantKey}`;
+      const cur = this.#exposures.get(key);
+      if (cur) {
+        cur.exposures += e.exposures;
+        cur.lastSeenAt = Math.max(cur.lastSeenAt, e.lastSeenAt);
+      } else this.#exposures.set(key, e);
+    }
+    this.#logs = batch.logs.concat(this.#logs);
+    // Counters (buckets, exposures) are worth more than individual sampled logs: shed oldest logs.
+    const over = this.pendingEntries - this.#o.maxPendingEntries;
+    if (over > 0) {
+      const n = Math.min(over, this.#logs.length);
+      this.#logs.splice(0, n);
+      this.#c.droppedOnOverflow += n;
+    }
+  }
+
+  async #afterFlush(tenants: Set<number>): Promise<void> {
+    const now = this.#o.clock.now();
+    const check = this.#thresholdCheck;
+    for (const id of tenants) {
+      if (!this.gate.allow(`tenant:${id}`, now) || !check) continue;
+      await check(id).catch((err) =>
+        this.#o.log.warn("threshold check failed", { tenantId: id, error: String(err) })
+      );
+    }
+    const prune = this.#o.target.pruneLogs;
+    const due = this.#c.lastPruneAt === null ||
+      now - this.#c.lastPruneAt >= this.#o.pruneIntervalMs;
+    if (!prune || !due) return;
+    try {
+      const deleted = await prune.call(
+        this.#o.target,
+        new Date(now - this.#o.retentionDays * DAY_MS),
+      );
+      this.#c.prunes++;
+      this.#c.lastPruneAt = now;
+      this.#c.lastPruneRowsDeleted = deleted;
+    } catch (err) {
+      this.#o.log.warn("request log prune failed", { error: String(err) });
+    }
+  }
+
+  /** SPEC's `aggregator` fields of GET /api/admin/usage-aggregator-status (in-memory only). */
+  status() {
+    const c = this.#c;
+    const iso = (t: number | null) => t === null ? null : new Date(t).toISOString();
+    return {
+      enabled: this.#enabled,
+      flushIntervalMs: this.#o.flushIntervalMs,
+      flushMaxEntries: this.#o.flushMaxEntries,
+      requestLogSampleRate: this.#o.requestLogSampleRate,
+      enqueuedDeltas: c.enqueuedDeltas,
+      droppedWhenDisabled: c.droppedWhenDisabled,
+      sampledLogs: c.sampledLogs,
+      skippedLogs: c.skippedLogs,
+      flushes: c.flushes,
+      flushErrors: c.flushErrors,
+      lastFlushAt: iso(c.lastFlushAt),
+      lastFlushDurationMs: c.lastFlushDurationMs,
+      lastFlushBucketCount: c.lastFlushBucketCount,
+      lastFlushLogCount: c.lastFlushLogCount,
+      lastError: c.lastError,
+      pendingBuckets: this.#buckets.size + this.#exposures.size,
+      pendingLogs: this.#logs.length,
+      prunes: c.prunes,
+      lastPruneAt: iso(c.lastPruneAt),
+      lastPruneRowsDeleted: c.lastPruneRowsDeleted,
+      /** Not in SPEC's list: entries shed at the pending bound or discarded by the target. */
+      droppedOnOverflow: c.droppedOnOverflow,
+    };
+  }
+}

@@ -1,0 +1,49 @@
+/** Pure pieces of the aggregator: bucket arithmetic and request-log rows. */
+import type { UsageRecord } from "../../edge/types.ts";
+import type { RequestLogEntry, UsageBucket } from "./types.ts";
+
+/** Longest path kept in a request log row. */
+const MAX_PATH_CHARS = 2048;
+
+export function emptyBucket(tenantId: number, day: string): UsageBucket {
+  return {
+    tenantId,
+    day,
+    requests: 0,
+    bytes: 0,
+    hits: 0,
+    misses: 0,
+    stale: 0,
+    bypass: 0,
+    errors: 0,
+  };
+}
+
+export function addBucket(into: UsageBucket, b: UsageBucket): void {
+  into.requests += b.requests;
+  into.bytes += b.bytes;
+  into.hits += b.hits;
+  into.misses += b.misses;
+  into.stale += b.stale;
+  into.bypass += b.bypass;
+  into.errors += b.errors;
+}
+
+export function logEntry(r: UsageRecord): RequestLogEntry {
+  // The query string is dropped: it can carry preview tokens or visitor data.
+  const q = r.path.indexOf("?");
+  const path = (q === -1 ? r.path : r.path.slice(0, q)).slice(0, MAX_PATH_CHARS);
+  return {
+    tenantId: r.tenantId,
+    ts: r.ts,
+    method: r.method.slice(0, 16),
+    path,
+    status: r.status,
+    bytes: Math.max(0, r.bytes | 0),
+    cache: r.cache,
+    durationMs: Math.max(0, Math.round(r.durationMs)),
+    kind: r.kind,
+    experimentId: r.experiment?.experimentId ?? null,
+    variantId: r.experiment?.variantId ?? null,
+  };
+}

@@ -1,0 +1,19 @@
+/** Usage from the edge: the aggregator wired to Postgres with the configured bounds. */
+import type { Services } from "../services.ts";
+import { UsageAggregator } from "./aggregator.ts";
+import { postgresFlushTarget } from "./pg_target.ts";
+
+export { UsageAggregator } from "./aggregator.ts";
+export { ThresholdGate } from "./threshold_gate.ts";
+
+/** Builds the aggregator for a program's services (not started; bootstrap starts it). */
+export function createUsageAggregator(s: Services): UsageAggregator {
+  return new UsageAggregator({
+    target: postgresFlushTarget(s.db),
+    clock: s.clock,
+    log: s.log,
+    flushIntervalMs: s.config.usage.flushIntervalMs,
+    flushMaxEntries: s.config.usage.flushMaxEntries,
+    requestLogSampleRate: s.config.usage.requestLogSampleRate,
+  });
+}

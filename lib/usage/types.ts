@@ -1,0 +1,58 @@
+/** Rows the usage aggregator writes: per-(tenant, UTC day) buckets, sampled logs, exposures. */
+
+/** Deltas for one `usage_daily` row. */
+export type UsageBucket = {
+  tenantId: number;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  requests: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  stale: number;
+  bypass: number;
+  /** Responses with status >= 500 (decisions.md). */
+  errors: number;
+};
+
+/** One sampled `request_logs` row. */
+export type RequestLogEntry = {
+  tenantId: number;
+  ts: number;
+  method: string;
+  path: string;
+  status: number;
+  bytes: number;
+  cache: string | null;
+  durationMs: number;
+  kind: string;
+  experimentId: number | null;
+  variantId: number | null;
+};
+
+/** Deltas for one `exposure_counts` row. */
+export type ExposureDelta = {
+  tenantId: number;
+  experimentId: number;
+  variantId: number;
+  variantKey: string;
+  exposures: number;
+  lastSeenAt: number;
+};
+
+export type UsageBatch = {
+  buckets: UsageBucket[];
+  logs: RequestLogEntry[];
+  exposures: ExposureDelta[];
+};
+
+/**
+ * Where flushes go: Postgres in production (pg_target.ts), anything in tests. `write`
+ * must be all-or-nothing, because a failed batch is merged back and retried.
+ */
+export type UsageFlushTarget = {
+  /** Writes a batch; returns how many entries it had to discard (e.g. deleted tenants). */
+  write(batch: UsageBatch): Promise<{ discarded: number }>;
+  /** Deletes request logs older than `before`; returns the rows removed. */
+  pruneLogs?(before: Date): Promise<number>;
+};

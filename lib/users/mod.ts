@@ -1,0 +1,49 @@
+/** Users: sign-up, lookup and the master-admin rule (email listed in ADMIN_EMAILS). */
+import { eq } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { users } from "../db/schema/mod.ts";
+import { hashPassword } from "../auth/password.ts";
+import { conflict } from "../errors.ts";
+
+export type User = typeof users.$inferSelect;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function isMasterAdmin(s: Services, email: string): boolean {
+  return s.config.adminEmails.has(normaliseEmail(email));
+}
+
+export async function createUser(s: Services, email: string, password: string): Promise<User> {
+  const normal = normaliseEmail(email);
+  const passwordHash = await hashPassword(password);
+  const rows = await s.db.insert(users).values({
+    id: crypto.randomUUID(),
+    email: normal,
+    passwordHash,
+  }).onConflictDoNothing().returning();
+  if (rows.length === 0) throw conflict("Email already registered");
+  return rows[0];
+}
+
+export async function findUserByEmail(s: Services, email: string): Promise<User | null> {
+  const rows = await s.db.select().from(users).where(eq(users.email, normaliseEmail(email)));
+  return rows[0] ?? null;
+}
+
+export async function findUserById(s: Services, id: string): Promise<User | null> {
+  const rows = await s.db.select().from(users).where(eq(users.id, id));
+  return rows[0] ?? null;
+}
+
+/** What the API shows of a user: never the password hash. */
+export function publicUser(s: Services, u: User) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    isAdmin: isMasterAdmin(s, u.email),
+    createdAt: u.createdAt.toISOString(),
+  };
+}

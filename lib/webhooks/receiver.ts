@@ -1,0 +1,177 @@
+/**
+ * The public cache-refresh receiver (SPEC "Webhooks, members and invites" and
+ * "Events" 3): authenticate by the URL-embedded secret, read a bounded body for the
+ * event type, bump cache versions, re-sync the edge snapshot, and record the event
+ * as received → synced | failed.
+ */
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { cacheRefreshWebhooks, tenants, webhookEvents } from "../db/schema/mod.ts";
+import { sha256Hex, timingSafeEqual } from "../crypto/mod.ts";
+import type { CacheRefreshWebhook } from "./cache_refresh.ts";
+import { readBodyText } from "../http/validate.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
+import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { pruneEvents } from "./events.ts";
+
+/** SPEC "Limits": cache-refresh webhook body 64 KB. */
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+/**
+ * Bump-and-sync runs one at a time per tenant in this process: two concurrent syncs could
+ * otherwise finish out of order and leave the older versions in KV.
+ */
+const tenantChains = new Map<number, Promise<unknown>>();
+
+function serialised<T>(tenantId: number, fn: () => Promise<T>): Promise<T> {
+  const prev = tenantChains.get(tenantId) ?? Promise.resolve();
+  const next = prev.catch(() => {}).then(fn);
+  tenantChains.set(tenantId, next);
+  next.finally(() => {
+    if (tenantChains.get(tenantId) === next) tenantChains.delete(tenantId);
+  }).catch(() => {});
+  return next;
+}
+
+/** Compared against when the id is unknown, so both paths hash and compare the same way. */
+const DUMMY_HASH = "0".repeat(64);
+
+export type RefreshResult =
+  | {
+    ok: true;
+    refreshed: true;
+    versions: { apiCacheVersion: number; assetCacheVersion: number; htmlCacheVersion: number };
+  }
+  | { ok: true; refreshed: false };
+
+/** Every authentication failure is the same 404 (SPEC), so probing learns nothing. */
+const authFailure = () => notFound("Webhook");
+
+/**
+ * Verifies the secret in constant time against the stored SHA-256. Unknown ids,
+ * deleted and disabled webhooks and wrong secrets all throw the same 404.
+ */
+export async function authenticateWebhook(s: Services, rawId: string, secret: string) {
+  const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : null;
+  const rows = id === null || id > 2_147_483_647 ? [] : await s.db.select().from(
+    cacheRefreshWebhooks,
+  ).where(and(eq(cacheRefreshWebhooks.id, id), isNull(cacheRefreshWebhooks.deletedAt)));
+  const w = rows[0];
+  const presented = await sha256Hex(secret);
+  const match = timingSafeEqual(presented, w?.secretHash ?? DUMMY_HASH);
+  if (!w || !match || !w.enabled) throw authFailure();
+  return w;
+}
+
+function refreshTypeOf(api: boolean, assets: boolean): string {
+  if (api && assets) return "api+assets";
+  if (api) return "api";
+  if (assets) return "assets";
+  return "none";
+}
+
+/** Parses the body best-effort: a non-JSON body just has no event type from it. */
+function parseLoose(text: string): unknown {
+  try {
+    return text.trim() === "" ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export async function receiveCacheRefresh(
+  s: Services,
+  rawId: string,
+  secret: string,
+  req: Request,
+): Promise<RefreshResult> {
+  const w = await authenticateWebhook(s, rawId, secret);
+  // Counted while streaming (readBodyText): a missing or lying Content-Length cannot get past it.
+  const text = await readBodyText(req, MAX_WEBHOOK_BODY_BYTES);
+  const eventType = webhookEventType(w.provider as WebhookProvider, req.headers, parseLoose(text));
+  const refreshType = refreshTypeOf(w.refreshApi, w.refreshAssets);
+  const received = s.clock.now();
+
+  if (refreshType === "none") {
+    const at = new Date(received);
+    await s.db.insert(webhookEvents).values({
+      webhookId: w.id,
+      tenantId: w.tenantId,
+      status: "synced",
+      eventType,
+      refreshType,
+      message: "Nothing to refresh: API and asset refresh are both off",
+      receivedAt: at,
+      startedAt: at,
+      finishedAt: at,
+      durationMs: 0,
+    });
+    await markWebhook(s, w.id, at, "synced");
+    await pruneEvents(s, w.tenantId, w.id);
+    return { ok: true, refreshed: false };
+  }
+
+  const [event] = await s.db.insert(webhookEvents).values({
+    webhookId: w.id,
+    tenantId: w.tenantId,
+    status: "received",
+    eventType,
+    refreshType,
+    receivedAt: new Date(received),
+  }).returning({ id: webhookEvents.id });
+
+  const started = s.clock.now();
+  const t0 = performance.now();
+  try {
+    const v = await serialised(w.tenantId, () => bumpAndSync(s, w));
+    const finished = s.clock.now();
+    await s.db.update(webhookEvents).set({
+      status: "synced",
+      startedAt: new Date(started),
+      finishedAt: new Date(finished),
+      durationMs: Math.round(performance.now() - t0),
+      previousApiCacheVersion: w.refreshApi ? v.apiCacheVersion - 1 : v.apiCacheVersion,
+      nextApiCacheVersion: v.apiCacheVersion,
+      kvSyncedAt: new Date(finished),
+      message: `Refreshed ${refreshType}`,
+    }).where(eq(webhookEvents.id, event.id));
+    await markWebhook(s, w.id, new Date(finished), "synced");
+    await pruneEvents(s, w.tenantId, w.id);
+    return { ok: true, refreshed: true, versions: v };
+  } catch (err) {
+    const finished = s.clock.now();
+    const detail = err instanceof Error ? err.message : String(err);
+    s.log.error("cache refresh failed", { webhookId: w.id, tenantId: w.tenantId, error: detail });
+    await s.db.update(webhookEvents).set({
+      status: "failed",
+      startedAt: new Date(started),
+      finishedAt: new Date(finished),
+      durationMs: Math.round(performance.now() - t0),
+      message: `Refresh failed: ${detail.slice(0, 300)}`,
+    }).where(eq(webhookEvents.id, event.id)).catch(() => {});
+    await markWebhook(s, w.id, new Date(finished), "failed").catch(() => {});
+    throw new ApiError(500, "refresh_failed", "Cache refresh failed");
+  }
+}
+
+async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {
+  // One atomic increment: concurrent deliveries each get their own version step.
+  const [v] = await s.db.update(tenants).set({
+    ...(w.refreshApi ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
+    ...(w.refreshAssets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
+    updatedAt: new Date(s.clock.now()),
+  }).where(eq(tenants.id, w.tenantId)).returning({
+    apiCacheVersion: tenants.apiCacheVersion,
+    assetCacheVersion: tenants.assetCacheVersion,
+    htmlCacheVersion: tenants.htmlCacheVersion,
+  });
+  if (!v) throw new Error("Tenant vanished during refresh");
+  await syncTenantSnapshot(s, w.tenantId);
+  return v;
+}
+
+async function markWebhook(s: Services, id: number, at: Date, status: string): Promise<void> {
+  await s.db.update(cacheRefreshWebhooks).set({ lastTriggeredAt: at, lastStatus: status })
+    .where(eq(cacheRefreshWebhooks.id, id));
+}

@@ -1,0 +1,48 @@
+/**
+ * Entry point: parse the environment, open the database and KV, serve.
+ * With no DATABASE_URL it runs on embedded PGlite and a local KV file under
+ * DATA_DIR, generating ENCRYPTION_KEY there once.
+ */
+import { ConfigError, loadConfig } from "./lib/config.ts";
+import { bootstrap } from "./lib/bootstrap.ts";
+import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
+
+async function main() {
+  let config;
+  try {
+    config = await ensureEncryptionKey(loadConfig(Deno.env.toObject()));
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      Deno.exit(1);
+    }
+    throw e;
+  }
+  const app = await bootstrap(config);
+  const log = app.services.log;
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ port }) => {
+      log.info("cachely listening", {
+        management: config.publicUrl,
+        tenants: `http://<slug>.${config.proxyDomain}`,
+        port,
+        database: config.databaseUrl ? "postgres" : "pglite",
+      });
+    },
+  }, app.handler);
+
+  // Stop accepting, flush what is pending, exit within 5 s (DESIGN "Deployment constraints").
+  const stop = async () => {
+    const timer = setTimeout(() => Deno.exit(0), 5_000);
+    await server.shutdown().catch(() => {});
+    await app.close().catch(() => {});
+    clearTimeout(timer);
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,35 @@
+/**
+ * Master-admin endpoints: users (view, block). Every route checks the master-admin
+ * rule (SPEC "Authentication"). Paths are relative to /api; the usage-aggregator
+ * status lives in admin_usage.ts.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody } from "../../lib/http/validate.ts";
+import { requireMasterAdmin } from "../../lib/http/auth.ts";
+import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
+
+const blockSchema = z.object({
+  blocked: z.boolean(),
+  reason: z.string().trim().min(1).max(500).optional(),
+}).strict();
+
+export function adminRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/admin/users/:userId", async (c) => {
+    requireMasterAdmin(c);
+    return c.json(await adminUserView(c.get("services"), c.req.param("userId")));
+  });
+
+  app.post("/admin/users/:userId/block", async (c) => {
+    const auth = requireMasterAdmin(c);
+    const body = await parseJsonBody(c, blockSchema);
+    return c.json(
+      await setUserBlocked(c.get("services"), auth.user.id, c.req.param("userId"), body),
+    );
+  });
+
+  return app;
+}

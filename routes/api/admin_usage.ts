@@ -1,0 +1,24 @@
+/**
+ * GET /api/admin/usage-aggregator-status (master admin): the usage aggregator's and
+ * threshold gate's in-memory counters for this instance (SPEC "Master-admin endpoints").
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { requireMasterAdmin } from "../../lib/http/auth.ts";
+import { ApiError } from "../../lib/errors.ts";
+
+export function adminUsageRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/admin/usage-aggregator-status", (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const agg = s.usageAggregator;
+    if (!agg) throw new ApiError(500, "internal", "Usage aggregator is not running");
+    return c.json({
+      generatedAt: new Date(s.clock.now()).toISOString(),
+      aggregator: agg.status(),
+      thresholdGate: agg.gate.status(),
+    });
+  });
+  return app;
+}

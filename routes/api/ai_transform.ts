@@ -1,0 +1,189 @@
+/** AI transform management and execute (SPEC "AI transform management"). Paths are relative to /api. */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { intParam, parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { ApiError, badRequest, notFound, unauthorized } from "../../lib/errors.ts";
+import { timingSafeEqual } from "../../lib/crypto/mod.ts";
+import { readSnapshot } from "../../lib/kv/snapshot.ts";
+import {
+  createRuleSchema,
+  previewSchema,
+  profileSchema,
+  settingsSchema,
+  updateRuleSchema,
+} from "../../lib/ai/rule_schema.ts";
+import {
+  changeStatus,
+  createRule,
+  deleteRule,
+  listRules,
+  ruleView,
+  type StatusAction,
+  updateRule,
+} from "../../lib/ai/rules.ts";
+import { runPreview } from "../../lib/ai/preview.ts";
+import { normaliseApiPath, regenerate } from "../../lib/ai/regenerate.ts";
+import { listRuns } from "../../lib/ai/runs.ts";
+import { usageView } from "../../lib/ai/usage.ts";
+import { listActiveProfiles } from "../../lib/ai/profiles.ts";
+import { tenantAiLimits, updateAiSettings } from "../../lib/ai/settings.ts";
+import { aiEngineFor } from "../../lib/ai/engine.ts";
+
+const BASE = "/tenants/:slug/ai-transform";
+
+const runsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  mode: z.enum(["preview", "runtime"]).optional(),
+  status: z.enum(["applied", "partial", "passthrough", "error"]).optional(),
+  profile: profileSchema.optional(),
+});
+
+const regenerateSchema = z.object({
+  profile: profileSchema,
+  apiPath: z.string().min(1).max(2048),
+}).strict();
+
+/** Execute payload (field names in docs/decisions.md). */
+const executeSchema = z.object({
+  tenant: z.string().min(1).max(100),
+  profile: profileSchema,
+  url: z.string().min(1).max(4096),
+  payload: z.unknown(),
+}).superRefine((v, ctx) => {
+  if (v.payload === undefined) {
+    ctx.addIssue({ code: "custom", path: ["payload"], message: "is required" });
+  }
+});
+
+export function aiTransformRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  // ---- rules ----
+
+  app.get(`${BASE}/rules`, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const rules = await listRules(c.get("services"), tenant.id);
+    return c.json({ rules: rules.map(ruleView) });
+  });
+
+  app.post(`${BASE}/rules`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const body = await parseJsonBody(c, createRuleSchema);
+    const rule = await createRule(c.get("services"), tenant, auth.user.id, body);
+    return c.json(ruleView(rule), 201);
+  });
+
+  app.put(`${BASE}/rules/:id`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const id = intParam(c, "id");
+    const body = await parseJsonBody(c, updateRuleSchema);
+    return c.json(ruleView(await updateRule(c.get("services"), tenant, auth.user.id, id, body)));
+  });
+
+  app.delete(`${BASE}/rules/:id`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const id = intParam(c, "id");
+    await deleteRule(c.get("services"), tenant, auth.user.id, id);
+    return c.json({ ok: true });
+  });
+
+  for (const action of ["activate", "pause", "resume"] as StatusAction[]) {
+    app.post(`${BASE}/rules/:id/${action}`, async (c) => {
+      const { tenant, auth } = await requireTenant(c, "editor");
+      const id = intParam(c, "id");
+      const rule = await changeStatus(c.get("services"), tenant, auth.user.id, id, action);
+      return c.json(ruleView(rule));
+    });
+  }
+
+  // ---- preview and regenerate ----
+
+  app.post(`${BASE}/preview`, async (c) => {
+    const { tenant } = await requireTenant(c, "editor");
+    const body = await parseJsonBody(c, previewSchema, 512 * 1024);
+    return c.json(await runPreview(c.get("services"), tenant, body));
+  });
+
+  app.post(`${BASE}/regenerate`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const body = await parseJsonBody(c, regenerateSchema);
+    return c.json(await regenerate(c.get("services"), tenant, auth.user.id, body));
+  });
+
+  // ---- runs, usage, profiles, settings ----
+
+  app.get(`${BASE}/runs`, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const q = parseQuery(c, runsQuery);
+    const s = c.get("services");
+    await aiEngineFor(s).runs.flush(); // this instance's queued runs are visible at once
+    return c.json(await listRuns(s, tenant.id, q));
+  });
+
+  app.get(`${BASE}/usage`, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const s = c.get("services");
+    await aiEngineFor(s).runs.flush();
+    return c.json(await usageView(s, tenant.id, tenantAiLimits(tenant)));
+  });
+
+  app.get(`${BASE}/profiles`, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    return c.json({ profiles: await listActiveProfiles(c.get("services"), tenant.id) });
+  });
+
+  app.get(`${BASE}/settings`, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    return c.json({ settings: tenantAiLimits(tenant) });
+  });
+
+  app.put(`${BASE}/settings`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, settingsSchema);
+    return c.json({
+      settings: await updateAiSettings(c.get("services"), tenant, auth.user.id, body),
+    });
+  });
+
+  // ---- execute: the same runtime pipeline for an edge deployed apart from the app ----
+
+  app.post("/ai-transform/execute", async (c) => {
+    const s = c.get("services");
+    const key = s.config.aiTransformKey;
+    const given = c.req.header("x-ai-transform-key") ?? "";
+    // Constant-time comparison; with no key configured every request is refused.
+    if (!key || !timingSafeEqual(given, key)) throw unauthorized("Invalid transform key");
+    const body = await parseJsonBody(c, executeSchema, s.config.edgeCacheMaxObjectBytes);
+    const snap = await readSnapshot(s.kv, body.tenant.toLowerCase());
+    if (!snap) throw notFound("Tenant");
+    let path = body.url;
+    if (/^https?:\/\//i.test(path)) {
+      const u = URL.parse(path);
+      if (!u) throw badRequest("Invalid url: not a URL");
+      path = u.pathname + u.search;
+    }
+    const r = await aiEngineFor(s).runtime({
+      tenantId: snap.tenantId,
+      ai: snap.ai,
+      profile: body.profile,
+      apiPath: normaliseApiPath(path),
+      body: JSON.stringify(body.payload),
+    });
+    if (r.outcome === "error") {
+      throw new ApiError(500, "transform_failed", "Transform failed");
+    }
+    return new Response(r.body, {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "x-ai-transform": r.outcome === "passthrough" ? "skipped" : r.outcome,
+        "x-ai-transform-outcome": r.outcome,
+        ...(r.skipReason ? { "x-ai-transform-skip-reason": r.skipReason } : {}),
+      },
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,71 @@
+/**
+ * Cache control (SPEC "Tenants": refresh-cache, edge-config; "Webhooks, members and
+ * invites": webhook, webhook-secret). Paths are relative to /api.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody } from "../../lib/http/validate.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { findTenantBySlug } from "../../lib/tenants/service.ts";
+import { bumpCacheVersions, REFRESH_TYPES } from "../../lib/cache/versions.ts";
+import { rebuildEdgeConfig } from "../../lib/cache/edge_config.ts";
+import {
+  ensurePublishSecret,
+  publishSecretMatches,
+  rotatePublishSecret,
+} from "../../lib/cache/publish_secret.ts";
+import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
+
+const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
+
+export function cacheControlRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post("/tenants/:slug/refresh-cache", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const { type } = await parseJsonBody(c, refreshSchema);
+    const versions = await bumpCacheVersions(c.get("services"), tenant, type, {
+      actorUserId: auth.user.id,
+      action: "cache.refreshed",
+    });
+    return c.json({ ok: true, versions });
+  });
+
+  app.post("/tenants/:slug/edge-config", async (c) => {
+    const { tenant } = await requireTenant(c, "editor");
+    return c.json(await rebuildEdgeConfig(c.get("services"), tenant));
+  });
+
+  // Publish webhook: no session; the query secret is the credential (SPEC "Authentication").
+  app.post("/tenants/:slug/webhook", async (c) => {
+    const s = c.get("services");
+    const tenant = await findTenantBySlug(s, (c.req.param("slug") ?? "").toLowerCase());
+    if (!tenant) throw notFound("Project");
+    if (!tenant.publishSecretEnc) {
+      throw new ApiError(403, "webhook_not_configured", "Publish webhook is not configured");
+    }
+    const secret = c.req.query("secret");
+    if (!secret) throw unauthorized("Missing webhook secret");
+    if (secret.length > 200 || !(await publishSecretMatches(s, tenant, secret))) {
+      throw unauthorized("Invalid webhook secret");
+    }
+    const versions = await bumpCacheVersions(s, tenant, "html", {
+      actorUserId: null,
+      action: "cache.publish_webhook",
+    });
+    return c.json({ ok: true, htmlCacheVersion: versions.htmlCacheVersion });
+  });
+
+  app.post("/tenants/:slug/webhook-secret", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    return c.json({ secret: await ensurePublishSecret(c.get("services"), tenant, auth.user.id) });
+  });
+
+  app.put("/tenants/:slug/webhook-secret", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    return c.json({ secret: await rotatePublishSecret(c.get("services"), tenant, auth.user.id) });
+  });
+
+  return app;
+}

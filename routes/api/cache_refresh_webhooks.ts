@@ -1,0 +1,83 @@
+/**
+ * Cache-refresh webhooks (management, SPEC "Webhooks, members and invites") and their
+ * public receiver. Paths are relative to /api.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { WEBHOOK_PROVIDERS } from "../../lib/providers/mod.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  eventView,
+  listEvents,
+  listWebhooks,
+  regenerateWebhook,
+  webhookView,
+} from "../../lib/webhooks/cache_refresh.ts";
+import { receiveCacheRefresh } from "../../lib/webhooks/receiver.ts";
+
+const createSchema = z.object({
+  provider: z.enum(WEBHOOK_PROVIDERS),
+  refreshAssets: z.boolean().optional(),
+}).strict();
+
+const BASE = "/tenants/:slug/cache-refresh-webhooks";
+
+/** Management routes: list and events editor+, create/regenerate/delete admin+ (SPEC). */
+export function cacheRefreshWebhooksRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get(BASE, async (c) => {
+    const { tenant } = await requireTenant(c, "editor");
+    const rows = await listWebhooks(c.get("services"), tenant.id);
+    return c.json({ webhooks: rows.map(webhookView) });
+  });
+
+  app.post(BASE, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, createSchema);
+    return c.json(await createWebhook(c.get("services"), tenant.id, auth.user.id, body), 201);
+  });
+
+  app.get(`${BASE}/:id/events`, async (c) => {
+    const { tenant } = await requireTenant(c, "editor");
+    const rows = await listEvents(c.get("services"), tenant.id, intParam(c, "id"));
+    return c.json({ events: rows.map(eventView) });
+  });
+
+  app.post(`${BASE}/:id/regenerate`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const id = intParam(c, "id");
+    return c.json(await regenerateWebhook(c.get("services"), tenant.id, id, auth.user.id));
+  });
+
+  app.delete(`${BASE}/:id`, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    await deleteWebhook(c.get("services"), tenant.id, intParam(c, "id"), auth.user.id);
+    return c.json({ ok: true });
+  });
+
+  return app;
+}
+
+/**
+ * The public receiver. Mounted ahead of the session middleware (routes/api/mod.ts): it
+ * authenticates by the URL secret alone, and a CMS that sends its own Authorization
+ * header must still get a 404-or-success answer, never a session 401.
+ */
+export function cacheRefreshReceiverRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post("/webhooks/cache-refresh/:id/:secret", async (c) => {
+    const result = await receiveCacheRefresh(
+      c.get("services"),
+      c.req.param("id"),
+      c.req.param("secret"),
+      c.req.raw,
+    );
+    return c.json(result);
+  });
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * Custom domains (SPEC "Tenants": domains, domains/verify). Reads viewer+, writes
+ * admin+ (docs/decisions.md). A domain is named by `hostname` or `id`, in the JSON
+ * body or the query string. Paths are relative to /api.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody, parseWith } from "../../lib/http/validate.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { hostnameSchema } from "../../lib/tenants/schema.ts";
+import {
+  addDomain,
+  deleteDomain,
+  type DomainRef,
+  domainView,
+  listDomains,
+} from "../../lib/domains/service.ts";
+import { verifyDomain } from "../../lib/domains/verify.ts";
+import { badRequest } from "../../lib/errors.ts";
+
+const addSchema = z.object({ hostname: hostnameSchema }).strict();
+const refSchema = z.object({
+  hostname: hostnameSchema.optional(),
+  id: z.union([
+    z.number().int().positive(),
+    z.string().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
+  ]).optional(),
+});
+
+/** The domain named in the body or, failing that, the query. */
+async function domainRef(c: Context<AppEnv>): Promise<DomainRef> {
+  const body = await parseJsonBody(c, refSchema);
+  const query = parseWith(refSchema, {
+    hostname: c.req.query("hostname"),
+    id: c.req.query("id"),
+  });
+  const ref = {
+    id: body.id ?? query.id,
+    hostname: body.hostname ?? query.hostname,
+  };
+  if (ref.id === undefined && ref.hostname === undefined) {
+    throw badRequest("Invalid hostname: hostname or id is required");
+  }
+  return ref;
+}
+
+export function domainsRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/tenants/:slug/domains", async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const s = c.get("services");
+    const rows = await listDomains(s, tenant.id);
+    return c.json({ domains: rows.map((d) => domainView(s, tenant.slug, d)) });
+  });
+
+  app.post("/tenants/:slug/domains", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, addSchema);
+    const s = c.get("services");
+    const d = await addDomain(s, tenant, auth.user.id, body.hostname);
+    return c.json(domainView(s, tenant.slug, d), 201);
+  });
+
+  app.delete("/tenants/:slug/domains", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));
+    return c.json({ ok: true, id: d.id, hostname: d.hostname });
+  });
+
+  app.post("/tenants/:slug/domains/verify", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const s = c.get("services");
+    const d = await verifyDomain(s, tenant, auth.user.id, await domainRef(c));
+    return c.json(domainView(s, tenant.slug, d));
+  });
+
+  return app;
+}

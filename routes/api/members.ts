@@ -1,0 +1,79 @@
+/**
+ * Members and invites (SPEC "Webhooks, members and invites"), plus accepting an
+ * invite (`POST /api/invites/accept`, docs/decisions.md). Paths are relative to /api.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody } from "../../lib/http/validate.ts";
+import { requireAuth } from "../../lib/http/auth.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { atLeast, ROLES } from "../../lib/tenants/roles.ts";
+import { listMembers, removeMember, updateMemberRole } from "../../lib/members/service.ts";
+import {
+  acceptInvite,
+  createOrRefreshInvite,
+  listPendingInvites,
+  revokeInvite,
+} from "../../lib/members/invites.ts";
+
+const userId = z.string().trim().min(1).max(100);
+const inviteSchema = z.object({ email: z.email().max(254), role: z.enum(ROLES) }).strict();
+const removeSchema = z.object({ userId }).strict();
+const revokeSchema = z.object({ inviteId: z.number().int().positive() }).strict();
+const roleSchema = z.object({ userId, role: z.enum(ROLES) }).strict();
+const acceptSchema = z.object({ token: z.string().trim().min(1).max(200) }).strict();
+
+export function membersRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/tenants/:slug/members", async (c) => {
+    const { tenant, role } = await requireTenant(c, "viewer");
+    const s = c.get("services");
+    return c.json({
+      members: await listMembers(s, tenant.id),
+      // SPEC: invites stay empty unless the caller is admin or owner.
+      invites: atLeast(role, "admin") ? await listPendingInvites(s, tenant.id) : [],
+    });
+  });
+
+  app.post("/tenants/:slug/members/invite", async (c) => {
+    const { tenant, role, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, inviteSchema);
+    const actor = { userId: auth.user.id, role };
+    return c.json(await createOrRefreshInvite(c.get("services"), tenant, actor, body));
+  });
+
+  app.post("/tenants/:slug/members/remove", async (c) => {
+    const { tenant, role, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, removeSchema);
+    const actor = { userId: auth.user.id, role };
+    await removeMember(c.get("services"), tenant, actor, body.userId);
+    return c.json({ ok: true, userId: body.userId });
+  });
+
+  app.post("/tenants/:slug/members/revoke-invite", async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, revokeSchema);
+    await revokeInvite(c.get("services"), tenant, auth.user.id, body.inviteId);
+    return c.json({ ok: true, inviteId: body.inviteId });
+  });
+
+  app.post("/tenants/:slug/members/update-role", async (c) => {
+    const { tenant, role, auth } = await requireTenant(c, "admin");
+    const body = await parseJsonBody(c, roleSchema);
+    const actor = { userId: auth.user.id, role };
+    return c.json(
+      await updateMemberRole(c.get("services"), tenant, actor, body.userId, body.role),
+    );
+  });
+
+  app.post("/invites/accept", async (c) => {
+    const auth = requireAuth(c);
+    const body = await parseJsonBody(c, acceptSchema);
+    const joined = await acceptInvite(c.get("services"), auth.user, body.token);
+    return c.json({ ok: true, ...joined });
+  });
+
+  return app;
+}

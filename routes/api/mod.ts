@@ -1,0 +1,84 @@
+/**
+ * The management API: one Hono app, one sub-app per area, one error handler that
+ * turns every failure into `{ error: { code, message, details? } }`. Only 5xx are logged.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { authenticate } from "../../lib/http/auth.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { authRoutes } from "./auth.ts";
+import { userRoutes } from "./user.ts";
+import { tenantRoutes } from "./tenants.ts";
+import { membersRoutes } from "./members.ts";
+import { auditRoutes } from "./audit.ts";
+import { domainsRoutes } from "./domains.ts";
+import { cacheControlRoutes } from "./cache_control.ts";
+import {
+  cacheRefreshReceiverRoutes,
+  cacheRefreshWebhooksRoutes,
+} from "./cache_refresh_webhooks.ts";
+import { aiTransformRoutes } from "./ai_transform.ts";
+import { aiExperimentsRoutes } from "./ai_experiments.ts";
+import { usageRoutes } from "./usage.ts";
+import { adminRoutes } from "./admin.ts";
+import { adminUsageRoutes } from "./admin_usage.ts";
+
+const SESSIONLESS_PATHS = [
+  /^\/api\/ai-experiments\/events$/, // public, CORS-open
+  /^\/api\/tenants\/[^/]+\/webhook$/, // publish webhook: query secret
+  /^\/api\/ai-transform\/execute$/, // X-AI-Transform-Key
+];
+
+export function apiRoutes(): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+  api.use("*", async (c, next) => {
+    await next();
+    c.header("cache-control", "no-store");
+  });
+  // Authenticated by its URL secret only; ahead of the session middleware (SPEC: 404 on auth failure).
+  api.route("/", cacheRefreshReceiverRoutes());
+  // Public and machine endpoints authenticate by their own means (SPEC "Authentication"):
+  // no session is read there, so a visitor's cookie never turns a cross-site event post
+  // into a CSRF refusal, and a CMS's own Authorization header never turns a webhook into a 401.
+  api.use("*", (c, next) => {
+    if (!SESSIONLESS_PATHS.some((re) => re.test(c.req.path))) return authenticate(c, next);
+    c.set("auth", null);
+    return next();
+  });
+  api.route("/auth", authRoutes());
+  api.route("/user", userRoutes());
+  // Area routers use full paths (e.g. /tenants/:slug/members) and are mounted before the
+  // generic /tenants/:slug routes so their static segments win.
+  api.route("/", membersRoutes());
+  api.route("/", auditRoutes());
+  api.route("/", domainsRoutes());
+  api.route("/", cacheControlRoutes());
+  api.route("/", cacheRefreshWebhooksRoutes());
+  api.route("/", aiTransformRoutes());
+  api.route("/", aiExperimentsRoutes());
+  api.route("/", usageRoutes());
+  api.route("/", adminRoutes());
+  api.route("/", adminUsageRoutes());
+  api.route("/tenants", tenantRoutes());
+  api.notFound((c) =>
+    new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`).toResponse()
+  );
+  api.onError((err, c) => errorResponse(err, c.get("services")?.log));
+  return api;
+}
+
+export function errorResponse(
+  err: unknown,
+  log?: { error(msg: string, f?: Record<string, unknown>): void },
+): Response {
+  if (err instanceof ApiError) return err.toResponse();
+  if (err instanceof HTTPException) {
+    return new ApiError(err.status, "http_error", err.message || "Request failed").toResponse();
+  }
+  log?.error("unhandled error", {
+    error: err instanceof Error ? err.message : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  return new ApiError(500, "internal", "Internal error").toResponse();
+}

@@ -1,0 +1,67 @@
+/**
+ * Usage endpoints (SPEC "Tenants": GET /api/tenants/usage and .../{slug}/usage).
+ * Paths are relative to /api; mounted before the generic /tenants/:slug routes.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { parseQuery } from "../../lib/http/validate.ts";
+import { requireAuth } from "../../lib/http/auth.ts";
+import { requireTenant } from "../../lib/tenants/access.ts";
+import { listTenantsFor } from "../../lib/tenants/service.ts";
+import {
+  currentPeriod,
+  emptyPeriodUsage,
+  PERIOD_RE,
+  previousPeriod,
+  tenantPeriodUsage,
+  usageByTenant,
+} from "../../lib/usage/query.ts";
+
+const periodQuery = z.object({
+  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+});
+
+export function usageRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  // Every tenant the caller can see, with this period's totals (decisions.md).
+  app.get("/tenants/usage", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
+    const byTenant = await usageByTenant(s, rows.map((r) => r.tenant.id), period);
+    const tenants = rows.map((r) => ({
+      slug: r.tenant.slug,
+      role: r.role,
+      usage: byTenant.get(r.tenant.id) ?? emptyPeriodUsage(period),
+    }));
+    const totals = emptyPeriodUsage(period);
+    for (const t of tenants) {
+      for (
+        const k of ["requests", "bytes", "hits", "misses", "stale", "bypass", "errors"] as const
+      ) {
+        totals[k] += t.usage[k];
+      }
+    }
+    const cacheable = totals.hits + totals.misses + totals.stale;
+    totals.cacheHitRatio = cacheable === 0
+      ? 0
+      : Math.round((totals.hits / cacheable) * 10_000) / 10_000;
+    return c.json({ period, total: tenants.length, tenants, totals });
+  });
+
+  app.get("/tenants/:slug/usage", async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const [current, previous] = await Promise.all([
+      tenantPeriodUsage(s, tenant.id, period),
+      tenantPeriodUsage(s, tenant.id, previousPeriod(period)),
+    ]);
+    return c.json({ current, previous, period });
+  });
+
+  return app;
+}

@@ -1,0 +1,74 @@
+/** /api/user: personal access tokens, profile, password change. */
+import { Hono } from "hono";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
+import { requireAuth } from "../../lib/http/auth.ts";
+import {
+  createPersonalToken,
+  listPersonalTokens,
+  revokePersonalToken,
+} from "../../lib/auth/tokens.ts";
+import { users } from "../../lib/db/schema/mod.ts";
+import { publicUser } from "../../lib/users/mod.ts";
+import { hashPassword, passwordPolicyViolation, verifyPassword } from "../../lib/auth/password.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { deleteUserSessions } from "../../lib/auth/sessions.ts";
+
+const profileSchema = z.object({ name: z.string().trim().min(1).max(120).nullable() }).partial()
+  .strict();
+const passwordSchema = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(1).max(200),
+}).strict();
+
+export function userRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post("/tokens", async (c) => {
+    const auth = requireAuth(c);
+    const body = await parseJsonBody(c, z.object({ name: z.string().trim().min(1).max(100) }));
+    return c.json(await createPersonalToken(c.get("services"), auth.user.id, body.name), 201);
+  });
+
+  app.get("/tokens", async (c) => {
+    const auth = requireAuth(c);
+    return c.json({ tokens: await listPersonalTokens(c.get("services"), auth.user.id) });
+  });
+
+  app.delete("/tokens/:id", async (c) => {
+    const auth = requireAuth(c);
+    await revokePersonalToken(c.get("services"), auth.user.id, intParam(c, "id"));
+    return c.json({ ok: true });
+  });
+
+  app.patch("/profile", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const body = await parseJsonBody(c, profileSchema);
+    const [u] = await s.db.update(users).set({ ...body, updatedAt: new Date(s.clock.now()) })
+      .where(eq(users.id, auth.user.id)).returning();
+    return c.json({ ok: true, user: publicUser(s, u) });
+  });
+
+  app.post("/change-password", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const body = await parseJsonBody(c, passwordSchema);
+    if (!(await verifyPassword(body.currentPassword, auth.user.passwordHash))) {
+      throw new ApiError(403, "wrong_password", "Current password is incorrect");
+    }
+    const problem = passwordPolicyViolation(body.newPassword, auth.user.email);
+    if (problem) throw new ApiError(403, "password_policy", `Password policy: ${problem}`);
+    await s.db.update(users).set({
+      passwordHash: await hashPassword(body.newPassword),
+      updatedAt: new Date(s.clock.now()),
+    }).where(eq(users.id, auth.user.id));
+    // Whoever held the old password may hold a session too: end all but the caller's.
+    await deleteUserSessions(s.kv, auth.user.id, auth.sessionToken);
+    return c.json({ ok: true });
+  });
+
+  return app;
+}

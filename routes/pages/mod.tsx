@@ -1,0 +1,40 @@
+/** Server-rendered pages: landing, auth pages, dashboard, and static files. */
+import { Hono } from "hono";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { authenticate } from "../../lib/http/auth.ts";
+import { Layout } from "../../components/Layout.tsx";
+import { page, pageError, pageUser } from "./render.tsx";
+import { authPages } from "./auth.tsx";
+import { dashboardPages } from "./dashboard.tsx";
+import { staticRoutes } from "./static.ts";
+import { invitePages } from "./invites.tsx";
+
+export function pageRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.route("/static", staticRoutes());
+  app.use("*", authenticate);
+  app.get("/", (c) =>
+    page(
+      c,
+      <Layout title="Edge content proxy" user={pageUser(c)}>
+        <h1>Cachely</h1>
+        <p>
+          A multi-tenant edge proxy for headless CMS APIs and media hosts: cached,
+          credential-injecting API proxy, asset proxy with URL rewriting, AI transforms and
+          experiments.
+        </p>
+        <p>
+          {pageUser(c) ? <a href="/dashboard">Go to your tenants</a> : (
+            <>
+              <a href="/signup">Create an account</a> or <a href="/login">log in</a>.
+            </>
+          )}
+        </p>
+      </Layout>,
+    ));
+  app.route("/", authPages());
+  app.route("/", dashboardPages());
+  app.route("/", invitePages());
+  app.onError((err, c) => pageError(c, err));
+  return app;
+}

@@ -1,0 +1,106 @@
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./assert.ts";
+import { ConfigError, loadConfig } from "../lib/config.ts";
+import { ensureEncryptionKey } from "../lib/secrets_bootstrap.ts";
+
+const KEY = btoa("0123456789abcdef0123456789abcdef");
+
+function configError(env: Record<string, string>): string {
+  const e = assertThrows(() => loadConfig(env));
+  assert(e instanceof ConfigError, String(e));
+  return e.message;
+}
+
+// ---- happy ----
+
+Deno.test("loadConfig() fills defaults from PORT and treats empty values as unset", () => {
+  const c = loadConfig({ PORT: "9001", PUBLIC_URL: "", LOG_LEVEL: "" });
+  assertEquals(c.port, 9001);
+  assertEquals(c.proxyDomain, "localhost:9001");
+  assertEquals(c.publicUrl, "http://localhost:9001");
+  assertEquals(c.dataDir, ".data");
+  assertEquals(c.logLevel, "info");
+  assertEquals(c.allowPrivateUpstreams, true, "embedded default allows loopback upstreams");
+  assertEquals(c.mailTransportUrl, undefined);
+});
+
+Deno.test("loadConfig() turns private upstreams off by default when DATABASE_URL is set", () => {
+  const c = loadConfig({ DATABASE_URL: "postgres://u@db:5432/x", ENCRYPTION_KEY: KEY });
+  assertEquals(c.allowPrivateUpstreams, false);
+  assertEquals(c.encryptionKey, KEY);
+  const on = loadConfig({ DATABASE_URL: "postgres://db/x", ALLOW_PRIVATE_UPSTREAMS: "true" });
+  assertEquals(on.allowPrivateUpstreams, true);
+  const admins = loadConfig({ ADMIN_EMAILS: " Root@Example.com, ops@example.com ,," });
+  assertEquals([...admins.adminEmails], ["root@example.com", "ops@example.com"]);
+});
+
+Deno.test("ensureEncryptionKey() generates the embedded key once under DATA_DIR and reuses it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await ensureEncryptionKey(loadConfig({ DATA_DIR: `${dir}/data` }));
+    const key = first.encryptionKey!;
+    assertEquals(atob(key).length, 32);
+    const file = `${dir}/data/encryption.key`;
+    assertEquals((await Deno.readTextFile(file)).trim(), key);
+    if (Deno.build.os !== "windows") assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600);
+    const second = await ensureEncryptionKey(loadConfig({ DATA_DIR: `${dir}/data` }));
+    assertEquals(second.encryptionKey, key, "the same key on the next start");
+    const given = await ensureEncryptionKey(
+      loadConfig({ DATA_DIR: `${dir}/other`, ENCRYPTION_KEY: KEY }),
+    );
+    assertEquals(given.encryptionKey, KEY);
+    await assertRejects(() => Deno.stat(`${dir}/other`), "nothing written when a key is given");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// ---- errors ----
+
+Deno.test("loadConfig() names the variable of every bad value", () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ PUBLIC_URL: "ftp://example.com" }, "PUBLIC_URL"],
+    [{ DATABASE_URL: "mysql://db/x" }, "DATABASE_URL"],
+    [{ ENCRYPTION_KEY: btoa("too short") }, "ENCRYPTION_KEY"],
+    [{ ALLOW_PRIVATE_UPSTREAMS: "maybe" }, "ALLOW_PRIVATE_UPSTREAMS"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ PROXY_DOMAIN: "bad domain!" }, "PROXY_DOMAIN"],
+    [{ MAIL_TRANSPORT_URL: "not a url" }, "MAIL_TRANSPORT_URL"],
+    [{ SESSION_TTL_HOURS: "0" }, "SESSION_TTL_HOURS"],
+    [{ REQUEST_LOG_SAMPLE_RATE: "2" }, "REQUEST_LOG_SAMPLE_RATE"],
+  ];
+  for (const [env, name] of cases) {
+    assertMatch(configError(env), new RegExp(`^\\s*${name}: `, "m"), name);
+  }
+  const both = configError({ PORT: "x", LOG_LEVEL: "y" });
+  assertMatch(both, /PORT: /);
+  assertMatch(both, /LOG_LEVEL: /);
+});
+
+Deno.test("ensureEncryptionKey() refuses DATABASE_URL without ENCRYPTION_KEY", async () => {
+  const e = await assertRejects(() =>
+    ensureEncryptionKey(loadConfig({ DATABASE_URL: "postgres://db/x" }))
+  );
+  assert(e instanceof ConfigError);
+  assertMatch(e.message, /ENCRYPTION_KEY: is required when DATABASE_URL is set/);
+});
+
+Deno.test("main.ts stops with exit code 1 and names the variable on a bad environment", async () => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: "eighty" }, /PORT: /],
+    [{ DATABASE_URL: "postgres://127.0.0.1:1/none" }, /ENCRYPTION_KEY: is required/],
+  ];
+  for (const [env, expected] of cases) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "main.ts"],
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { ...env, ENCRYPTION_KEY: "", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 1, stderr);
+    assertMatch(stderr, expected);
+  }
+});

@@ -1,0 +1,96 @@
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { Client, createTenant, dbTest, signUp } from "./harness.ts";
+
+dbTest("GET /login and /signup render forms hydrated as islands", async (app) => {
+  const anon = new Client(app);
+  for (const path of ["/login", "/signup"]) {
+    const r = await anon.get(path);
+    assertEquals(r.status, 200);
+    assertStringIncludes(r.text, "<!doctype html>");
+    assertStringIncludes(r.text, 'data-island="JsonForm"');
+    assertStringIncludes(r.text, "/static/build/islands.js");
+  }
+});
+
+dbTest("GET /dashboard redirects anonymous visitors to /login", async (app) => {
+  const r = await new Client(app).get("/dashboard");
+  assertEquals(r.status, 302);
+  assertEquals(r.headers.get("location"), "/login");
+});
+
+dbTest(
+  "GET /dashboard lists the caller's tenants and a tenant page shows its config",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner, { token: "CANARY-dash" });
+    const list = await owner.get("/dashboard");
+    assertEquals(list.status, 200);
+    assertStringIncludes(list.text, `/dashboard/${slug}`);
+    const detail = await owner.get(`/dashboard/${slug}`);
+    assertEquals(detail.status, 200);
+    assertStringIncludes(detail.text, `http://${slug}.localhost:8000`);
+    assertStringIncludes(detail.text, "token stored");
+  for (const list of ["ai-transform/rules", "ai-experiments", "audit-events?limit=20"]) {
+    assertStringIncludes(detail.text, `/api/tenants/${slug}/${list}`);
+  }
+    assert(!detail.text.includes("CANARY"), "the token never reaches a page");
+  },
+);
+
+dbTest("a tenant page is 404 for a non-member", async (app) => {
+  const owner = await signUp(app);
+  const other = await signUp(app);
+  const slug = await createTenant(owner);
+  const r = await other.get(`/dashboard/${slug}`);
+  assertEquals(r.status, 404);
+  assertStringIncludes(r.text, "Tenant not found");
+});
+
+dbTest("POST /logout ends the session", async (app) => {
+  const owner = await signUp(app);
+  const r = await owner.post("/logout");
+  assertEquals(r.status, 303);
+  assertEquals((await owner.get("/api/auth/me")).status, 401);
+});
+
+dbTest("GET /static serves CSS and refuses traversal", async (app) => {
+  const anon = new Client(app);
+  const css = await anon.get("/static/app.css");
+  assertEquals(css.status, 200);
+  assertEquals(css.headers.get("content-type"), "text/css; charset=utf-8");
+  assertEquals((await anon.get("/static/../deno.json")).status, 404);
+  assertEquals((await anon.get("/static/%2e%2e/deno.json")).status, 404);
+});
+
+dbTest(
+  "GET /invites/accept: anonymous visitors get log-in links that come back; members get the button",
+  async (app) => {
+    const anon = new Client(app);
+    const r = await anon.get("/invites/accept?token=cly_inv_abc");
+    assertEquals(r.status, 200);
+    assertStringIncludes(r.text, "/login?next=%2Finvites%2Faccept%3Ftoken%3Dcly_inv_abc");
+    const user = await signUp(app);
+    const signed = await user.get("/invites/accept?token=cly_inv_abc");
+    assertStringIncludes(signed.text, 'data-island="ActionButton"');
+    assertStringIncludes(signed.text, "/api/invites/accept");
+    const login = await anon.get("/login?next=%2Finvites%2Faccept%3Ftoken%3Dx");
+    assertStringIncludes(login.text, "/invites/accept?token=x");
+  },
+);
+
+Deno.test("safeNext() keeps local paths and refuses other hosts", async () => {
+  const { safeNext } = await import("../routes/pages/auth.tsx");
+  assertEquals(safeNext("/dashboard/acme"), "/dashboard/acme");
+  for (
+    const bad of [
+      undefined,
+      "",
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "dashboard",
+    ]
+  ) {
+    assertEquals(safeNext(bad), "/dashboard", String(bad));
+  }
+});

@@ -1,0 +1,78 @@
+/**
+ * The dashboard in a real browser (Debian's Chromium via playwright-core): sign up
+ * through the form, create a tenant through the form, land on its page, and refresh
+ * its API cache with the island button; the change is in the database.
+ */
+import { chromium } from "playwright-core";
+import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { findTenantBySlug } from "../../lib/tenants/service.ts";
+
+const backend = BACKENDS[BACKENDS.length - 1];
+
+/** The island bundle is a build product (deno task build); build it for this test. */
+async function buildIslands(): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "build"],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`deno task build failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+Deno.test({
+  name: `dashboard in Chromium: sign up, create a tenant, refresh its cache [${backend}]`,
+  ignore: !hasChromium && !inCi,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
+    await buildIslands();
+    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+    const server = serveOnLoopback((req, info) => handler(req, info));
+    const origin = `http://localhost:${server.port}`;
+    const app = await createTestApp(backend, {
+      env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin },
+    });
+    handler = (req, info) => app.handler(req, info);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${origin}/signup`);
+      await page.fill('input[name="email"]', "owner@example.com");
+      await page.fill('input[name="password"]', "correct horse battery");
+      await page.click('button[type="submit"]');
+      await page.waitForURL(`${origin}/dashboard`);
+      assertStringIncludes(await page.textContent("main") ?? "", "No tenants yet");
+
+      await page.fill('input[name="slug"]', "acme");
+      await page.selectOption('select[name="cms"]', "generic");
+      await page.fill('input[name="token"]', "CANARY-browser");
+      await page.click('button:has-text("Create tenant")');
+      await page.waitForURL(`${origin}/dashboard/acme`);
+      const text = await page.textContent("main") ?? "";
+      assertStringIncludes(text, `http://acme.localhost:${server.port}`);
+      assertStringIncludes(text, "token stored");
+
+      await page.click('button:has-text("Refresh api")');
+      await page.waitForSelector(".action .ok");
+      const tenant = await findTenantBySlug(app.services, "acme");
+      assertEquals(tenant?.apiCacheVersion, 2);
+      await page.reload();
+      assertStringIncludes(await page.textContent("main") ?? "", "api 2, assets 1, html 1");
+      await page.screenshot({ path: new URL("../../tmp/dashboard.png", import.meta.url).pathname })
+        .catch(() => {});
+      assertEquals(errors, [], "no script errors on the page");
+    } finally {
+      await browser.close();
+      await app.close();
+      await server.close();
+    }
+  },
+});

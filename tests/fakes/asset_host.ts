@@ -1,0 +1,93 @@
+/**
+ * A fake asset host (image/video host, and the provider asset hosts reached
+ * through a host-mapping fetch) on a real loopback port. Serves deterministic
+ * bytes for any path, honours single byte ranges itself (so forwarded ranges
+ * can be told apart from ranges cut by the edge), and counts requests per path.
+ */
+import { serveOnLoopback } from "../harness.ts";
+
+export type FakeAssetHost = {
+  url: string;
+  /** `host:port` of the server. */
+  host: string;
+  seen: Array<{ path: string; query: string; headers: Headers; hostHeader: string }>;
+  count(path: string): number;
+  close(): Promise<void>;
+};
+
+/** The bytes served for a path: `size` bytes derived from the path (default 1000). */
+export function assetBytes(path: string, size = 1000): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  let h = 0;
+  for (const c of path) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  for (let i = 0; i < size; i++) out[i] = (h + i * 7) & 0xff;
+  return out;
+}
+
+export function startAssetHost(): FakeAssetHost {
+  const seen: FakeAssetHost["seen"] = [];
+  const server = serveOnLoopback((req) => {
+    const url = new URL(req.url);
+    seen.push({
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: req.headers,
+      hostHeader: req.headers.get("x-original-host") ?? url.host,
+    });
+    if (url.pathname.includes("/missing")) return new Response("not found", { status: 404 });
+    if (url.pathname.endsWith(".css")) {
+      return new Response(
+        `body{background:url(${url.searchParams.get("ref") ?? "none"})}`,
+        { headers: { "content-type": "text/css" } },
+      );
+    }
+    const size = Number(url.searchParams.get("size") ?? 1000);
+    const body = assetBytes(url.pathname, size);
+    const type = url.pathname.includes("/video/") ? "video/mp4" : "image/jpeg";
+    const common = {
+      "content-type": type,
+      etag: `"${url.pathname.length}-${size}"`,
+      "cache-control": "public, max-age=31536000",
+      "accept-ranges": "bytes",
+    };
+    const range = req.headers.get("range");
+    const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
+    if (m) {
+      const s = Number(m[1]);
+      const e = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+      if (s >= size) {
+        return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
+      }
+      return new Response(body.subarray(s, e + 1), {
+        status: 206,
+        headers: { ...common, "content-range": `bytes ${s}-${e}/${size}`, "x-fake-ranged": "1" },
+      });
+    }
+    return new Response(body, { headers: common });
+  });
+  return {
+    url: server.url,
+    host: new URL(server.url).host,
+    seen,
+    count: (path) => seen.filter((s) => s.path === path).length,
+    close: () => server.close(),
+  };
+}
+
+/**
+ * A fetch that sends requests for the given public hosts to the fake instead
+ * (like an /etc/hosts entry), keeping the original host in x-original-host.
+ * Everything else goes to the real fetch. The code under test still makes real
+ * HTTP requests over loopback.
+ */
+export function hostMappingFetch(hosts: string[], fake: FakeAssetHost): typeof fetch {
+  return (input, init) => {
+    const req = new Request(input, init);
+    const url = new URL(req.url);
+    if (!hosts.includes(url.host)) return fetch(req);
+    const mapped = new URL(url.pathname + url.search, fake.url);
+    const headers = new Headers(req.headers);
+    headers.set("x-original-host", url.host);
+    return fetch(mapped, { method: req.method, headers, redirect: "manual", signal: req.signal });
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * A loopback mail transport: receives `POST { to, subject, text }` like the
+ * MAIL_TRANSPORT_URL endpoint would, records each message, and can be told to fail.
+ */
+import { serveOnLoopback } from "../harness.ts";
+
+export type SentMail = { to: string; subject: string; text: string };
+
+export function startFakeMail() {
+  const sent: SentMail[] = [];
+  let failWith: number | null = null;
+  const server = serveOnLoopback(async (req) => {
+    if (req.method !== "POST") return new Response("method", { status: 405 });
+    if (failWith !== null) return new Response("down", { status: failWith });
+    sent.push(await req.json());
+    return Response.json({ ok: true }, { status: 202 });
+  });
+  return {
+    url: `${server.url}/send`,
+    sent,
+    /** Answer every later message with this status (null: accept again). */
+    fail(status: number | null) {
+      failWith = status;
+    },
+    close: () => server.close(),
+  };
+}
