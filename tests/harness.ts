@@ -59,10 +59,17 @@ function migratedPgliteDump(): Promise<Blob> {
     const h = await openDb({});
     const dump = await (h as unknown as { dump(): Promise<Blob> }).dump();
     await h.close();
-    await Deno.mkdir(TEMPLATE_DIR, { recursive: true });
-    const tmp = new URL(`pglite-${key}.${Deno.pid}.tmp`, TEMPLATE_DIR);
-    await Deno.writeFile(tmp, new Uint8Array(await dump.arrayBuffer()));
-    await Deno.rename(tmp, file); // atomic: readers see a whole file or none
+    // Test modules run as workers of one process, so the temp name must be unique
+    // per writer, not per pid. The cache is only a speed-up: failing to store it
+    // (a concurrent writer, a read-only checkout) must not fail a test.
+    const tmp = new URL(`pglite-${key}.${crypto.randomUUID()}.tmp`, TEMPLATE_DIR);
+    try {
+      await Deno.mkdir(TEMPLATE_DIR, { recursive: true });
+      await Deno.writeFile(tmp, new Uint8Array(await dump.arrayBuffer()));
+      await Deno.rename(tmp, file); // atomic: readers see a whole file or none
+    } catch {
+      await Deno.remove(tmp).catch(() => {});
+    }
     return dump;
   })();
   return pgliteTemplate;
