@@ -1,6 +1,6 @@
 /**
  * Byte ranges served from a whole cached object (RFC 9110 §14), following
- * nginx's choices where the RFC leaves room (shared/corpora/range-cases-nginx.json):
+ * nginx's choices where the RFC leaves room (tests/fixtures/corpora/range-cases-nginx.json):
  * a syntactically invalid header is 416, unsatisfiable members are dropped,
  * several ranges give multipart/byteranges, and a set of ranges whose total
  * exceeds the representation is ignored (full 200) as a denial-of-service guard.

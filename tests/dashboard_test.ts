@@ -30,9 +30,9 @@ dbTest(
     assertEquals(detail.status, 200);
     assertStringIncludes(detail.text, `http://${slug}.localhost:8000`);
     assertStringIncludes(detail.text, "token stored");
-  for (const list of ["ai-transform/rules", "ai-experiments", "audit-events?limit=20"]) {
-    assertStringIncludes(detail.text, `/api/tenants/${slug}/${list}`);
-  }
+    for (const list of ["ai-transform/rules", "ai-experiments", "audit-events?limit=20"]) {
+      assertStringIncludes(detail.text, `/api/tenants/${slug}/${list}`);
+    }
     assert(!detail.text.includes("CANARY"), "the token never reaches a page");
   },
 );

@@ -1,7 +1,7 @@
 /**
  * The asset proxy: image/video host routing (SPEC "The image/video host
  * integration"), the host-prefixed scheme for other providers, body rewriting,
- * and Range requests (../shared/corpora/range-cases-nginx.json as a table).
+ * and Range requests (tests/fixtures/corpora/range-cases-nginx.json as a table).
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { edgeFixture } from "./fakes/upstream.ts";
@@ -131,7 +131,7 @@ Deno.test("CSS bodies from an asset host get provider URLs rewritten", async () 
 
 type RangeCase = [string, number, string | null];
 const corpus = JSON.parse(
-  await Deno.readTextFile(new URL("../../shared/corpora/range-cases-nginx.json", import.meta.url)),
+  await Deno.readTextFile(new URL("./fixtures/corpora/range-cases-nginx.json", import.meta.url)),
 ) as { cases: RangeCase[] };
 
 Deno.test("Range from a cached whole object follows range-cases-nginx.json", async () => {

@@ -11,7 +11,7 @@ import { BadPathError, joinUpstream } from "../edge/url_join.ts";
 
 type WptCase = { input: string; base: string | null; failure?: boolean };
 const wpt = (JSON.parse(
-  await Deno.readTextFile(new URL("../../shared/corpora/wpt-urltestdata.json", import.meta.url)),
+  await Deno.readTextFile(new URL("./fixtures/corpora/wpt-urltestdata.json", import.meta.url)),
 ) as unknown[]).filter((x): x is WptCase => typeof x === "object" && x !== null);
 
 const BASE = "https://api.example.com/v1_1/demo";

@@ -108,7 +108,9 @@ type CtsCase = {
 };
 
 const cts = JSON.parse(
-  await Deno.readTextFile(new URL("../../../shared/corpora/jsonpath-cts.json", import.meta.url)),
+  await Deno.readTextFile(
+    new URL("../../tests/fixtures/corpora/jsonpath-cts.json", import.meta.url),
+  ),
 ) as { tests: CtsCase[] };
 
 /** `$.a[0]` → `a[0]`, `$[*]` → `[*]`; anything else stays unconvertible (refused). */

@@ -8,7 +8,7 @@ import { canonicalIp, isPublicIp } from "./ip.ts";
 
 const corpus = JSON.parse(
   Deno.readTextFileSync(
-    new URL("../../../shared/corpora/private-ip-classification.json", import.meta.url),
+    new URL("../../tests/fixtures/corpora/private-ip-classification.json", import.meta.url),
   ),
 ) as { public: string[]; private: string[] };
 

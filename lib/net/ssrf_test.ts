@@ -11,7 +11,7 @@ import { isIpLiteral } from "./ip.ts";
 
 const corpus = JSON.parse(
   Deno.readTextFileSync(
-    new URL("../../../shared/corpora/ssrf-must-block-urls.json", import.meta.url),
+    new URL("../../tests/fixtures/corpora/ssrf-must-block-urls.json", import.meta.url),
   ),
 ) as { must_block: Record<string, string[]>; must_allow_examples: string[] };
 
