@@ -109,6 +109,43 @@ dbTest("sampled request logs and exposure counts reach their tables", async (app
 });
 
 dbTest(
+  "a batch larger than one statement lands whole, values intact, in record order",
+  async (app) => {
+    const id = await tenantId(app);
+    const target = postgresFlushTarget(app.services.db);
+    // 123 logs span three statements of 50; paths carry quotes, unicode and JSON-like text.
+    const logs = Array.from({ length: 123 }, (_, i) => ({
+      tenantId: id,
+      ts: T0 + i * 1000 + 7,
+      method: i % 2 ? "HEAD" : "GET",
+      path: `/~api/it's "${i}"/ünï/{"a":[${i}]}`,
+      status: 200 + (i % 3),
+      bytes: 3_000_000_000 + i,
+      cache: i % 5 ? "HIT" : null,
+      durationMs: i,
+      kind: "api",
+      experimentId: i % 4 ? null : 9,
+      variantId: i % 4 ? null : 90,
+    }));
+    const res = await target.write({ buckets: [], logs, exposures: [] });
+    assertEquals(res.discarded, 0);
+    const rows = await app.services.dbHandle.query<Row>(
+      `SELECT (extract(epoch FROM ts) * 1000)::bigint AS ms, method, path, status, bytes, cache,
+       duration_ms, experiment_id, variant_id FROM request_logs WHERE tenant_id = ${id} ORDER BY id`,
+    );
+    assertEquals(rows.length, 123);
+    for (const [i, r] of rows.entries()) {
+      const l = logs[i];
+      assertEquals(
+        [num(r.ms), r.method, r.path, num(r.status), num(r.bytes), r.cache, num(r.duration_ms)],
+        [l.ts, l.method, l.path, l.status, l.bytes, l.cache, l.durationMs],
+      );
+      assertEquals(r.experiment_id === null ? null : num(r.experiment_id), l.experimentId);
+    }
+  },
+);
+
+dbTest(
   "rows of a tenant deleted before the flush are discarded, not retried forever",
   async (app) => {
     const live = await tenantId(app);

@@ -2,21 +2,33 @@
  * The Postgres flush target: one transaction per batch, upserts that add deltas
  * (`INSERT … ON CONFLICT DO UPDATE SET n = table.n + excluded.n`), so concurrent
  * instances flushing the same (tenant, day) never overwrite each other.
+ *
+ * Each table is written by one statement whose rows travel as a single JSON parameter
+ * expanded by `jsonb_to_recordset`. Building a 500-row multi-VALUES insert through the
+ * query builder held the event loop for ~40 ms (on PGlite and on PostgreSQL alike),
+ * which showed up as the cache-hit p99; one JSON.stringify plus a server-side expansion
+ * keeps a flush's synchronous work small (bench/ANALYSIS.md).
  */
 import { inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { exposureCounts, requestLogs, tenants, usageDaily } from "../db/schema/mod.ts";
+import { requestLogs, tenants } from "../db/schema/mod.ts";
 import type { UsageBatch, UsageFlushTarget } from "./types.ts";
 
-/** Rows per INSERT statement: well below PostgreSQL's 65 535 bind parameters. */
-const ROWS_PER_STATEMENT = 1000;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-function chunks<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
+/**
+ * Rows per statement. Embedded PGlite inserts at ~20 µs a row on the event loop's own
+ * thread, so a 500-row statement blocked visitors for ~10–25 ms; statements of 50
+ * rows with a turn of the event loop between them keep each pause to a few ms.
+ */
+const ROWS_PER_STATEMENT = 50;
+
+/** Runs `write` over `rows` in statements of ROWS_PER_STATEMENT, yielding in between. */
+async function inStatements<T>(rows: T[], write: (part: T[]) => Promise<void>): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    await write(rows.slice(i, i + ROWS_PER_STATEMENT));
   }
-  return out;
 }
 
 export function postgresFlushTarget(db: Db): UsageFlushTarget {
@@ -38,38 +50,9 @@ export function postgresFlushTarget(db: Db): UsageFlushTarget {
         const buckets = keep(batch.buckets);
         const logs = keep(batch.logs);
         const exposures = keep(batch.exposures);
-        for (const part of chunks(buckets)) {
-          await tx.insert(usageDaily).values(part).onConflictDoUpdate({
-            target: [usageDaily.tenantId, usageDaily.day],
-            set: {
-              requests: sql`usage_daily.requests + excluded.requests`,
-              bytes: sql`usage_daily.bytes + excluded.bytes`,
-              hits: sql`usage_daily.hits + excluded.hits`,
-              misses: sql`usage_daily.misses + excluded.misses`,
-              stale: sql`usage_daily.stale + excluded.stale`,
-              bypass: sql`usage_daily.bypass + excluded.bypass`,
-              errors: sql`usage_daily.errors + excluded.errors`,
-            },
-          });
-        }
-        for (const part of chunks(logs)) {
-          await tx.insert(requestLogs).values(part.map((l) => ({ ...l, ts: new Date(l.ts) })));
-        }
-        for (const part of chunks(exposures)) {
-          await tx.insert(exposureCounts).values(
-            part.map((e) => ({ ...e, lastSeenAt: new Date(e.lastSeenAt) })),
-          ).onConflictDoUpdate({
-            target: [
-              exposureCounts.experimentId,
-              exposureCounts.variantId,
-              exposureCounts.variantKey,
-            ],
-            set: {
-              exposures: sql`exposure_counts.exposures + excluded.exposures`,
-              lastSeenAt: sql`GREATEST(exposure_counts.last_seen_at, excluded.last_seen_at)`,
-            },
-          });
-        }
+        await inStatements(buckets, (part) => writeBuckets(tx, part));
+        await inStatements(logs, (part) => writeLogs(tx, part));
+        await inStatements(exposures, (part) => writeExposures(tx, part));
         const total = batch.buckets.length + batch.logs.length + batch.exposures.length;
         return { discarded: total - buckets.length - logs.length - exposures.length };
       });
@@ -81,4 +64,80 @@ export function postgresFlushTarget(db: Db): UsageFlushTarget {
       return rows.length;
     },
   };
+}
+
+/** The rows as one jsonb parameter (keys are the recordset's column names). */
+const rowsParam = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> {
+  const json = rows.map((b) => ({
+    tenant_id: b.tenantId,
+    day: b.day,
+    requests: b.requests,
+    bytes: b.bytes,
+    hits: b.hits,
+    misses: b.misses,
+    stale: b.stale,
+    bypass: b.bypass,
+    errors: b.errors,
+  }));
+  await tx.execute(sql`
+    INSERT INTO usage_daily (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors)
+    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors
+    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, day date,
+      requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
+      errors bigint)
+    ON CONFLICT (tenant_id, day) DO UPDATE SET
+      requests = usage_daily.requests + excluded.requests,
+      bytes = usage_daily.bytes + excluded.bytes,
+      hits = usage_daily.hits + excluded.hits,
+      misses = usage_daily.misses + excluded.misses,
+      stale = usage_daily.stale + excluded.stale,
+      bypass = usage_daily.bypass + excluded.bypass,
+      errors = usage_daily.errors + excluded.errors`);
+}
+
+async function writeLogs(tx: Tx, rows: UsageBatch["logs"]): Promise<void> {
+  const json = rows.map((l) => ({
+    tenant_id: l.tenantId,
+    ts_ms: l.ts,
+    method: l.method,
+    path: l.path,
+    status: l.status,
+    bytes: l.bytes,
+    cache: l.cache,
+    duration_ms: l.durationMs,
+    kind: l.kind,
+    experiment_id: l.experimentId,
+    variant_id: l.variantId,
+  }));
+  await tx.execute(sql`
+    INSERT INTO request_logs (tenant_id, ts, method, path, status, bytes, cache, duration_ms,
+      kind, experiment_id, variant_id)
+    SELECT tenant_id, to_timestamp(ts_ms / 1000.0), method, path, status, bytes, cache,
+      duration_ms, kind, experiment_id, variant_id
+    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, ts_ms double precision,
+      method text, path text, status integer, bytes bigint, cache text, duration_ms integer,
+      kind text, experiment_id integer, variant_id integer)`);
+}
+
+async function writeExposures(tx: Tx, rows: UsageBatch["exposures"]): Promise<void> {
+  const json = rows.map((e) => ({
+    tenant_id: e.tenantId,
+    experiment_id: e.experimentId,
+    variant_id: e.variantId,
+    variant_key: e.variantKey,
+    exposures: e.exposures,
+    last_seen_ms: e.lastSeenAt,
+  }));
+  await tx.execute(sql`
+    INSERT INTO exposure_counts (tenant_id, experiment_id, variant_id, variant_key, exposures,
+      last_seen_at)
+    SELECT tenant_id, experiment_id, variant_id, variant_key, exposures,
+      to_timestamp(last_seen_ms / 1000.0)
+    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, experiment_id integer,
+      variant_id integer, variant_key text, exposures bigint, last_seen_ms double precision)
+    ON CONFLICT (experiment_id, variant_id, variant_key) DO UPDATE SET
+      exposures = exposure_counts.exposures + excluded.exposures,
+      last_seen_at = GREATEST(exposure_counts.last_seen_at, excluded.last_seen_at)`);
 }
