@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   USAGE_FLUSH_INTERVAL_MS: intIn(100, 3_600_000).default(10_000),
   USAGE_FLUSH_MAX_ENTRIES: intIn(1, 1_000_000).default(500),
   REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
+  REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -96,7 +97,13 @@ export type Config = {
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
   staleIfErrorSeconds: number;
-  usage: { flushIntervalMs: number; flushMaxEntries: number; requestLogSampleRate: number };
+  usage: {
+    flushIntervalMs: number;
+    flushMaxEntries: number;
+    requestLogSampleRate: number;
+    /** Sampled request logs kept per tenant per second per instance; 0 = no cap. */
+    requestLogMaxPerSecond: number;
+  };
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -157,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS,
       flushMaxEntries: e.USAGE_FLUSH_MAX_ENTRIES,
       requestLogSampleRate: e.REQUEST_LOG_SAMPLE_RATE,
+      requestLogMaxPerSecond: e.REQUEST_LOG_MAX_PER_SECOND,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -140,6 +140,26 @@ Deno.test("request logs are sampled at requestLogSampleRate and drop the query s
   assertEquals(st.lastFlushLogCount, 2);
 });
 
+Deno.test("requestLogMaxPerSecond caps sampled logs per tenant per second; counters stay whole", async () => {
+  const { agg, target } = setup({ requestLogSampleRate: 1, requestLogMaxPerSecond: 3 });
+  for (let i = 0; i < 10; i++) agg.record(rec({ ts: T0 + 100 + i, path: `/~api/a${i}` }));
+  for (let i = 0; i < 2; i++) agg.record(rec({ tenantId: 2, ts: T0 + 200, path: `/~api/t2` }));
+  for (let i = 0; i < 5; i++) agg.record(rec({ ts: T0 + 1000 + i, path: `/~api/b${i}` }));
+  await agg.flush();
+  const paths = (tenantId: number) =>
+    target.logs.filter((l) => l.tenantId === tenantId).map((l) => l.path);
+  assertEquals(paths(1), ["/~api/a0", "/~api/a1", "/~api/a2", "/~api/b0", "/~api/b1", "/~api/b2"]);
+  assertEquals(paths(2), ["/~api/t2", "/~api/t2"], "another tenant has its own allowance");
+  const requests = target.buckets.filter((b) => b.tenantId === 1).reduce(
+    (n, b) => n + b.requests,
+    0,
+  );
+  assertEquals(requests, 15, "the cap limits logs, never usage counts");
+  const st = agg.status();
+  assertEquals(st.sampledLogs, 8);
+  assertEquals(st.skippedLogs, 9);
+});
+
 Deno.test("sample rate 0 keeps no logs, 1 keeps every log", async () => {
   for (const [rate, want] of [[0, 0], [1, 5]] as const) {
     const { agg, target } = setup({ requestLogSampleRate: rate });

@@ -15,5 +15,6 @@ export function createUsageAggregator(s: Services): UsageAggregator {
     flushIntervalMs: s.config.usage.flushIntervalMs,
     flushMaxEntries: s.config.usage.flushMaxEntries,
     requestLogSampleRate: s.config.usage.requestLogSampleRate,
+    requestLogMaxPerSecond: s.config.usage.requestLogMaxPerSecond,
   });
 }
