@@ -45,6 +45,8 @@ const hit = await app.handler(new Request(url), info);
 if (hit.headers.get("x-cachely-cache") !== "HIT") throw new Error("not a hit");
 const hitHeaders = [...hit.headers];
 await hit.arrayBuffer();
+const queryUrl = `${url}?v=1&locale=en`;
+for (let i = 0; i < 2; i++) await (await app.handler(new Request(queryUrl), info)).arrayBuffer();
 
 Deno.bench("new Response(2 KB, 1 header)", { group: "hit", baseline: true }, () => {
   new Response(body, { headers: { "content-type": "application/json" } });
@@ -58,6 +60,10 @@ Deno.bench("edge.handle(): API cache hit", { group: "hit" }, async () => {
   await app.edge.handle(new Request(url), { surface: "tenant", slug: "bench" }, {
     clientIp: "127.0.0.1",
   });
+});
+
+Deno.bench("app.handler(): API cache hit with a query string", { group: "hit" }, async () => {
+  await app.handler(new Request(queryUrl), info);
 });
 
 Deno.bench("app.handler(): API cache hit (host routing + edge)", { group: "hit" }, async () => {

@@ -84,10 +84,18 @@ Deno.test("the preview-bypass parameter skips the cache and is not forwarded", a
   await p2.text();
   assertEquals(t.up.count("/draft"), 3);
   assertEquals(t.up.seen.at(-1)!.query, "version=draft");
+  // `?draft` is seen before and after the parameter changes: parsed queries are memoised,
+  // and the memo must be keyed on the tenant's parameter, not the raw query alone.
+  await (await t.fx.request("/~api/draft?draft")).text();
+  const before = await t.fx.request("/~api/draft?draft");
+  assertEquals(before.headers.get("x-cachely-cache"), "HIT");
+  await before.text();
   await t.fx.update({ api: { previewParam: "draft" } });
   const custom = await t.fx.request("/~api/draft?draft");
   assertEquals(custom.headers.get("x-cachely-cache"), "BYPASS");
   await custom.text();
+  await (await t.fx.request("/~api/draft?cachely-preview=1&version=draft")).text();
+  assertEquals(t.up.seen.at(-1)!.query, "cachely-preview=1&version=draft", "now an ordinary param");
 });
 
 Deno.test("auth modes: basic, named header, query parameter (visitor's value replaced), none", async () => {

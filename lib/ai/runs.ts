@@ -80,26 +80,11 @@ export class RunLogger {
     const batch = this.#queue.splice(0);
     if (batch.length === 0) return;
     try {
-      await this.s.db.insert(aiRuns).values(batch.map((r) => ({
-        tenantId: r.tenantId,
-        createdAt: new Date(r.at),
-        mode: r.mode,
-        profile: r.profile,
-        apiPath: r.apiPath,
-        status: r.status,
-        reason: r.reason,
-        model: r.model,
-        rulesEvaluated: r.rulesEvaluated,
-        fieldsAttempted: r.fieldsAttempted,
-        fieldsTransformed: r.fieldsTransformed,
-        fieldsFailed: r.fieldsFailed,
-        fieldsCached: r.fieldsCached,
-        modelCalls: r.modelCalls,
-        latencyMs: Math.round(r.latencyMs),
-        inputTokens: r.inputTokens,
-        outputTokens: r.outputTokens,
-        fieldErrors: r.fieldErrors,
-        ruleSummary: r.ruleSummary,
+      // RunRecord's fields are the table's columns, except the time and a rounded latency.
+      await this.s.db.insert(aiRuns).values(batch.map(({ at, latencyMs, ...columns }) => ({
+        ...columns,
+        createdAt: new Date(at),
+        latencyMs: Math.round(latencyMs),
       })));
       const byDay = new Map<string, Parameters<typeof upsertDailyUsage>[1][number]>();
       for (const r of batch) {
