@@ -55,9 +55,13 @@ export function objectResponse(
   req?: Request,
 ): Outcome {
   const headers = replayHeaders(obj, extra).slice();
-  // RFC 9110 §13.1.2: a matching If-None-Match on GET/HEAD is 304 without a body. The
-  // request header is read only when there is an ETag to compare (not on every hit).
-  if (req && obj.etag !== null && obj.status === 200 && etagMatches(req, obj.etag)) {
+  // RFC 9110 §13.1: a matching If-None-Match, or failing that an If-Modified-Since no
+  // older than Last-Modified, on GET/HEAD is 304 without a body. Request headers are read
+  // only when the object has a validator to compare (not on every hit).
+  if (
+    req && obj.status === 200 && (obj.etag !== null || obj.lastModified !== null) &&
+    notModified(req, obj.etag, obj.lastModified)
+  ) {
     headers.push(["x-cachely-cache", cache]);
     return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
   }
@@ -78,10 +82,21 @@ export function objectResponse(
   };
 }
 
-/** Weak comparison (RFC 9110 §8.8.3.2) of If-None-Match against the object's ETag. */
-function etagMatches(req: Request, etag: string): boolean {
+/** RFC 9110 §13.2.2 order: If-None-Match decides when present; else If-Modified-Since. */
+function notModified(req: Request, etag: string | null, lastModified: string | null): boolean {
   const inm = req.headers.get("if-none-match");
-  if (inm === null) return false;
+  if (inm !== null) return etag !== null && etagMatches(inm, etag);
+  if (lastModified === null) return false;
+  const ims = req.headers.get("if-modified-since");
+  if (ims === null) return false;
+  const since = Date.parse(ims);
+  const modified = Date.parse(lastModified);
+  // An unparseable date on either side is ignored (§13.1.3), so the full response is sent.
+  return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
+}
+
+/** Weak comparison (RFC 9110 §8.8.3.2) of an If-None-Match list against the object's ETag. */
+function etagMatches(inm: string, etag: string): boolean {
   if (inm.trim() === "*") return true;
   const bare = etag.startsWith("W/") ? etag.slice(2) : etag;
   for (const part of inm.split(",")) {

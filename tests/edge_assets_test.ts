@@ -5,7 +5,12 @@
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { edgeFixture } from "./fakes/upstream.ts";
-import { assetBytes, hostMappingFetch, startAssetHost } from "./fakes/asset_host.ts";
+import {
+  ASSET_LAST_MODIFIED,
+  assetBytes,
+  hostMappingFetch,
+  startAssetHost,
+} from "./fakes/asset_host.ts";
 
 async function imageHost() {
   const host = startAssetHost();
@@ -225,6 +230,29 @@ Deno.test("If-None-Match with the cached ETag is 304 without a body; another ETa
   const other = await t.fx.request(path, { headers: { "if-none-match": '"nope"' } });
   assertEquals(other.status, 200);
   assertEquals((await bytesOf(other)).byteLength, 1000);
+  assertEquals(t.host.seen.length, 1);
+});
+
+Deno.test("If-Modified-Since: 304 when not modified since; If-None-Match takes precedence", async () => {
+  await using t = await imageHost();
+  const path = "/image/upload/v1/ims.jpg";
+  const full = await t.fx.request(path);
+  assertEquals(full.headers.get("last-modified"), ASSET_LAST_MODIFIED);
+  await full.arrayBuffer();
+  const at = Date.parse(ASSET_LAST_MODIFIED);
+  const since = (ms: number) => new Date(ms).toUTCString();
+  const cases: [Record<string, string>, number, string][] = [
+    [{ "if-modified-since": ASSET_LAST_MODIFIED }, 304, "same date"],
+    [{ "if-modified-since": since(at + 86_400_000) }, 304, "a later date"],
+    [{ "if-modified-since": since(at - 1000) }, 200, "an earlier date"],
+    [{ "if-modified-since": "not a date" }, 200, "an unparseable date is ignored"],
+    [{ "if-modified-since": ASSET_LAST_MODIFIED, "if-none-match": '"nope"' }, 200, "INM decides"],
+  ];
+  for (const [headers, status, why] of cases) {
+    const res = await t.fx.request(path, { headers });
+    assertEquals(res.status, status, why);
+    assertEquals((await bytesOf(res)).byteLength, status === 304 ? 0 : 1000, why);
+  }
   assertEquals(t.host.seen.length, 1);
 });
 

@@ -6,6 +6,9 @@
  */
 import { serveOnLoopback } from "../harness.ts";
 
+/** Every asset's Last-Modified (for If-Modified-Since tests). */
+export const ASSET_LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT";
+
 export type FakeAssetHost = {
   url: string;
   /** `host:port` of the server. */
@@ -47,6 +50,7 @@ export function startAssetHost(): FakeAssetHost {
     const common = {
       "content-type": type,
       etag: `"${url.pathname.length}-${size}"`,
+      "last-modified": ASSET_LAST_MODIFIED,
       "cache-control": "public, max-age=31536000",
       "accept-ranges": "bytes",
     };
