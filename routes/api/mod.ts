@@ -23,6 +23,9 @@ import { aiExperimentsRoutes } from "./ai_experiments.ts";
 import { usageRoutes } from "./usage.ts";
 import { adminRoutes } from "./admin.ts";
 import { adminUsageRoutes } from "./admin_usage.ts";
+import { analyticsRoutes } from "./analytics.ts";
+import { adminOpsRoutes } from "./admin_ops.ts";
+import { implementationCheckRoutes } from "./implementation_checks.ts";
 
 const SESSIONLESS_PATHS = [
   /^\/api\/ai-experiments\/events$/, // public, CORS-open
@@ -60,6 +63,9 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route("/", usageRoutes());
   api.route("/", adminRoutes());
   api.route("/", adminUsageRoutes());
+  api.route("/", analyticsRoutes());
+  api.route("/", adminOpsRoutes());
+  api.route("/", implementationCheckRoutes());
   api.route("/tenants", tenantRoutes());
   api.notFound((c) =>
     new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`).toResponse()
