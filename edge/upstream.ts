@@ -144,7 +144,12 @@ function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
 }
 
 function concat(chunks: Uint8Array[], total: number): Bytes {
-  if (chunks.length === 1 && chunks[0].buffer instanceof ArrayBuffer) return chunks[0] as Bytes;
+  // A lone chunk is reused only when it owns its whole buffer: fetch hands out views into
+  // 64 KB read buffers, and caching such a view keeps the whole buffer alive per entry.
+  const only = chunks.length === 1 ? chunks[0] : null;
+  if (only && only.buffer instanceof ArrayBuffer && only.byteLength === only.buffer.byteLength) {
+    return only as Bytes;
+  }
   const out = new Uint8Array(total);
   let off = 0;
   for (const c of chunks) {

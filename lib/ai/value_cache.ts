@@ -1,14 +1,18 @@
 /**
  * Transformed values, keyed by hash of (model, rule id + version, input string), so an
  * entry edit re-transforms only the fields whose text changed. In memory, bounded by
- * entry count and characters, least recently used first out.
+ * entry count and characters, least recently used first out (the edge's ByteLru).
  */
 import { sha256Hex } from "../crypto/mod.ts";
+import { ByteLru } from "../../edge/cache/lru.ts";
+
+type Entry = { value: string; size: number };
 
 export class ValueCache {
-  #map = new Map<string, string>();
-  #chars = 0;
-  constructor(readonly maxEntries = 20_000, readonly maxChars = 32 * 1024 * 1024) {}
+  #lru: ByteLru<Entry>;
+  constructor(readonly maxEntries = 20_000, readonly maxChars = 32 * 1024 * 1024) {
+    this.#lru = new ByteLru<Entry>(maxChars, undefined, maxEntries);
+  }
 
   /** The cache key for one value under one rule version and model. */
   static key(model: string, ruleKey: string, input: string): Promise<string> {
@@ -17,30 +21,14 @@ export class ValueCache {
   }
 
   get(key: string): string | undefined {
-    const v = this.#map.get(key);
-    if (v !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, v); // refresh recency
-    }
-    return v;
+    return this.#lru.get(key)?.value;
   }
 
   set(key: string, value: string): void {
-    const old = this.#map.get(key);
-    if (old !== undefined) {
-      this.#chars -= old.length;
-      this.#map.delete(key);
-    }
-    this.#map.set(key, value);
-    this.#chars += value.length;
-    while (this.#map.size > this.maxEntries || this.#chars > this.maxChars) {
-      const [k, v] = this.#map.entries().next().value!;
-      this.#map.delete(k);
-      this.#chars -= v.length;
-    }
+    this.#lru.set(key, { value, size: value.length });
   }
 
   get size(): number {
-    return this.#map.size;
+    return this.#lru.count;
   }
 }
