@@ -3,14 +3,15 @@
  * route), is refused on every request (auth middleware: sessions and tokens), and
  * loses every live session here, at once.
  */
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, ne } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { apiTokens, tenantMembers, tenants, users } from "../db/schema/mod.ts";
-import { findUserById, isMasterAdmin, type User } from "../users/mod.ts";
+import { findUserById, isMasterAdmin, normaliseEmail, type User } from "../users/mod.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
 
-async function requireUser(s: Services, userId: string): Promise<User> {
+/** The user, or 404. */
+export async function requireUser(s: Services, userId: string): Promise<User> {
   const u = await findUserById(s, userId);
   if (!u) throw notFound("User");
   return u;
@@ -67,4 +68,43 @@ export async function setUserBlocked(
     blockedReason: input.blocked ? input.reason ?? null : null,
     sessionsEnded,
   };
+}
+
+export type AdminUserPatch = { name?: string | null; email?: string };
+
+/**
+ * Edits a user's name and email (lower-cased like sign-up; another user's email is a
+ * 409). Returns the same view as GET /api/admin/users/{userId}.
+ */
+export async function updateUser(
+  s: Services,
+  actorUserId: string,
+  userId: string,
+  patch: AdminUserPatch,
+) {
+  const u = await requireUser(s, userId);
+  const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date(s.clock.now()) };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.email !== undefined) {
+    set.email = normaliseEmail(patch.email);
+    const taken = await s.db.select({ id: users.id }).from(users)
+      .where(and(eq(users.email, set.email), ne(users.id, u.id)));
+    if (taken.length > 0) throw conflict("Email already registered");
+  }
+  try {
+    await s.db.update(users).set(set).where(eq(users.id, u.id));
+  } catch (e) {
+    // A concurrent sign-up may take the email between the check and the update.
+    if (isUniqueViolation(e)) throw conflict("Email already registered");
+    throw e;
+  }
+  s.log.info("user updated", { userId: u.id, by: actorUserId, fields: Object.keys(patch) });
+  return await adminUserView(s, u.id);
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  for (let x: unknown = e; x && typeof x === "object"; x = (x as { cause?: unknown }).cause) {
+    if ((x as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
 }

@@ -11,6 +11,10 @@ export const kvKeys = {
   session: (tokenHash: string) => ["session", tokenHash] as const,
   userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
   userSessions: (userId: string) => ["user_session", userId] as const,
+  /** A pending password reset by token hash: `{ userId, expiresAt }`. */
+  passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
+  /** The user's one pending reset (token hash), so a new reset kills the old token. */
+  userPasswordReset: (userId: string) => ["user_password_reset", userId] as const,
   rateLimit: (bucket: string, id: string, window: number) =>
     ["ratelimit", bucket, id, window] as const,
 };

@@ -1,11 +1,110 @@
 /**
  * Master-admin operations: overview, bandwidth, log pruning, user admin (SPEC "Master-admin endpoints").
- * Paths are relative to /api; mounted before the generic /tenants/:slug routes.
+ * Paths are relative to /api; mounted before the generic /tenants/:slug routes. Every
+ * route checks the master-admin rule first (401 anonymous, 403 others).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
+import { requireMasterAdmin } from "../../lib/http/auth.ts";
+import { badRequest } from "../../lib/errors.ts";
+import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
+import { REQUEST_LOG_RETENTION_DAYS } from "../../lib/usage/aggregator.ts";
+import { adminOverview } from "../../lib/admin/overview.ts";
+import { bandwidthDaily, userDaily } from "../../lib/admin/daily.ts";
+import { addDays, dayOf, isDay, spanDays } from "../../lib/admin/days.ts";
+import { pruneRequestLogs } from "../../lib/admin/ops.ts";
+import { updateUser } from "../../lib/admin/users.ts";
+import { startPasswordReset } from "../../lib/admin/password_reset.ts";
+
+/** Default and largest bandwidth window, in days. */
+export const BANDWIDTH_DEFAULT_DAYS = 30;
+export const BANDWIDTH_MAX_DAYS = 366;
+
+const periodQuery = z.object({
+  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+}).strict();
+
+const day = z.string().refine(isDay, "must be a date YYYY-MM-DD");
+const bandwidthQuery = z.object({
+  from: day.optional(),
+  to: day.optional(),
+  tenant: z.string().min(1).max(100).optional(),
+}).strict();
+
+const pruneBody = z.object({
+  retentionDays: z.number().int().min(1).max(3650).optional(),
+}).strict();
+
+const userPatch = z.object({
+  name: z.string().trim().min(1).max(120).nullable().optional(),
+  email: z.email().max(254).optional(),
+}).strict().refine((p) => p.name !== undefined || p.email !== undefined, {
+  message: "must set at least one of name, email",
+});
+
+const resetBody = z.object({}).strict();
 
 export function adminOpsRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/admin/overview", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    return c.json(await adminOverview(s, period));
+  });
+
+  app.get("/admin/bandwidth-daily", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const q = parseQuery(c, bandwidthQuery);
+    // Without bounds: the last 30 days up to today (UTC); one bound anchors the other.
+    const to = q.to ?? (q.from ? minDay(addDays(q.from, BANDWIDTH_DEFAULT_DAYS - 1), s) : today(s));
+    const from = q.from ?? addDays(to, -(BANDWIDTH_DEFAULT_DAYS - 1));
+    if (from > to) throw badRequest("Invalid from: must not be after to");
+    if (spanDays(from, to) > BANDWIDTH_MAX_DAYS) {
+      throw badRequest(`Invalid to: the range spans more than ${BANDWIDTH_MAX_DAYS} days`);
+    }
+    return c.json(await bandwidthDaily(s, { from, to, tenant: q.tenant }));
+  });
+
+  app.post("/admin/prune-logs", async (c) => {
+    const auth = requireMasterAdmin(c);
+    const body = await parseJsonBody(c, pruneBody);
+    return c.json(
+      await pruneRequestLogs(
+        c.get("services"),
+        auth.user.id,
+        body.retentionDays ?? REQUEST_LOG_RETENTION_DAYS,
+      ),
+    );
+  });
+
+  app.patch("/admin/users/:userId", async (c) => {
+    const auth = requireMasterAdmin(c);
+    const body = await parseJsonBody(c, userPatch);
+    return c.json(await updateUser(c.get("services"), auth.user.id, c.req.param("userId"), body));
+  });
+
+  app.get("/admin/users/:userId/daily", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    return c.json(await userDaily(s, c.req.param("userId"), period));
+  });
+
+  app.post("/admin/users/:userId/reset-password", async (c) => {
+    const auth = requireMasterAdmin(c);
+    await parseJsonBody(c, resetBody);
+    return c.json(
+      await startPasswordReset(c.get("services"), auth.user.id, c.req.param("userId")),
+    );
+  });
+
   return app;
 }
+
+const today = (s: { clock: { now(): number } }) => dayOf(s.clock.now());
+const minDay = (d: string, s: { clock: { now(): number } }) => d < today(s) ? d : today(s);

@@ -25,6 +25,7 @@ import { adminRoutes } from "./admin.ts";
 import { adminUsageRoutes } from "./admin_usage.ts";
 import { analyticsRoutes } from "./analytics.ts";
 import { adminOpsRoutes } from "./admin_ops.ts";
+import { passwordResetRoutes } from "./password_reset.ts";
 import { implementationCheckRoutes } from "./implementation_checks.ts";
 
 const SESSIONLESS_PATHS = [
@@ -65,6 +66,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route("/", adminUsageRoutes());
   api.route("/", analyticsRoutes());
   api.route("/", adminOpsRoutes());
+  api.route("/", passwordResetRoutes());
   api.route("/", implementationCheckRoutes());
   api.route("/tenants", tenantRoutes());
   api.notFound((c) =>

@@ -1,0 +1,89 @@
+/**
+ * Password resets started by a master admin. The token (`cly_pwr_…`) goes out only in
+ * the mail; KV keeps its SHA-256 with the user and expiry, like sessions. One pending
+ * reset per user (a new one kills the old token); a token works once.
+ */
+import type { Services } from "../services.ts";
+import { eq } from "drizzle-orm";
+import { users } from "../db/schema/mod.ts";
+import { randomToken, sha256Hex } from "../crypto/mod.ts";
+import { kvKeys } from "../kv/keys.ts";
+import { deleteUserSessions } from "../auth/sessions.ts";
+import { hashPassword, passwordPolicyViolation } from "../auth/password.ts";
+import { findUserById } from "../users/mod.ts";
+import { sendMail } from "../mail/mod.ts";
+import { ApiError } from "../errors.ts";
+import { requireUser } from "./users.ts";
+
+/** How long a reset link stays valid. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
+export const PASSWORD_RESET_TOKEN_PREFIX = "cly_pwr_";
+
+type PendingReset = { userId: string; expiresAt: number };
+
+/** Issues a reset token, mails it, and ends every session of the user. */
+export async function startPasswordReset(s: Services, actorUserId: string, userId: string) {
+  const u = await requireUser(s, userId);
+  const token = randomToken(32, PASSWORD_RESET_TOKEN_PREFIX);
+  const hash = await sha256Hex(token);
+  const expiresAt = s.clock.now() + PASSWORD_RESET_TTL_MS;
+  const previous = await s.kv.get<string>(kvKeys.userPasswordReset(u.id));
+  const op = s.kv.atomic()
+    .set(kvKeys.passwordReset(hash), { userId: u.id, expiresAt } satisfies PendingReset, {
+      expireIn: PASSWORD_RESET_TTL_MS,
+    })
+    .set(kvKeys.userPasswordReset(u.id), hash, { expireIn: PASSWORD_RESET_TTL_MS });
+  if (previous.value) op.delete(kvKeys.passwordReset(previous.value));
+  await op.commit();
+  // Whoever made the reset necessary may hold a session: none survives it.
+  const sessionsEnded = await deleteUserSessions(s.kv, u.id);
+  const emailSent = await sendMail(s, {
+    to: u.email,
+    subject: "Reset your Cachely password",
+    text: [
+      "An administrator started a password reset for your Cachely account.",
+      `Within 1 hour, POST {"token": "${token}", "password": "<new password>"}`,
+      `to ${s.config.publicUrl}/api/auth/reset-password`,
+    ].join("\n"),
+  });
+  s.log.info("password reset started", { userId: u.id, by: actorUserId, sessionsEnded });
+  return {
+    ok: true,
+    userId: u.id,
+    expiresAt: new Date(expiresAt).toISOString(),
+    emailSent,
+    sessionsEnded,
+  };
+}
+
+const invalidToken = () =>
+  new ApiError(400, "reset_token_invalid", "Invalid token: unknown or already used");
+
+/** Sets a new password with a reset token (single use) and ends every session of the user. */
+export async function completePasswordReset(s: Services, token: string, password: string) {
+  const hash = await sha256Hex(token);
+  const got = await s.kv.get<PendingReset>(kvKeys.passwordReset(hash));
+  if (!got.value) throw invalidToken();
+  const { userId, expiresAt } = got.value;
+  if (expiresAt <= s.clock.now()) {
+    await s.kv.atomic().check(got).delete(kvKeys.passwordReset(hash)).commit();
+    throw new ApiError(400, "reset_token_expired", "Invalid token: expired");
+  }
+  const user = await findUserById(s, userId);
+  if (!user) throw invalidToken();
+  // Checked before the token is spent, so a rejected password can be retried.
+  const problem = passwordPolicyViolation(password, user.email);
+  if (problem) throw new ApiError(400, "bad_request", `Invalid password: ${problem}`);
+  const spent = await s.kv.atomic().check(got)
+    .delete(kvKeys.passwordReset(hash))
+    .delete(kvKeys.userPasswordReset(userId))
+    .commit();
+  if (!spent.ok) throw invalidToken(); // a concurrent request used it first
+  await s.db.update(users).set({
+    passwordHash: await hashPassword(password),
+    updatedAt: new Date(s.clock.now()),
+  }).where(eq(users.id, userId));
+  const sessionsEnded = await deleteUserSessions(s.kv, userId);
+  s.log.info("password reset completed", { userId, sessionsEnded });
+  return { ok: true };
+}
