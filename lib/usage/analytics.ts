@@ -1,0 +1,213 @@
+/**
+ * Tenant analytics reads: a month's exact totals (usage_daily, ai_usage_daily) beside
+ * breakdowns of the sampled request logs, a zero-filled daily bandwidth series, and the
+ * filtered, keyset-paginated request log listing. Every query is scoped to one tenant.
+ */
+import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { aiUsageDaily, requestLogs, usageDaily } from "../db/schema/mod.ts";
+import { badRequest } from "../errors.ts";
+import {
+  addDays,
+  daysInclusive,
+  periodRange,
+  type PeriodUsage,
+  previousPeriod,
+  tenantPeriodUsage,
+  utcDay,
+} from "./query.ts";
+
+export const TOP_PATHS = 10;
+export const BANDWIDTH_DEFAULT_DAYS = 30;
+export const BANDWIDTH_MAX_DAYS = 366;
+export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
+
+const SAMPLED_NOTE = "Breakdowns count sampled request logs (REQUEST_LOG_SAMPLE_RATE, capped " +
+  "per second), not every request; totals, previous and ai are exact.";
+
+const count = sql<string>`count(*)`;
+const sumBytes = sql<string>`coalesce(sum(${requestLogs.bytes}), 0)`;
+const ratio = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+
+/** Exact usage with errorRate = errors / requests (4 decimals, 0 without traffic). */
+function withErrorRate(u: PeriodUsage) {
+  return { ...u, errorRate: ratio(u.errors, u.requests) };
+}
+
+/** The analytics object for one tenant and UTC month (`to` exclusive, as in /usage). */
+export async function tenantAnalytics(s: Services, tenantId: number, period: string) {
+  const { from, to } = periodRange(period);
+  const inPeriod = and(
+    eq(requestLogs.tenantId, tenantId),
+    gte(requestLogs.ts, new Date(`${from}T00:00:00Z`)),
+    lt(requestLogs.ts, new Date(`${to}T00:00:00Z`)),
+  );
+  const [current, previous, ai, kinds, statuses, paths] = await Promise.all([
+    tenantPeriodUsage(s, tenantId, period),
+    tenantPeriodUsage(s, tenantId, previousPeriod(period)),
+    s.db.select({
+      inputTokens: sql<string>`coalesce(sum(${aiUsageDaily.inputTokens}), 0)`,
+      outputTokens: sql<string>`coalesce(sum(${aiUsageDaily.outputTokens}), 0)`,
+      modelCalls: sql<string>`coalesce(sum(${aiUsageDaily.modelCalls}), 0)`,
+    }).from(aiUsageDaily).where(and(
+      eq(aiUsageDaily.tenantId, tenantId),
+      gte(aiUsageDaily.day, from),
+      lt(aiUsageDaily.day, to),
+    )),
+    s.db.select({ kind: requestLogs.kind, requests: count, bytes: sumBytes })
+      .from(requestLogs).where(inPeriod).groupBy(requestLogs.kind),
+    s.db.select({ status: requestLogs.status, requests: count })
+      .from(requestLogs).where(inPeriod).groupBy(requestLogs.status),
+    s.db.select({ path: requestLogs.path, requests: count, bytes: sumBytes })
+      .from(requestLogs).where(inPeriod).groupBy(requestLogs.path)
+      .orderBy(desc(count), desc(sumBytes), requestLogs.path).limit(TOP_PATHS),
+  ]);
+
+  const byKind = kinds
+    .map((k) => ({ kind: k.kind ?? "other", requests: Number(k.requests), bytes: Number(k.bytes) }))
+    .sort((a, b) => b.requests - a.requests || a.kind.localeCompare(b.kind));
+  const statusClasses = Object.fromEntries(STATUS_CLASSES.map((c) => [c, 0])) as Record<
+    string,
+    number
+  >;
+  for (const r of statuses) {
+    const cls = `${Math.floor(r.status / 100)}xx`;
+    if (cls in statusClasses) statusClasses[cls] += Number(r.requests);
+  }
+  const inputTokens = Number(ai[0]?.inputTokens ?? 0);
+  const outputTokens = Number(ai[0]?.outputTokens ?? 0);
+  const { period: _p, from: _f, to: _t, ...totals } = withErrorRate(current);
+  return {
+    period,
+    from,
+    to,
+    totals,
+    previous: withErrorRate(previous),
+    ai: {
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+      modelCalls: Number(ai[0]?.modelCalls ?? 0),
+    },
+    sampled: {
+      logs: byKind.reduce((n, k) => n + k.requests, 0),
+      note: SAMPLED_NOTE,
+      byKind,
+      statusClasses,
+      topPaths: paths.map((p) => ({
+        path: p.path,
+        requests: Number(p.requests),
+        bytes: Number(p.bytes),
+      })),
+    },
+  };
+}
+
+/**
+ * The inclusive day range for bandwidth-daily: none given is the last 30 days ending
+ * today (UTC); one bound anchors the other (from alone runs 30 days, never past today).
+ */
+export function resolveDayRange(now: number, from?: string, to?: string) {
+  const today = utcDay(now);
+  const anchoredTo = from === undefined
+    ? today
+    : min(addDays(from, BANDWIDTH_DEFAULT_DAYS - 1), today);
+  const end = to ?? anchoredTo;
+  const start = from ?? addDays(end, -(BANDWIDTH_DEFAULT_DAYS - 1));
+  if (start > end) throw rangeError("from", "from must not be after to");
+  const days = daysInclusive(start, end).length;
+  if (days > BANDWIDTH_MAX_DAYS) {
+    throw rangeError("to", `spans ${days} days, at most ${BANDWIDTH_MAX_DAYS} allowed`);
+  }
+  return { from: start, to: end };
+}
+
+const min = (a: string, b: string) => a < b ? a : b;
+
+/** SPEC's "400 invalid range", naming the offending bound in details.fields. */
+export function rangeError(field: string, message: string) {
+  return badRequest(`Invalid range: ${message}`, { fields: [{ path: field, message }] });
+}
+
+/** Bytes and requests per day of [from, to] (inclusive), a point for every day. */
+export async function tenantBandwidthDaily(
+  s: Services,
+  tenantId: number,
+  from: string,
+  to: string,
+) {
+  const rows = await s.db.select({
+    day: usageDaily.day,
+    bytes: usageDaily.bytes,
+    requests: usageDaily.requests,
+  }).from(usageDaily).where(and(
+    eq(usageDaily.tenantId, tenantId),
+    gte(usageDaily.day, from),
+    lte(usageDaily.day, to),
+  ));
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const points = daysInclusive(from, to).map((day) => ({
+    day,
+    bytes: Number(byDay.get(day)?.bytes ?? 0),
+    requests: Number(byDay.get(day)?.requests ?? 0),
+  }));
+  const totals = { bytes: 0, requests: 0 };
+  for (const p of points) {
+    totals.bytes += p.bytes;
+    totals.requests += p.requests;
+  }
+  return { from, to, points, totals };
+}
+
+export type LogFilter = {
+  limit: number;
+  beforeId?: number;
+  /** An exact status, or a class as [min, max). */
+  status?: number | { min: number; max: number };
+  cache?: string;
+  kind?: string;
+  pathPrefix?: string;
+  from?: Date;
+  to?: Date;
+};
+
+/**
+ * Request logs newest first (ts, then id). `beforeId` is the last id of the previous
+ * page; the next page continues after that row's (ts, id), so the cursor stays an id
+ * while the scan follows the (tenant_id, ts) index. A cursor that is not one of this
+ * tenant's rows (another tenant's, or pruned) gives an empty page.
+ */
+export async function listRequestLogs(s: Services, tenantId: number, f: LogFilter) {
+  const where: (SQL | undefined)[] = [eq(requestLogs.tenantId, tenantId)];
+  if (typeof f.status === "number") where.push(eq(requestLogs.status, f.status));
+  if (typeof f.status === "object") {
+    where.push(gte(requestLogs.status, f.status.min), lt(requestLogs.status, f.status.max));
+  }
+  if (f.cache) where.push(eq(requestLogs.cache, f.cache));
+  if (f.kind) where.push(eq(requestLogs.kind, f.kind));
+  if (f.pathPrefix) where.push(sql`starts_with(${requestLogs.path}, ${f.pathPrefix})`);
+  if (f.from) where.push(gte(requestLogs.ts, f.from));
+  if (f.to) where.push(lt(requestLogs.ts, f.to));
+  if (f.beforeId !== undefined) {
+    where.push(sql`(${requestLogs.ts}, ${requestLogs.id}) < (
+      SELECT c.ts, c.id FROM request_logs c WHERE c.id = ${f.beforeId} AND c.tenant_id = ${tenantId})`);
+  }
+  const rows = await s.db.select().from(requestLogs).where(and(...where))
+    .orderBy(desc(requestLogs.ts), desc(requestLogs.id)).limit(f.limit + 1);
+  const entries = rows.slice(0, f.limit).map((r) => ({
+    id: r.id,
+    ts: r.ts.toISOString(),
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    bytes: r.bytes,
+    cache: r.cache,
+    durationMs: r.durationMs,
+    kind: r.kind,
+    experimentId: r.experimentId,
+    variantId: r.variantId,
+  }));
+  const hasMore = rows.length > f.limit;
+  return { entries, hasMore, nextBeforeId: hasMore ? entries[entries.length - 1].id : null };
+}
