@@ -548,3 +548,53 @@ dbTest(
     }
   },
 );
+
+dbTest(
+  "records flushed by the usage aggregator show up in analytics, bandwidth and logs",
+  async (app) => {
+    app.clock.set(NOW);
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const id = await idOf(app, slug);
+    const agg = app.services.usageAggregator!;
+    const at = Date.UTC(2026, 10, 21, 8, 30, 15, 123);
+    agg.record({
+      tenantId: id,
+      ts: at,
+      method: "GET",
+      path: "/~api/entries",
+      status: 200,
+      bytes: 640,
+      cache: "MISS",
+      kind: "api",
+      durationMs: 12,
+    });
+    await agg.flush();
+
+    const logs = await owner.get(`/api/tenants/${slug}/logs`);
+    assertEquals(logs.body.entries, [{
+      id: 1,
+      ts: "2026-11-21T08:30:15.123Z",
+      method: "GET",
+      path: "/~api/entries",
+      status: 200,
+      bytes: 640,
+      cache: "MISS",
+      durationMs: 12,
+      kind: "api",
+      experimentId: null,
+      variantId: null,
+    }]);
+    const a = await owner.get(`/api/tenants/${slug}/analytics`);
+    assertEquals([a.body.totals.requests, a.body.totals.misses, a.body.totals.bytes], [1, 1, 640]);
+    assertEquals(a.body.sampled.topPaths, [{ path: "/~api/entries", requests: 1, bytes: 640 }]);
+    const bw = await owner.get(
+      `/api/tenants/${slug}/bandwidth-daily?from=2026-11-21&to=2026-11-22`,
+    );
+    assertEquals(bw.body.points, [
+      { day: "2026-11-21", bytes: 640, requests: 1 },
+      { day: "2026-11-22", bytes: 0, requests: 0 },
+    ]);
+  },
+  { env: { REQUEST_LOG_SAMPLE_RATE: "1" } },
+);
