@@ -24,6 +24,8 @@ export type JsonFormProps = {
   redirectTo?: string;
   /** Show this key of the JSON answer after success (e.g. a secret shown once). */
   revealKey?: string;
+  /** Sent with every submission, not shown (e.g. the token of a reset link). */
+  constants?: Record<string, string>;
 };
 
 function collect(form: HTMLFormElement, fields: Field[]): Record<string, unknown> {
@@ -46,7 +48,7 @@ export function JsonForm(props: JsonFormProps) {
   async function onSubmit(e: Event) {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
-    const body = collect(form, props.fields);
+    const body = { ...props.constants, ...collect(form, props.fields) };
     busy.value = true;
     const r = await callApi(props.method, props.url, body);
     busy.value = false;

@@ -1,5 +1,13 @@
-import { assert, assertEquals } from "./assert.ts";
-import { Client, createTenant, createTestApp, dbTest, signUp, type TestApp } from "./harness.ts";
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import {
+  APP_ORIGIN,
+  Client,
+  createTenant,
+  createTestApp,
+  dbTest,
+  signUp,
+  type TestApp,
+} from "./harness.ts";
 import { startFakeMail } from "./fakes/mail.ts";
 import { ManualClock } from "../lib/clock.ts";
 
@@ -455,6 +463,11 @@ dbTest("reset-password mails a single-use token and ends every session", async (
     const token = tokenIn(mail.sent[0].text);
     assert(token.length > 20, "the mail carries the token");
     assert(!r.text.includes(token), "the admin never sees the token");
+    assertStringIncludes(mail.sent[0].text, `${APP_ORIGIN}/reset-password?token=${token}`);
+    const form = await new Client(mailed).get(`/reset-password?token=${token}`);
+    assertEquals(form.status, 200, "the mailed link opens a page with the reset form");
+    assertStringIncludes(form.text, "Set new password");
+    assertStringIncludes(form.text, "/api/auth/reset-password");
 
     // A session made after the reset started dies when it completes.
     const between = await logIn(mailed, user.email);

@@ -42,8 +42,11 @@ export async function startPasswordReset(s: Services, actorUserId: string, userI
     subject: "Reset your Cachely password",
     text: [
       "An administrator started a password reset for your Cachely account.",
-      `Within 1 hour, POST {"token": "${token}", "password": "<new password>"}`,
-      `to ${s.config.publicUrl}/api/auth/reset-password`,
+      "Choose a new password within 1 hour:",
+      `${s.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
+      "",
+      `(Or POST {"token": "<the token above>", "password": "<new password>"} to`,
+      `${s.config.publicUrl}/api/auth/reset-password.)`,
     ].join("\n"),
   });
   s.log.info("password reset started", { userId: u.id, by: actorUserId, sessionsEnded });

@@ -8,6 +8,7 @@ import { authPages } from "./auth.tsx";
 import { dashboardPages } from "./dashboard.tsx";
 import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
+import { passwordResetPages } from "./password_reset.tsx";
 
 export function pageRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -35,6 +36,7 @@ export function pageRoutes(): Hono<AppEnv> {
   app.route("/", authPages());
   app.route("/", dashboardPages());
   app.route("/", invitePages());
+  app.route("/", passwordResetPages());
   app.onError((err, c) => pageError(c, err));
   return app;
 }
