@@ -159,6 +159,11 @@ dbTest("overview: 400 for a bad period or an unknown parameter", async (app) => 
     assertEquals(r.status, 400, q);
     assert(r.body.error.message.startsWith(`Invalid ${field}`), r.body.error.message);
   }
+  // Range errors name the bound, as on the tenant's bandwidth-daily (one implementation).
+  const order = await root.get("/api/admin/bandwidth-daily?from=2026-11-10&to=2026-11-09");
+  assertEquals(order.body.error.details.fields[0].path, "from");
+  const long = await root.get("/api/admin/bandwidth-daily?from=2025-01-01&to=2026-01-02");
+  assertEquals(long.body.error.details.fields[0].path, "to");
 }, opts);
 
 // ---- bandwidth-daily ----
@@ -211,8 +216,8 @@ dbTest("bandwidth-daily: 400 naming the field, 404 for an unknown tenant", async
     ["from=2026-02-30", "from"],
     ["from=2026-1-01", "from"],
     ["to=yesterday", "to"],
-    ["from=2026-11-10&to=2026-11-09", "from"],
-    ["from=2025-01-01&to=2026-01-02", "to"], // 367 days
+    ["from=2026-11-10&to=2026-11-09", "range"],
+    ["from=2025-01-01&to=2026-01-02", "range"], // 367 days
     ["tenant=", "tenant"],
     ["days=7", ""],
   ];

@@ -7,7 +7,8 @@ import type { Services } from "../services.ts";
 import { tenantMembers, tenants, usageDaily } from "../db/schema/mod.ts";
 import { notFound } from "../errors.ts";
 import { periodRange } from "../usage/query.ts";
-import { addDays, daysBetween, zeroFill } from "./days.ts";
+import { addDays, daysInclusive, zeroFill } from "../usage/days.ts";
+import { bandwidthSeries } from "../usage/analytics.ts";
 import { requireUser } from "./users.ts";
 
 const sum = (col: AnyColumn) => sql<string>`coalesce(sum(${col}), 0)`;
@@ -38,14 +39,10 @@ export async function bandwidthDaily(
     if (!t) throw notFound("Tenant");
     where = eq(usageDaily.tenantId, t.id);
   }
-  const rows = await dailySums(s, input.from, input.to, where);
-  const points = zeroFill(daysBetween(input.from, input.to), rows, ["bytes", "requests"] as const);
-  const totals = { bytes: 0, requests: 0 };
-  for (const p of points) {
-    totals.bytes += p.bytes;
-    totals.requests += p.requests;
-  }
-  return { from: input.from, to: input.to, tenant: input.tenant ?? null, points, totals };
+  return {
+    ...(await bandwidthSeries(s, input.from, input.to, where)),
+    tenant: input.tenant ?? null,
+  };
 }
 
 /** One user's usage per day of `period`, summed over the tenants they are a member of (404 unknown user). */
@@ -65,7 +62,7 @@ export async function userDaily(s: Services, userId: string, period: string) {
     period,
     tenants: memberships.map((m) => m.slug),
     days: zeroFill(
-      daysBetween(range.from, last),
+      daysInclusive(range.from, last),
       rows,
       ["requests", "bytes", "hits", "misses", "errors"] as const,
     ),

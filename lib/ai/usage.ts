@@ -7,12 +7,11 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily } from "../db/schema/mod.ts";
+import { utcDay } from "../usage/days.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
 
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+export { utcDay };
 export function utcMonth(ms: number): string {
   return new Date(ms).toISOString().slice(0, 7);
 }

@@ -6,20 +6,10 @@
 import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, requestLogs, usageDaily } from "../db/schema/mod.ts";
-import { badRequest } from "../errors.ts";
-import {
-  addDays,
-  daysInclusive,
-  periodRange,
-  type PeriodUsage,
-  previousPeriod,
-  tenantPeriodUsage,
-  utcDay,
-} from "./query.ts";
+import { periodRange, type PeriodUsage, previousPeriod, tenantPeriodUsage } from "./query.ts";
+import { daysInclusive, zeroFill } from "./days.ts";
 
 export const TOP_PATHS = 10;
-export const BANDWIDTH_DEFAULT_DAYS = 30;
-export const BANDWIDTH_MAX_DAYS = 366;
 export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
 const SAMPLED_NOTE = "Breakdowns count sampled request logs (REQUEST_LOG_SAMPLE_RATE, capped " +
@@ -105,59 +95,29 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
 }
 
 /**
- * The inclusive day range for bandwidth-daily: none given is the last 30 days ending
- * today (UTC); one bound anchors the other (from alone runs 30 days, never past today).
+ * Bytes and requests per day of [from, to] (inclusive), summed over the tenants `where`
+ * selects (all of them without it), with a point for every day.
  */
-export function resolveDayRange(now: number, from?: string, to?: string) {
-  const today = utcDay(now);
-  const anchoredTo = from === undefined
-    ? today
-    : min(addDays(from, BANDWIDTH_DEFAULT_DAYS - 1), today);
-  const end = to ?? anchoredTo;
-  const start = from ?? addDays(end, -(BANDWIDTH_DEFAULT_DAYS - 1));
-  if (start > end) throw rangeError("from", "from must not be after to");
-  const days = daysInclusive(start, end).length;
-  if (days > BANDWIDTH_MAX_DAYS) {
-    throw rangeError("to", `spans ${days} days, at most ${BANDWIDTH_MAX_DAYS} allowed`);
-  }
-  return { from: start, to: end };
-}
-
-const min = (a: string, b: string) => a < b ? a : b;
-
-/** SPEC's "400 invalid range", naming the offending bound in details.fields. */
-export function rangeError(field: string, message: string) {
-  return badRequest(`Invalid range: ${message}`, { fields: [{ path: field, message }] });
-}
-
-/** Bytes and requests per day of [from, to] (inclusive), a point for every day. */
-export async function tenantBandwidthDaily(
-  s: Services,
-  tenantId: number,
-  from: string,
-  to: string,
-) {
+export async function bandwidthSeries(s: Services, from: string, to: string, where?: SQL) {
   const rows = await s.db.select({
     day: usageDaily.day,
-    bytes: usageDaily.bytes,
-    requests: usageDaily.requests,
-  }).from(usageDaily).where(and(
-    eq(usageDaily.tenantId, tenantId),
-    gte(usageDaily.day, from),
-    lte(usageDaily.day, to),
-  ));
-  const byDay = new Map(rows.map((r) => [r.day, r]));
-  const points = daysInclusive(from, to).map((day) => ({
-    day,
-    bytes: Number(byDay.get(day)?.bytes ?? 0),
-    requests: Number(byDay.get(day)?.requests ?? 0),
-  }));
+    bytes: sql<string>`coalesce(sum(${usageDaily.bytes}), 0)`,
+    requests: sql<string>`coalesce(sum(${usageDaily.requests}), 0)`,
+  }).from(usageDaily)
+    .where(and(gte(usageDaily.day, from), lte(usageDaily.day, to), where))
+    .groupBy(usageDaily.day);
+  const points = zeroFill(daysInclusive(from, to), rows, ["bytes", "requests"] as const);
   const totals = { bytes: 0, requests: 0 };
   for (const p of points) {
     totals.bytes += p.bytes;
     totals.requests += p.requests;
   }
   return { from, to, points, totals };
+}
+
+/** One tenant's bandwidth series. */
+export function tenantBandwidthDaily(s: Services, tenantId: number, from: string, to: string) {
+  return bandwidthSeries(s, from, to, eq(usageDaily.tenantId, tenantId));
 }
 
 export type LogFilter = {

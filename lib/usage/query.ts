@@ -106,28 +106,3 @@ export async function tenantPeriodUsage(
 export function emptyPeriodUsage(period: string): PeriodUsage {
   return { period, ...periodRange(period), ...totalsOf(undefined) };
 }
-
-const DAY_MS = 86_400_000;
-
-/** True for a real UTC calendar day in `YYYY-MM-DD` form (2026-02-30 is not). */
-export function isUtcDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const t = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
-}
-
-/** The UTC day containing `now`, as `YYYY-MM-DD`. */
-export function utcDay(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
-}
-
-export function addDays(day: string, n: number): string {
-  return utcDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
-}
-
-/** Every day from `from` to `to`, both included. */
-export function daysInclusive(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
-  return out;
-}

@@ -8,25 +8,20 @@ import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
-import { badRequest } from "../../lib/errors.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { REQUEST_LOG_RETENTION_DAYS } from "../../lib/usage/aggregator.ts";
 import { adminOverview } from "../../lib/admin/overview.ts";
 import { bandwidthDaily, userDaily } from "../../lib/admin/daily.ts";
-import { addDays, dayOf, isDay, spanDays } from "../../lib/admin/days.ts";
+import { isUtcDay, resolveDayRange } from "../../lib/usage/days.ts";
 import { pruneRequestLogs } from "../../lib/admin/ops.ts";
 import { updateUser } from "../../lib/admin/users.ts";
 import { startPasswordReset } from "../../lib/admin/password_reset.ts";
-
-/** Default and largest bandwidth window, in days. */
-export const BANDWIDTH_DEFAULT_DAYS = 30;
-export const BANDWIDTH_MAX_DAYS = 366;
 
 const periodQuery = z.object({
   period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 }).strict();
 
-const day = z.string().refine(isDay, "must be a date YYYY-MM-DD");
+const day = z.string().refine(isUtcDay, "must be a date YYYY-MM-DD");
 const bandwidthQuery = z.object({
   from: day.optional(),
   to: day.optional(),
@@ -60,13 +55,7 @@ export function adminOpsRoutes(): Hono<AppEnv> {
     requireMasterAdmin(c);
     const s = c.get("services");
     const q = parseQuery(c, bandwidthQuery);
-    // Without bounds: the last 30 days up to today (UTC); one bound anchors the other.
-    const to = q.to ?? (q.from ? minDay(addDays(q.from, BANDWIDTH_DEFAULT_DAYS - 1), s) : today(s));
-    const from = q.from ?? addDays(to, -(BANDWIDTH_DEFAULT_DAYS - 1));
-    if (from > to) throw badRequest("Invalid from: must not be after to");
-    if (spanDays(from, to) > BANDWIDTH_MAX_DAYS) {
-      throw badRequest(`Invalid to: the range spans more than ${BANDWIDTH_MAX_DAYS} days`);
-    }
+    const { from, to } = resolveDayRange(s.clock.now(), q.from, q.to);
     return c.json(await bandwidthDaily(s, { from, to, tenant: q.tenant }));
   });
 
@@ -105,6 +94,3 @@ export function adminOpsRoutes(): Hono<AppEnv> {
 
   return app;
 }
-
-const today = (s: { clock: { now(): number } }) => dayOf(s.clock.now());
-const minDay = (d: string, s: { clock: { now(): number } }) => d < today(s) ? d : today(s);

@@ -7,11 +7,10 @@ import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
-import { currentPeriod, isUtcDay, PERIOD_RE } from "../../lib/usage/query.ts";
+import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
+import { isUtcDay, rangeError, resolveDayRange } from "../../lib/usage/days.ts";
 import {
   listRequestLogs,
-  rangeError,
-  resolveDayRange,
   tenantAnalytics,
   tenantBandwidthDaily,
 } from "../../lib/usage/analytics.ts";
