@@ -44,6 +44,17 @@ const AREAS: Record<string, Route[]> = {
     { method: "POST", path: "/webhook-secret", min: "editor" },
     { method: "PUT", path: "/webhook-secret", min: "admin" },
   ],
+  analytics: [
+    { method: "GET", path: "/analytics?period=bad", min: "viewer" },
+    { method: "GET", path: "/bandwidth-daily?from=bad", min: "viewer" },
+    { method: "GET", path: "/logs?limit=0", min: "viewer" },
+    { method: "GET", path: "/usage?period=bad", min: "viewer" },
+  ],
+  implementation_checks: [
+    { method: "POST", path: "/website-implementation-check", min: "viewer", body: {} },
+    // Read-only and harmless: the tenant has no site proxy, so nothing is probed.
+    { method: "POST", path: "/cachely-check", min: "viewer" },
+  ],
 };
 
 function assertErrorShape(body: unknown, label: string) {
@@ -100,7 +111,7 @@ for (const [area, routes] of Object.entries(AREAS)) {
 }
 
 dbTest(
-  "admin users: 401 anonymous, 403 for every tenant role, through for the master admin",
+  "admin routes: 401 anonymous, 403 for every tenant role, through for the master admin",
   async (app) => {
     const owner = await signUp(app);
     const slug = await createTenant(owner);
@@ -114,6 +125,22 @@ dbTest(
         min: "owner",
         body: {},
       },
+      { method: "PATCH", path: `/api/admin/users/${users.viewer.userId}`, min: "owner", body: {} },
+      {
+        method: "GET",
+        path: `/api/admin/users/${users.viewer.userId}/daily?period=x`,
+        min: "owner",
+      },
+      {
+        method: "POST",
+        path: `/api/admin/users/${users.viewer.userId}/reset-password`,
+        min: "owner",
+        body: { unknown: 1 },
+      },
+      { method: "GET", path: "/api/admin/overview?period=x", min: "owner" },
+      { method: "GET", path: "/api/admin/bandwidth-daily?from=x", min: "owner" },
+      { method: "POST", path: "/api/admin/prune-logs", min: "owner", body: { retentionDays: 0 } },
+      { method: "GET", path: "/api/admin/usage-aggregator-status", min: "owner" },
     ];
     for (const r of routes) {
       assertEquals((await new Client(app).request(r.method, r.path, r.body)).status, 401);
