@@ -30,6 +30,27 @@ const LIST_SECTIONS = [
     columns: [["id", "Id"], ["name", "Name"], ["routePattern", "Route"], ["status", "Status"]],
   },
   {
+    title: "Bandwidth, last 30 days",
+    path: "bandwidth-daily",
+    itemsKey: "points",
+    empty: "No traffic yet.",
+    columns: [["day", "Day"], ["requests", "Requests"], ["bytes", "Bytes"]],
+  },
+  {
+    title: "Request logs (sampled)",
+    path: "logs?limit=20",
+    itemsKey: "entries",
+    empty: "No request logs yet.",
+    columns: [
+      ["ts", "When"],
+      ["method", "Method"],
+      ["path", "Path"],
+      ["status", "Status"],
+      ["cache", "Cache"],
+      ["durationMs", "ms"],
+    ],
+  },
+  {
     title: "Audit history",
     path: "audit-events?limit=20",
     itemsKey: "events",

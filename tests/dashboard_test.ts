@@ -30,7 +30,15 @@ dbTest(
     assertEquals(detail.status, 200);
     assertStringIncludes(detail.text, `http://${slug}.localhost:8000`);
     assertStringIncludes(detail.text, "token stored");
-    for (const list of ["ai-transform/rules", "ai-experiments", "audit-events?limit=20"]) {
+    for (
+      const list of [
+        "ai-transform/rules",
+        "ai-experiments",
+        "bandwidth-daily",
+        "logs?limit=20",
+        "audit-events?limit=20",
+      ]
+    ) {
       assertStringIncludes(detail.text, `/api/tenants/${slug}/${list}`);
     }
     assert(!detail.text.includes("CANARY"), "the token never reaches a page");
