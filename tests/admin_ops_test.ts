@@ -534,6 +534,39 @@ dbTest("reset tokens expire after an hour, and a new reset kills the older token
   }
 });
 
+dbTest("a reset that fails to save the password leaves the link usable", async (app) => {
+  const mail = startFakeMail();
+  const mailed = await createTestApp(app.backend, {
+    env: { ...opts.env, MAIL_TRANSPORT_URL: mail.url },
+    clock: new ManualClock(NOW),
+  });
+  const db = mailed.services.dbHandle;
+  try {
+    const root = await signUp(mailed, ROOT);
+    const user = await signUp(mailed);
+    await root.post(`/api/admin/users/${user.userId}/reset-password`, {});
+    const token = tokenIn(mail.sent[0].text);
+    await db.exec(`
+      CREATE FUNCTION test_refuse_update() RETURNS trigger AS $$
+        BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER test_refuse_update BEFORE UPDATE ON users
+        FOR EACH ROW EXECUTE FUNCTION test_refuse_update();`);
+    const anon = new Client(mailed);
+    const failed = await anon.post("/api/auth/reset-password", { token, password: NEW_PASSWORD });
+    assertEquals(failed.status, 500);
+    assertEquals(failed.body.error.code, "internal", "no detail of the failure leaks");
+    await db.exec(`DROP TRIGGER test_refuse_update ON users; DROP FUNCTION test_refuse_update();`);
+    const retry = await anon.post("/api/auth/reset-password", { token, password: NEW_PASSWORD });
+    assertEquals(retry.status, 200, "the token was put back");
+    assertEquals((await logIn(mailed, user.email, NEW_PASSWORD)).status, 200);
+  } finally {
+    await db.exec(`DROP TRIGGER IF EXISTS test_refuse_update ON users;
+      DROP FUNCTION IF EXISTS test_refuse_update();`).catch(() => {});
+    await mailed.close();
+    await mail.close();
+  }
+});
+
 dbTest(
   "reset-password: 404 unknown user, 400 bad bodies; emailSent false without mail",
   async (app) => {

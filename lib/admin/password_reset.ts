@@ -82,10 +82,20 @@ export async function completePasswordReset(s: Services, token: string, password
     .delete(kvKeys.userPasswordReset(userId))
     .commit();
   if (!spent.ok) throw invalidToken(); // a concurrent request used it first
-  await s.db.update(users).set({
-    passwordHash: await hashPassword(password),
-    updatedAt: new Date(s.clock.now()),
-  }).where(eq(users.id, userId));
+  try {
+    await s.db.update(users).set({
+      passwordHash: await hashPassword(password),
+      updatedAt: new Date(s.clock.now()),
+    }).where(eq(users.id, userId));
+  } catch (e) {
+    // Nothing lost on failure: the link works again for the rest of its hour.
+    const left = Math.max(1, expiresAt - s.clock.now());
+    await s.kv.atomic()
+      .set(kvKeys.passwordReset(hash), got.value, { expireIn: left })
+      .set(kvKeys.userPasswordReset(userId), hash, { expireIn: left })
+      .commit().catch(() => {});
+    throw e;
+  }
   const sessionsEnded = await deleteUserSessions(s.kv, userId);
   s.log.info("password reset completed", { userId, sessionsEnded });
   return { ok: true };
