@@ -11,6 +11,7 @@ import { memberWithRole } from "./roles.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { domains, tenants } from "../lib/db/schema/mod.ts";
 import { syncTenantSnapshot } from "../lib/edge_config/sync.ts";
+import { CHECKS_PER_MINUTE } from "../routes/api/implementation_checks.ts";
 
 /**
  * Server-side fetch of the app under test: tenant, preview and custom-domain hosts in
@@ -309,6 +310,7 @@ dbTest(
         Promise.resolve(t === "A" ? ["127.0.0.1"] : ["::1"])) as unknown as typeof Deno.resolveDns;
     const outcomes = new Map<string, number>();
     for (const raw of Object.values(corpus.must_block).flat()) {
+      app.clock.advance(60_000); // each check in a rate-limit window of its own
       const r = await siteCheck(owner, slug, raw);
       const outcome = r.status === 400 ? `400 ${r.body.error.code}` : `${r.status} ${r.body.error}`;
       assert(
@@ -401,6 +403,25 @@ async function addActiveDomain(app: TestApp, slug: string, hostname: string) {
   });
   await syncTenantSnapshot(app.services, t.id);
 }
+
+dbTest("both checks share a per-tenant limit of 20 a minute: 429 with Retry-After", async (app) => {
+  use(app);
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const other = await createTenant(owner);
+  const check = (s: string) => owner.post(`/api/tenants/${s}/cachely-check`);
+  for (let i = 0; i < CHECKS_PER_MINUTE - 1; i++) assertEquals((await check(slug)).status, 200);
+  // A website check with a bad body is refused before it counts.
+  assertEquals((await siteCheck(owner, slug, "not a url")).status, 400);
+  assertEquals((await siteCheck(owner, slug, "https://www.site.test/x")).status, 200);
+  const over = await check(slug);
+  assertEquals(over.status, 429);
+  assertEquals(over.body.error.code, "rate_limited");
+  assert(Number(over.headers.get("retry-after")) >= 1);
+  assertEquals((await check(other)).status, 200, "another tenant has its own allowance");
+  app.clock.advance(60_000);
+  assertEquals((await check(slug)).status, 200, "the next minute starts afresh");
+});
 
 dbTest("cachely-check: an API-only tenant is not_enabled and probes nothing", async (app) => {
   use(app);

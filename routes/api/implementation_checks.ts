@@ -10,6 +10,27 @@ import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { parseSiteUrl, runWebsiteCheck } from "../../lib/checks/website_check.ts";
 import { runCachelyCheck } from "../../lib/checks/cachely_check.ts";
+import { hitRateLimit } from "../../lib/kv/rate_limit.ts";
+import { tooManyRequests } from "../../lib/errors.ts";
+import type { Services } from "../../lib/services.ts";
+
+/**
+ * Both checks make the server fetch other hosts on a member's behalf: at most this many
+ * per tenant per minute (together), so a tenant cannot turn them into a request cannon.
+ */
+export const CHECKS_PER_MINUTE = 20;
+
+async function limitChecks(s: Services, tenantId: number): Promise<void> {
+  const r = await hitRateLimit(
+    s.kv,
+    "checks",
+    String(tenantId),
+    CHECKS_PER_MINUTE,
+    60_000,
+    s.clock.now(),
+  );
+  if (!r.allowed) throw tooManyRequests(r.retryAfterSeconds, "Too many implementation checks");
+}
 
 const websiteCheckBody = z.object({ url: z.string().min(1).max(2048) }).strict();
 
@@ -18,6 +39,7 @@ export function implementationCheckRoutes(): Hono<AppEnv> {
 
   app.post("/tenants/:slug/cachely-check", async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
+    await limitChecks(c.get("services"), tenant.id);
     return c.json(await runCachelyCheck(c.get("services"), tenant));
   });
 
@@ -25,7 +47,9 @@ export function implementationCheckRoutes(): Hono<AppEnv> {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const { url } = await parseJsonBody(c, websiteCheckBody, 16 * 1024);
-    return c.json(await runWebsiteCheck(s, tenant, parseSiteUrl(s, url)));
+    const target = parseSiteUrl(s, url);
+    await limitChecks(s, tenant.id);
+    return c.json(await runWebsiteCheck(s, tenant, target));
   });
 
   return app;
