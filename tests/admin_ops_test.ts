@@ -6,8 +6,10 @@ import {
   createTestApp,
   dbTest,
   signUp,
+  tenantIdOf,
   type TestApp,
 } from "./harness.ts";
+import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { startFakeMail } from "./fakes/mail.ts";
 import { ManualClock } from "../lib/clock.ts";
 
@@ -20,31 +22,6 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0); // 2026-11-22 12:00 UTC
 const OCT = Date.UTC(2026, 9, 10, 9, 0, 0);
-
-async function idOf(app: TestApp, slug: string): Promise<number> {
-  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
-    `SELECT id FROM tenants WHERE slug = '${slug}'`,
-  );
-  return id;
-}
-
-type Counters = {
-  requests: number;
-  bytes: number;
-  hits?: number;
-  misses?: number;
-  stale?: number;
-  bypass?: number;
-  errors?: number;
-};
-
-async function seedUsage(app: TestApp, tenantId: number, day: string, c: Counters) {
-  await app.services.dbHandle.exec(
-    `INSERT INTO usage_daily (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors)
-     VALUES (${tenantId}, '${day}', ${c.requests}, ${c.bytes}, ${c.hits ?? 0}, ${c.misses ?? 0},
-             ${c.stale ?? 0}, ${c.bypass ?? 0}, ${c.errors ?? 0})`,
-  );
-}
 
 /**
  * root (admin), alice (owner of alpha, viewer of beta; alpha was created in October),
@@ -67,27 +44,33 @@ async function world(app: TestApp) {
     role: "viewer",
   });
   assertEquals((await alice.post("/api/invites/accept", { token: inv.body.token })).status, 200);
-  const [a, b, g] = [await idOf(app, alpha), await idOf(app, beta), await idOf(app, gamma)];
-  await seedUsage(app, a, "2026-10-31", { requests: 1000, bytes: 9, misses: 1000 });
-  await seedUsage(app, a, "2026-11-01", {
+  const [a, b, g] = [
+    await tenantIdOf(app, alpha),
+    await tenantIdOf(app, beta),
+    await tenantIdOf(app, gamma),
+  ];
+  await seedUsageDays(app, a, [{ day: "2026-10-31", requests: 1000, bytes: 9, misses: 1000 }]);
+  await seedUsageDays(app, a, [{
+    day: "2026-11-01",
     requests: 100,
     bytes: 1000,
     hits: 60,
     misses: 30,
     stale: 10,
     errors: 2,
-  });
-  await seedUsage(app, a, "2026-11-30", { requests: 5, bytes: 50, hits: 5 });
-  await seedUsage(app, b, "2026-11-15", {
+  }]);
+  await seedUsageDays(app, a, [{ day: "2026-11-30", requests: 5, bytes: 50, hits: 5 }]);
+  await seedUsageDays(app, b, [{
+    day: "2026-11-15",
     requests: 200,
     bytes: 500,
     hits: 100,
     misses: 50,
     bypass: 50,
     errors: 1,
-  });
-  await seedUsage(app, b, "2026-12-01", { requests: 7, bytes: 70 });
-  await seedUsage(app, g, "2026-11-15", { requests: 40, bytes: 4000, misses: 40 });
+  }]);
+  await seedUsageDays(app, b, [{ day: "2026-12-01", requests: 7, bytes: 70 }]);
+  await seedUsageDays(app, g, [{ day: "2026-11-15", requests: 40, bytes: 4000, misses: 40 }]);
   await app.services.dbHandle.exec(
     `INSERT INTO ai_usage_daily (tenant_id, day, input_tokens, output_tokens, model_calls) VALUES
      (${a}, '2026-11-03', 10, 20, 2), (${g}, '2026-11-30', 1, 2, 1), (${b}, '2026-10-31', 500, 500, 50)`,
@@ -143,7 +126,11 @@ dbTest("overview ranks at most 10 tenants by requests", async (app) => {
   const root = await signUp(app, ROOT);
   for (let i = 1; i <= 11; i++) {
     const slug = await createTenant(root, { slug: `t${String(i).padStart(2, "0")}-top` });
-    await seedUsage(app, await idOf(app, slug), "2026-11-02", { requests: i, bytes: 1 });
+    await seedUsageDays(app, await tenantIdOf(app, slug), [{
+      day: "2026-11-02",
+      requests: i,
+      bytes: 1,
+    }]);
   }
   const r = await root.get("/api/admin/overview");
   assertEquals(r.body.topTenants.length, 10);
@@ -252,7 +239,7 @@ dbTest(
   async (app) => {
     app.clock.set(NOW);
     const root = await signUp(app, ROOT);
-    const id = await idOf(app, await createTenant(root));
+    const id = await tenantIdOf(app, await createTenant(root));
     await seedLog(app, id, NOW - 31 * DAY, "/a-31d");
     await seedLog(app, id, NOW - 30 * DAY - 1000, "/b-30d-1s");
     await seedLog(app, id, NOW - 30 * DAY + 1000, "/c-30d+1s");
@@ -607,7 +594,7 @@ dbTest("admin ops: 401 anonymous, 403 for a signed-in non-admin, nothing changes
   app.clock.set(NOW);
   const root = await signUp(app, ROOT);
   const user = await signUp(app);
-  const id = await idOf(app, await createTenant(user));
+  const id = await tenantIdOf(app, await createTenant(user));
   await seedLog(app, id, NOW - 40 * DAY, "/old");
   const u = `/api/admin/users/${user.userId}`;
   const calls: [string, string, unknown?][] = [

@@ -1,38 +1,11 @@
 import { assertEquals } from "./assert.ts";
-import { Client, createTenant, dbTest, signUp } from "./harness.ts";
+import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
+import { seedUsageDays } from "./fakes/usage_rows.ts";
 import type { TestApp } from "./harness.ts";
 import { memberWithRole } from "./roles.ts";
 
 // The harness clock starts at Date.now(); pin it so "today" is 2026-11-22 (UTC).
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-async function idOf(app: TestApp, slug: string): Promise<number> {
-  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
-    `SELECT id FROM tenants WHERE slug = '${slug}'`,
-  );
-  return id;
-}
-
-type Day = {
-  day: string;
-  requests: number;
-  bytes: number;
-  hits?: number;
-  misses?: number;
-  stale?: number;
-  bypass?: number;
-  errors?: number;
-};
-
-async function seedDays(app: TestApp, tenantId: number, days: Day[]) {
-  for (const d of days) {
-    await app.services.dbHandle.exec(
-      `INSERT INTO usage_daily (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors)
-       VALUES (${tenantId}, '${d.day}', ${d.requests}, ${d.bytes}, ${d.hits ?? 0},
-         ${d.misses ?? 0}, ${d.stale ?? 0}, ${d.bypass ?? 0}, ${d.errors ?? 0})`,
-    );
-  }
-}
 
 type Log = {
   ts: string;
@@ -78,9 +51,9 @@ async function twoTenants(app: TestApp) {
   const other = await signUp(app);
   const slug = await createTenant(owner, { slug: "stats-a" });
   const otherSlug = await createTenant(other, { slug: "stats-b" });
-  const a = await idOf(app, slug);
-  const b = await idOf(app, otherSlug);
-  await seedDays(app, a, [
+  const a = await tenantIdOf(app, slug);
+  const b = await tenantIdOf(app, otherSlug);
+  await seedUsageDays(app, a, [
     { day: "2026-10-31", requests: 7, bytes: 700, hits: 7, errors: 2 },
     {
       day: "2026-11-01",
@@ -95,7 +68,7 @@ async function twoTenants(app: TestApp) {
     { day: "2026-11-30", requests: 5, bytes: 500, hits: 3, misses: 1, bypass: 1 },
     { day: "2026-12-01", requests: 100, bytes: 10_000, hits: 100 },
   ]);
-  await seedDays(app, b, [{ day: "2026-11-15", requests: 999, bytes: 99_999, hits: 999 }]);
+  await seedUsageDays(app, b, [{ day: "2026-11-15", requests: 999, bytes: 99_999, hits: 999 }]);
   return { owner, other, slug, otherSlug, a, b };
 }
 
@@ -213,7 +186,7 @@ dbTest("GET analytics: topPaths keeps the 10 busiest paths", async (app) => {
   app.clock.set(NOW);
   const owner = await signUp(app);
   const slug = await createTenant(owner);
-  const id = await idOf(app, slug);
+  const id = await tenantIdOf(app, slug);
   const logs: Log[] = [];
   // /p1 gets 12 logs, /p2 11, … /p12 1.
   for (let p = 1; p <= 12; p++) {
@@ -555,7 +528,7 @@ dbTest(
     app.clock.set(NOW);
     const owner = await signUp(app);
     const slug = await createTenant(owner);
-    const id = await idOf(app, slug);
+    const id = await tenantIdOf(app, slug);
     const agg = app.services.usageAggregator!;
     const at = Date.UTC(2026, 10, 21, 8, 30, 15, 123);
     agg.record({

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { Client, createTenant, dbTest, signUp } from "./harness.ts";
+import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { readSnapshot } from "../lib/kv/snapshot.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
 import { EVENT_HISTORY_LIMIT } from "../lib/webhooks/cache_refresh.ts";
@@ -20,9 +20,7 @@ async function ownerWithTenant(app: TestApp) {
 /** Adds a member with a role through the invite flow's data layer (direct row insert). */
 async function memberWithRole(app: TestApp, slug: string, role: string) {
   const user = await signUp(app);
-  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
-    `SELECT id FROM tenants WHERE slug = '${slug}'`,
-  );
+  const id = await tenantIdOf(app, slug);
   await app.services.dbHandle.exec(
     `INSERT INTO tenant_members (tenant_id, user_id, role) VALUES (${id}, '${user.userId}', '${role}')`,
   );

@@ -316,3 +316,11 @@ export function serveOnLoopback(
   const port = server.addr.port;
   return { url: `http://127.0.0.1:${port}`, port, close: () => server.shutdown() };
 }
+
+/** The numeric id of a tenant, for tests that seed rows directly. */
+export async function tenantIdOf(app: TestApp, slug: string): Promise<number> {
+  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
+    `SELECT id FROM tenants WHERE slug = '${slug.replaceAll("'", "''")}'`,
+  );
+  return id;
+}

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "./assert.ts";
-import { createTenant, createTestApp, dbTest, openTestDb, signUp } from "./harness.ts";
+import { createTenant, createTestApp, dbTest, openTestDb, signUp, tenantIdOf } from "./harness.ts";
 import { BACKENDS } from "./harness.ts";
 import type { TestApp } from "./harness.ts";
 import { UsageAggregator } from "../lib/usage/aggregator.ts";
@@ -12,11 +12,7 @@ const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 async function tenantId(app: TestApp): Promise<number> {
   const owner = await signUp(app);
-  const slug = await createTenant(owner);
-  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
-    `SELECT id FROM tenants WHERE slug = '${slug}'`,
-  );
-  return id;
+  return await tenantIdOf(app, await createTenant(owner));
 }
 
 function rec(tenantId: number, p: Partial<UsageRecord> = {}): UsageRecord {

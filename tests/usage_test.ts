@@ -1,5 +1,5 @@
 import { assertEquals } from "./assert.ts";
-import { Client, createTenant, dbTest, signUp } from "./harness.ts";
+import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import type { TestApp } from "./harness.ts";
 import type { UsageRecord } from "../edge/types.ts";
 import { startUpstream } from "./fakes/upstream.ts";
@@ -7,13 +7,6 @@ import { startUpstream } from "./fakes/upstream.ts";
 // The harness clock starts at Date.now(); pin it to a known month.
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const OCT = Date.UTC(2026, 9, 31, 23, 59, 0);
-
-async function idOf(app: TestApp, slug: string): Promise<number> {
-  const [{ id }] = await app.services.dbHandle.query<{ id: number }>(
-    `SELECT id FROM tenants WHERE slug = '${slug}'`,
-  );
-  return id;
-}
 
 function rec(tenantId: number, ts: number, p: Partial<UsageRecord> = {}): UsageRecord {
   return {
@@ -43,7 +36,7 @@ dbTest("GET /api/tenants/{slug}/usage returns current and previous month totals"
   app.clock.set(NOW);
   const owner = await signUp(app);
   const slug = await createTenant(owner);
-  const id = await idOf(app, slug);
+  const id = await tenantIdOf(app, slug);
   await traffic(app, [
     rec(id, NOW, { cache: "HIT", bytes: 300 }),
     rec(id, NOW, { cache: "HIT", bytes: 300 }),
@@ -85,9 +78,9 @@ dbTest("GET /api/tenants/usage lists every tenant of the caller with totals", as
   const a = await createTenant(owner, { slug: "usage-a" });
   const b = await createTenant(owner, { slug: "usage-b" });
   await traffic(app, [
-    rec(await idOf(app, a), NOW, { bytes: 10 }),
-    rec(await idOf(app, b), NOW, { bytes: 20, cache: "MISS" }),
-    rec(await idOf(app, b), NOW, { bytes: 30 }),
+    rec(await tenantIdOf(app, a), NOW, { bytes: 10 }),
+    rec(await tenantIdOf(app, b), NOW, { bytes: 20, cache: "MISS" }),
+    rec(await tenantIdOf(app, b), NOW, { bytes: 30 }),
   ]);
   const r = await owner.get("/api/tenants/usage");
   assertEquals(r.status, 200);
@@ -156,7 +149,7 @@ dbTest("tenant isolation: usage of another tenant is 404 and never listed", asyn
   const b = await signUp(app);
   const slugA = await createTenant(a);
   const slugB = await createTenant(b);
-  await traffic(app, [rec(await idOf(app, slugA), NOW, { bytes: 999 })]);
+  await traffic(app, [rec(await tenantIdOf(app, slugA), NOW, { bytes: 999 })]);
   assertEquals((await b.get(`/api/tenants/${slugA}/usage`)).status, 404);
   const listB = await b.get("/api/tenants/usage");
   assertEquals(listB.body.tenants.map((t: { slug: string }) => t.slug), [slugB]);
@@ -171,7 +164,7 @@ dbTest("a viewer member can read tenant usage", async (app) => {
   const viewer = await signUp(app);
   await app.services.dbHandle.exec(
     `INSERT INTO tenant_members (tenant_id, user_id, role)
-     VALUES (${await idOf(app, slug)}, '${viewer.userId}', 'viewer')`,
+     VALUES (${await tenantIdOf(app, slug)}, '${viewer.userId}', 'viewer')`,
   );
   assertEquals((await viewer.get(`/api/tenants/${slug}/usage`)).status, 200);
   const list = await viewer.get("/api/tenants/usage");
