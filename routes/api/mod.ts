@@ -27,11 +27,17 @@ import { analyticsRoutes } from "./analytics.ts";
 import { adminOpsRoutes } from "./admin_ops.ts";
 import { passwordResetRoutes } from "./password_reset.ts";
 import { implementationCheckRoutes } from "./implementation_checks.ts";
+import { billingRoutes } from "./billing.ts";
+import { usageIngestRoutes } from "./usage_ingest.ts";
+import { adminPlatformRoutes } from "./admin_platform.ts";
 
 const SESSIONLESS_PATHS = [
   /^\/api\/ai-experiments\/events$/, // public, CORS-open
   /^\/api\/tenants\/[^/]+\/webhook$/, // publish webhook: query secret
   /^\/api\/ai-transform\/execute$/, // X-AI-Transform-Key
+  /^\/api\/billing\/webhook$/, // payment-provider signature
+  /^\/api\/usage\/(ingest|check)$/, // X-Ingest-Key
+  /^\/api\/demos\/[^/]+$/, // public
 ];
 
 export function apiRoutes(): Hono<AppEnv> {
@@ -68,6 +74,9 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route("/", adminOpsRoutes());
   api.route("/", passwordResetRoutes());
   api.route("/", implementationCheckRoutes());
+  api.route("/", billingRoutes());
+  api.route("/", usageIngestRoutes());
+  api.route("/", adminPlatformRoutes());
   api.route("/tenants", tenantRoutes());
   api.notFound((c) =>
     new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`).toResponse()
