@@ -11,6 +11,8 @@ import { imageHostToken, providerFor } from "../providers/mod.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { billingEnabled } from "../config.ts";
+import { PLAN_TENANT_LIMITS } from "../billing/plans.ts";
+import { accountPlan } from "../billing/state.ts";
 import { removeTenantFromEdge, syncTenantSnapshot } from "../edge_config/sync.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
@@ -61,18 +63,17 @@ export function requireEncryptionKey(s: Services): string {
   return key;
 }
 
-/** Free plan tenant limit; only enforced where billing is configured. */
-export const PLAN_TENANT_LIMITS = { free: 1, pro: 25 } as const;
-
 export async function createTenant(s: Services, userId: string, input: CreateTenantInput) {
   const problem = slugProblem(input.slug);
   if (problem) throw badRequest(`Invalid slug: ${problem}`);
   if (billingEnabled(s.config)) {
+    // The billing account is the user: tenants they own count against their plan.
+    const plan = await accountPlan(s, userId);
     const [{ n }] = await s.db.select({ n: count() }).from(tenantMembers)
       .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
-    if (n >= PLAN_TENANT_LIMITS.free) {
+    if (n >= PLAN_TENANT_LIMITS[plan]) {
       throw forbidden(
-        `Plan limit reached: free plan allows ${PLAN_TENANT_LIMITS.free} tenant`,
+        `Plan limit reached: ${plan} plan allows ${PLAN_TENANT_LIMITS[plan]} tenant(s)`,
         "plan_limit",
       );
     }

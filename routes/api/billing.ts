@@ -1,11 +1,133 @@
 /**
  * Billing (SPEC "Usage, demos, user, billing"): state, checkout, portal, sync, the payment-provider webhook, and the master-admin plan override.
- * Paths are relative to /api.
+ * Paths are relative to /api. The billing account is the signed-in user (decisions.md "Billing").
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
+import { requireAuth, requireMasterAdmin } from "../../lib/http/auth.ts";
+import { parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate.ts";
+import { ApiError, forbidden, notFound } from "../../lib/errors.ts";
+import { findUserById } from "../../lib/users/mod.ts";
+import { PLAN_CODES } from "../../lib/billing/plans.ts";
+import { billingView, findBilling, upsertBilling } from "../../lib/billing/state.ts";
+import { callStripe, notConfigured, stripeClient } from "../../lib/billing/stripe_client.ts";
+import { refreshSubscription } from "../../lib/billing/subscription.ts";
+import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
+
+const WEBHOOK_MAX_BYTES = 256 * 1024;
+const syncQuery = z.object({ userId: z.string().trim().min(1).max(100).optional() });
+const overrideBody = z.object({
+  planCode: z.enum(PLAN_CODES),
+  /** false hands the plan back to the payment provider; default true (SPEC: sets the flag). */
+  adminOverride: z.boolean().optional(),
+}).strict();
 
 export function billingRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/billing/state", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    return c.json(billingView(s, await findBilling(s, auth.user.id)));
+  });
+
+  app.post("/billing/checkout", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const stripe = stripeClient(s.config);
+    const price = s.config.stripe.pricePro;
+    if (!price) throw notConfigured("The pro price");
+    const row = await findBilling(s, auth.user.id);
+    if (row && (row.status === "active" || row.status === "trialing")) {
+      throw new ApiError(400, "already_subscribed", "The account already has a subscription");
+    }
+    let customerId = row?.stripeCustomerId;
+    if (!customerId) {
+      const customer = await callStripe(() =>
+        stripe.customers.create({ email: auth.user.email, metadata: { userId: auth.user.id } })
+      );
+      customerId = customer.id;
+      await upsertBilling(s, auth.user.id, { stripeCustomerId: customerId });
+    }
+    const dashboard = new URL("/dashboard", s.config.publicUrl);
+    const session = await callStripe(() =>
+      stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer: customerId,
+        client_reference_id: auth.user.id,
+        line_items: [{ price, quantity: 1 }],
+        subscription_data: { metadata: { userId: auth.user.id } },
+        success_url: `${dashboard}?billing=success`,
+        cancel_url: `${dashboard}?billing=cancel`,
+      })
+    );
+    if (!session.url) {
+      throw new ApiError(502, "payment_provider_error", "Checkout session has no url");
+    }
+    return c.json({ url: session.url });
+  });
+
+  app.post("/billing/portal", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const stripe = stripeClient(s.config);
+    const customerId = (await findBilling(s, auth.user.id))?.stripeCustomerId;
+    if (!customerId) {
+      throw new ApiError(400, "no_billing_customer", "No billing customer yet: check out first");
+    }
+    const session = await callStripe(() =>
+      stripe.billingPortal.sessions.create({
+        customer: customerId,
+        return_url: new URL("/dashboard", s.config.publicUrl).toString(),
+      })
+    );
+    return c.json({ url: session.url });
+  });
+
+  app.post("/billing/sync", async (c) => {
+    const auth = requireAuth(c);
+    const s = c.get("services");
+    const { userId = auth.user.id } = parseQuery(c, syncQuery);
+    if (userId !== auth.user.id) {
+      if (!auth.isAdmin) throw forbidden("Only the account itself or a master admin may sync it");
+      if (!(await findUserById(s, userId))) throw notFound("User");
+    }
+    const row = await findBilling(s, userId);
+    if (!s.config.stripe.secretKey || !row?.stripeSubscriptionId) {
+      return c.json({ ok: true, synced: false, billing: billingView(s, row) });
+    }
+    const updated = await refreshSubscription(s, userId, row.stripeSubscriptionId);
+    return c.json({ ok: true, synced: true, billing: billingView(s, updated) });
+  });
+
+  app.post("/billing/webhook", async (c) => {
+    const s = c.get("services");
+    const secret = s.config.stripe.webhookSecret;
+    if (!secret) throw forbidden("Billing webhook is not configured", "webhook_not_configured");
+    const raw = await readBodyText(c.req.raw, WEBHOOK_MAX_BYTES);
+    const event = await verifyStripeEvent(
+      raw,
+      c.req.header("stripe-signature"),
+      secret,
+      s.clock.now(),
+    );
+    await handleStripeEvent(s, event);
+    return c.json({ received: true });
+  });
+
+  app.patch("/admin/billing/:orgId", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const body = await parseJsonBody(c, overrideBody);
+    const userId = c.req.param("orgId");
+    if (!(await findUserById(s, userId))) throw notFound("Account");
+    const row = await upsertBilling(s, userId, {
+      planCode: body.planCode,
+      adminOverride: body.adminOverride ?? true,
+    });
+    return c.json({ ok: true, billing: billingView(s, row) });
+  });
+
   return app;
 }

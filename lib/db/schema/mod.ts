@@ -2,3 +2,4 @@
 export * from "./core.ts";
 export * from "./ai.ts";
 export * from "./experiments.ts";
+export * from "./billing.ts";
