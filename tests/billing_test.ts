@@ -458,6 +458,29 @@ dbTest(
   billing,
 );
 
+dbTest(
+  "Stripe failures are a 502 naming no secret; oversized webhook bodies a 413",
+  async (app) => {
+    const { user, customerId } = await checkedOutUser(app);
+    await deliver(
+      app,
+      eventBody(
+        "customer.subscription.created",
+        fakeSubscription("sub_gone", customerId, "active", PERIOD_END),
+      ),
+    );
+    // The fake knows no sub_gone, so re-reading it fails like a deleted subscription would.
+    const r = await user.post("/api/billing/sync");
+    assertEquals(r.status, 502);
+    assertEquals(r.body.error.code, "payment_provider_error");
+    assert(!r.text.includes(SECRET_KEY));
+    assertEquals((await user.get("/api/billing/state")).body.plan, "pro");
+    const big = JSON.stringify({ pad: "x".repeat(300 * 1024) });
+    assertEquals((await deliver(app, big)).status, 413);
+  },
+  billing,
+);
+
 // ---- plan limits on tenant creation ----
 
 dbTest(
