@@ -6,7 +6,7 @@ import type { Config } from "./config.ts";
 import { type DbHandle, openDb } from "./db/client.ts";
 import { createServices, type Services } from "./services.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, type Logger, LogRing, withLogRing } from "./log.ts";
 import { createEdge } from "../edge/mod.ts";
 import type { Edge } from "../edge/types.ts";
 import { createUsageAggregator } from "./usage/mod.ts";
@@ -34,12 +34,20 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pg` },
   );
   const kv = opts.kv ?? await Deno.openKv(config.kvPath ?? `${config.dataDir}/kv.sqlite3`);
+  const clock = opts.clock ?? systemClock;
+  const logRing = new LogRing(); // recent entries for GET /api/admin/logs
   const services = createServices({
     config,
     dbHandle,
     kv,
-    clock: opts.clock ?? systemClock,
-    log: opts.log ?? createLogger(config.logLevel),
+    clock,
+    log: withLogRing(
+      opts.log ?? createLogger(config.logLevel),
+      logRing,
+      config.logLevel,
+      () => clock.now(),
+    ),
+    logRing,
     fetch: opts.fetch,
     resolveDns: opts.resolveDns,
   });

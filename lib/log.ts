@@ -23,3 +23,81 @@ export const silentLogger: Logger = {
   warn() {},
   error() {},
 };
+
+/** One captured log line, as GET /api/admin/logs shows it. */
+export type LogEntry = {
+  seq: number;
+  t: string;
+  level: LogLevel;
+  msg: string;
+  fields: Record<string, unknown>;
+};
+
+export const LOG_LEVEL_ORDER = ORDER;
+
+/** How many recent entries the ring keeps (per process). */
+export const LOG_RING_CAPACITY = 1000;
+
+// Fields never kept in the ring, whatever a caller passed: stacks are noise for an
+// operator view, and credential-like names are redacted as a second line of defence.
+const DROPPED_FIELDS = new Set(["stack"]);
+const SECRET_FIELD = /token|secret|password|authorization|cookie|api_?key|credential/i;
+const MAX_FIELD_CHARS = 500;
+
+/** A bounded in-memory ring of recent log entries, newest last; seq grows from 1. */
+export class LogRing {
+  #entries: LogEntry[] = [];
+  #seq = 0;
+  constructor(readonly capacity = LOG_RING_CAPACITY) {}
+
+  push(t: number, level: LogLevel, msg: string, fields?: Record<string, unknown>): LogEntry {
+    const entry: LogEntry = {
+      seq: ++this.#seq,
+      t: new Date(t).toISOString(),
+      level,
+      msg,
+      fields: scrubFields(fields),
+    };
+    this.#entries.push(entry);
+    if (this.#entries.length > this.capacity) this.#entries.shift();
+    return entry;
+  }
+
+  /** Entries newest first (copies of the array, entries are treated as immutable). */
+  newestFirst(): LogEntry[] {
+    return this.#entries.slice().reverse();
+  }
+
+  get lastSeq(): number {
+    return this.#seq;
+  }
+}
+
+function scrubFields(fields?: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields ?? {})) {
+    if (DROPPED_FIELDS.has(k)) continue;
+    if (SECRET_FIELD.test(k)) out[k] = "[redacted]";
+    else if (typeof v === "string" && v.length > MAX_FIELD_CHARS) {
+      out[k] = v.slice(0, MAX_FIELD_CHARS) + "…";
+    } else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Wraps a logger so every entry at or above `level` is also kept in `ring`
+ * (the wrapped logger still decides what it prints).
+ */
+export function withLogRing(
+  inner: Logger,
+  ring: LogRing,
+  level: LogLevel,
+  now: () => number = Date.now,
+): Logger {
+  const wrap = (l: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
+    if (ORDER[l] >= ORDER[level]) ring.push(now(), l, msg, fields);
+    inner[l](msg, fields);
+  };
+  return { debug: wrap("debug"), info: wrap("info"), warn: wrap("warn"), error: wrap("error") };
+}

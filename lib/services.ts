@@ -5,7 +5,7 @@
 import type { Config } from "./config.ts";
 import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
-import type { Logger } from "./log.ts";
+import type { Logger, LogRing } from "./log.ts";
 import type { UsageAggregator } from "./usage/aggregator.ts";
 
 /** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
@@ -18,6 +18,8 @@ export type Services = {
   kv: Deno.Kv;
   clock: Clock;
   log: Logger;
+  /** Recent log entries of this process (GET /api/admin/logs); set by bootstrap. */
+  logRing?: LogRing;
   /** fetch used for server-side requests (upstreams, mail, DNS-over-HTTP); injectable in tests. */
   fetch: typeof fetch;
   /** DNS resolution (domain verification, SSRF checks); injectable in tests. */

@@ -1,11 +1,114 @@
 /**
  * Master-admin platform endpoints: app logs, usage stream and diagnostics, cost model, database init and backfills (SPEC "Master-admin endpoints").
- * Paths are relative to /api.
+ * Paths are relative to /api. Every route checks the master-admin rule first (401 anonymous,
+ * 403 others); docs/decisions.md "Master-admin platform endpoints" maps the predecessor's names.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
+import { requireMasterAdmin } from "../../lib/http/auth.ts";
+import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
+import { platformCost } from "../../lib/admin/platform/cost_model.ts";
+import { usageStream } from "../../lib/admin/platform/usage_stream.ts";
+import { usageDiagnostic } from "../../lib/admin/platform/diagnostic.ts";
+import { listLogs, writeTestLog } from "../../lib/admin/platform/logs.ts";
+import { initDatabase } from "../../lib/admin/platform/d1_init.ts";
+import { resyncEdgeSnapshots } from "../../lib/admin/platform/kv_resync.ts";
+import { backfillMembers } from "../../lib/admin/platform/backfill_members.ts";
+
+const LEVELS = ["debug", "info", "warn", "error"] as const;
+
+const periodQuery = z.object({
+  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+}).strict();
+
+const limit = z.string().regex(/^\d{1,4}$/, "must be an integer from 1 to 200")
+  .transform(Number).pipe(z.number().int().min(1).max(200)).optional();
+const cursor = z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
+  .transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)).optional();
+
+const streamQuery = z.object({ limit, cursor }).strict();
+const logsQuery = z.object({ limit, cursor, level: z.enum(LEVELS).optional() }).strict();
+const emptyQuery = z.object({}).strict();
+
+const logsTestBody = z.object({
+  message: z.string().trim().min(1).max(200).optional(),
+  level: z.enum(LEVELS).optional(),
+}).strict();
+const emptyBody = z.object({}).strict();
+const resyncBody = z.object({ dryRun: z.boolean().optional() }).strict();
+
+const DEFAULT_LIMIT = 50;
 
 export function adminPlatformRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/admin/cloudflare-cost", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    return c.json(await platformCost(s, period));
+  });
+
+  app.get("/admin/usage-stream", async (c) => {
+    requireMasterAdmin(c);
+    const q = parseQuery(c, streamQuery);
+    return c.json(
+      await usageStream(c.get("services"), { limit: q.limit ?? DEFAULT_LIMIT, cursor: q.cursor }),
+    );
+  });
+
+  app.get("/admin/usage-diagnostic", async (c) => {
+    requireMasterAdmin(c);
+    parseQuery(c, emptyQuery);
+    return c.json(await usageDiagnostic(c.get("services")));
+  });
+
+  app.get("/admin/logs", (c) => {
+    requireMasterAdmin(c);
+    const q = parseQuery(c, logsQuery);
+    return c.json(
+      listLogs(c.get("services"), {
+        limit: q.limit ?? DEFAULT_LIMIT,
+        cursor: q.cursor,
+        level: q.level,
+      }),
+    );
+  });
+
+  app.post("/admin/logs-test", async (c) => {
+    const auth = requireMasterAdmin(c);
+    const body = await parseJsonBody(c, logsTestBody);
+    return c.json(
+      writeTestLog(
+        c.get("services"),
+        auth.user.id,
+        body.level ?? "info",
+        body.message ?? "admin log test",
+      ),
+    );
+  });
+
+  app.post("/admin/d1-init", async (c) => {
+    const auth = requireMasterAdmin(c);
+    await parseJsonBody(c, emptyBody);
+    return c.json(await initDatabase(c.get("services"), auth.user.id));
+  });
+
+  app.post("/admin/migrate-kv-to-d1", async (c) => {
+    const auth = requireMasterAdmin(c);
+    const body = await parseJsonBody(c, resyncBody);
+    return c.json(
+      await resyncEdgeSnapshots(c.get("services"), auth.user.id, { dryRun: body.dryRun ?? false }),
+    );
+  });
+
+  app.post("/admin/backfill-members", async (c) => {
+    const auth = requireMasterAdmin(c);
+    await parseJsonBody(c, emptyBody);
+    return c.json(await backfillMembers(c.get("services"), auth.user.id));
+  });
+
   return app;
 }
