@@ -11,7 +11,8 @@ import { compileRewriter, type Rewriter, type RewriteRules } from "../../sdk/rew
 export { ASSET_PREFIX } from "../../sdk/rewrite.ts";
 
 export type RewriteTarget = {
-  snapshot: EdgeSnapshot;
+  /** Only the CMS kind and cloud name matter (the public demos pass just these). */
+  snapshot: Pick<EdgeSnapshot, "cms" | "cloudName">;
   /** e.g. `http://acme.localhost:8000` or `https://cdn.example.com` */
   tenantOrigin: string;
   providerContext: ProviderContext;

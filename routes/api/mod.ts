@@ -44,7 +44,8 @@ export function apiRoutes(): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   api.use("*", async (c, next) => {
     await next();
-    c.header("cache-control", "no-store");
+    // Private by default; a public handler (GET /api/demos/:provider) may set its own.
+    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
   });
   // Authenticated by its URL secret only; ahead of the session middleware (SPEC: 404 on auth failure).
   api.route("/", cacheRefreshReceiverRoutes());

@@ -3,9 +3,72 @@
  * Paths are relative to /api.
  */
 import { Hono } from "hono";
+import { z } from "zod";
+import { eq } from "drizzle-orm";
 import type { AppEnv } from "../../lib/http/env.ts";
+import { parseJsonBody, parseQuery, parseWith } from "../../lib/http/validate.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
+import { tenants } from "../../lib/db/schema/mod.ts";
+import {
+  INGEST_MAX_BODY_BYTES,
+  ingestRecords,
+  ingestSchemaFor,
+  requireIngestKey,
+} from "../../lib/usage/ingest.ts";
+import { currentPeriod, PERIOD_RE, tenantPeriodUsage } from "../../lib/usage/query.ts";
+import { DEMO_TENANT_SLUG, demoFor, isDemoProvider } from "../../lib/demos/mod.ts";
+import { proxyBase } from "../../lib/tenants/service.ts";
+
+const checkQuery = z.object({
+  tenant: z.string().min(1).max(100),
+  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+});
+
+const PROVIDER_ID_RE = /^[a-z0-9-]{1,40}$/;
 
 export function usageIngestRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.post("/usage/ingest", async (c) => {
+    const s = c.get("services");
+    requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
+    const raw = await parseJsonBody(c, z.unknown(), INGEST_MAX_BODY_BYTES);
+    const { records } = parseWith(ingestSchemaFor(raw, s.clock.now()), raw);
+    const accepted = await ingestRecords(s, records);
+    return c.json({ ok: true, accepted });
+  });
+
+  // No plan usage limits exist yet (billing is separate): limits are null and allowed is true.
+  app.get("/usage/check", async (c) => {
+    const s = c.get("services");
+    requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
+    const q = parseQuery(c, checkQuery);
+    const period = q.period ?? currentPeriod(s.clock.now());
+    const [tenant] = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
+      .where(eq(tenants.slug, q.tenant.toLowerCase()));
+    if (!tenant) throw notFound("Tenant");
+    const { period: _p, ...usage } = await tenantPeriodUsage(s, tenant.id, period);
+    return c.json({
+      tenant: tenant.slug,
+      period,
+      usage,
+      limits: { requests: null, bytes: null },
+      allowed: true,
+    });
+  });
+
+  app.get("/demos/:provider", (c) => {
+    const s = c.get("services");
+    const id = c.req.param("provider");
+    if (!PROVIDER_ID_RE.test(id)) {
+      throw badRequest("Invalid provider: must match ^[a-z0-9-]{1,40}$", {
+        fields: [{ path: "provider", message: "must match ^[a-z0-9-]{1,40}$" }],
+      });
+    }
+    if (!isDemoProvider(id)) throw notFound("Provider");
+    c.header("cache-control", "public, max-age=300");
+    return c.json(demoFor(id, s.config, proxyBase(s, DEMO_TENANT_SLUG)));
+  });
+
   return app;
 }

@@ -1,0 +1,58 @@
+/**
+ * Public demo data (GET /api/demos/:provider): a provider's sample API body and asset
+ * URL before and after Cachely, rewritten by the real lib/rewrite for the example
+ * tenant host `demo.<PROXY_DOMAIN>`.
+ */
+import { CMS_KINDS, type CmsKind, PROVIDERS } from "../providers/mod.ts";
+import { rewriteProviderUrls } from "../rewrite/mod.ts";
+import type { Config } from "../config.ts";
+import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
+
+export const DEMO_TENANT_SLUG = "demo";
+
+export type Demo = {
+  provider: CmsKind;
+  label: string;
+  tenantOrigin: string;
+  apiExample: {
+    path: string;
+    upstreamUrl: string;
+    proxiedUrl: string;
+    upstream: unknown;
+    proxied: unknown;
+  };
+  assetExample: { upstreamUrl: string; proxiedUrl: string } | null;
+};
+
+export function isDemoProvider(id: string): id is CmsKind {
+  return (CMS_KINDS as readonly string[]).includes(id);
+}
+
+/** The demo for one provider; `tenantOrigin` is e.g. `https://demo.cachely.example`. */
+export function demoFor(provider: CmsKind, config: Config, tenantOrigin: string): Demo {
+  const sample = DEMO_SAMPLES[provider];
+  const rewrite = (text: string) =>
+    rewriteProviderUrls(text, {
+      snapshot: { cms: provider, cloudName: provider === "cloudinary" ? DEMO_CLOUD_NAME : null },
+      tenantOrigin,
+      providerContext: {
+        imageHostAssetOrigin: config.imageHostAssetOrigin,
+        imageHostApiOrigin: config.imageHostApiOrigin,
+      },
+    });
+  return {
+    provider,
+    label: provider === "cloudinary" ? "Cloudinary" : PROVIDERS[provider].label,
+    tenantOrigin,
+    apiExample: {
+      path: sample.path,
+      upstreamUrl: sample.apiOrigin + sample.path,
+      proxiedUrl: tenantOrigin + sample.path,
+      upstream: sample.body,
+      proxied: JSON.parse(rewrite(JSON.stringify(sample.body))),
+    },
+    assetExample: sample.assetUrl === null
+      ? null
+      : { upstreamUrl: sample.assetUrl, proxiedUrl: rewrite(sample.assetUrl) },
+  };
+}

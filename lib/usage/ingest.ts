@@ -1,0 +1,104 @@
+/**
+ * Usage from an edge deployed apart from the app (POST /api/usage/ingest): validated
+ * records are fed to the same in-process aggregator local edge traffic uses, so they
+ * land in usage_daily and request_logs exactly alike. Field names in docs/decisions.md.
+ */
+import { inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Services } from "../services.ts";
+import { tenants } from "../db/schema/mod.ts";
+import { ApiError } from "../errors.ts";
+import { timingSafeEqual } from "../crypto/mod.ts";
+import type { UsageRecord } from "../../edge/types.ts";
+
+export const INGEST_MAX_RECORDS = 1000;
+/** 1000 records of a few hundred bytes each, with headroom for long paths. */
+export const INGEST_MAX_BODY_BYTES = 1024 * 1024;
+/** Accepted event-time window: the request-log retention behind, a little clock skew ahead. */
+const MAX_AGE_MS = 30 * 24 * 3600_000;
+const MAX_SKEW_MS = 5 * 60_000;
+
+/**
+ * The X-Ingest-Key check: 403 `ingest_not_configured` without INGEST_KEY, 401 without
+ * the header, 403 `invalid_ingest_key` for a wrong one (constant-time comparison).
+ */
+export function requireIngestKey(configured: string | undefined, given: string | undefined): void {
+  if (!configured) {
+    throw new ApiError(403, "ingest_not_configured", "Usage ingest is not configured");
+  }
+  if (!given) throw new ApiError(401, "unauthorized", "Missing X-Ingest-Key header");
+  if (!timingSafeEqual(given, configured)) {
+    throw new ApiError(403, "invalid_ingest_key", "Invalid ingest key");
+  }
+}
+
+/** The aggregator folds bytes with `| 0`, so one record stays within a 32-bit signed integer. */
+const MAX_RECORD_BYTES = 2_147_483_647;
+
+/** One record's schema; `now` bounds the event time. */
+export function ingestRecordSchema(now: number) {
+  return z.object({
+    tenant: z.string().min(1).max(100),
+    bytes: z.number().int().min(0).max(MAX_RECORD_BYTES),
+    method: z.string().regex(/^[A-Za-z]{1,16}$/, "must be an HTTP method").default("GET"),
+    path: z.string().min(1).max(2048).startsWith("/", "must start with /"),
+    status: z.number().int().min(100).max(599),
+    cache: z.enum(["HIT", "MISS", "STALE", "BYPASS"]).nullable().default(null),
+    kind: z.enum(["api", "asset", "site", "other"]).default("other"),
+    durationMs: z.number().int().min(0).max(3_600_000).default(0),
+    /** Event time in epoch milliseconds; defaults to the time of receipt. */
+    ts: z.number().int().min(now - MAX_AGE_MS, "must be within the last 30 days")
+      .max(now + MAX_SKEW_MS, "must not be in the future").optional(),
+  }).strict();
+}
+
+export type IngestRecord = z.output<ReturnType<typeof ingestRecordSchema>>;
+
+/**
+ * A single record, or `{ records: [...] }` with 1 to 1000 of them. Picked by shape, so
+ * errors name `bytes` for a single record and `records.3.bytes` in a batch.
+ */
+export function ingestSchemaFor(
+  body: unknown,
+  now: number,
+): z.ZodType<{ records: IngestRecord[] }> {
+  const record = ingestRecordSchema(now);
+  const isBatch = typeof body === "object" && body !== null && "records" in body;
+  return isBatch
+    ? z.object({ records: z.array(record).min(1).max(INGEST_MAX_RECORDS) }).strict()
+    : record.transform((r) => ({ records: [r] }));
+}
+
+/**
+ * Resolves every record's tenant before recording any (a batch is all or nothing: an
+ * unknown tenant is a 404 and nothing is counted), then records them all.
+ */
+export async function ingestRecords(s: Services, records: IngestRecord[]): Promise<number> {
+  const aggregator = s.usageAggregator;
+  if (!aggregator) throw new ApiError(503, "usage_unavailable", "Usage aggregation is not running");
+  const now = s.clock.now();
+  const slugs = [...new Set(records.map((r) => r.tenant.toLowerCase()))];
+  const rows = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
+    .where(inArray(tenants.slug, slugs));
+  const idOf = new Map(rows.map((r) => [r.slug, r.id]));
+  const unknown = slugs.find((slug) => !idOf.has(slug));
+  if (unknown !== undefined) {
+    throw new ApiError(404, "not_found", "Tenant not found", { tenant: unknown });
+  }
+  for (const r of records) {
+    const rec: UsageRecord = {
+      tenantId: idOf.get(r.tenant.toLowerCase())!,
+      ts: r.ts ?? now,
+      method: r.method.toUpperCase(),
+      path: r.path,
+      status: r.status,
+      bytes: r.bytes,
+      cache: r.cache,
+      kind: r.kind,
+      durationMs: r.durationMs,
+      experiment: null,
+    };
+    aggregator.record(rec);
+  }
+  return records.length;
+}
