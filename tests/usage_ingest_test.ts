@@ -3,6 +3,7 @@ import { Client, createTenant, dbTest, signUp, tenantIdOf, type TestApp } from "
 import { assertEquals } from "./assert.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
+import { activeExperiment, team } from "./experiments_helpers.ts";
 
 const KEY = "ingest-key-0123456789abcdef";
 const NOW = Date.UTC(2026, 2, 15, 12, 0, 0); // 2026-03-15
@@ -281,4 +282,54 @@ dbTest("check: 400 bad period or missing tenant, 404 unknown tenant, 401/403 key
   assertEquals((await edge.get(`/api/usage/check?tenant=${slug}`)).status, 401);
   const wrong = await edge.get(`/api/usage/check?tenant=${slug}`, { "x-ingest-key": "x" });
   assertEquals(wrong.status, 403);
+}, opts);
+
+dbTest("ingest: experiment arms feed exposure_counts; another tenant's arm is 400", async (app) => {
+  const t = await team(app);
+  const other = await team(app);
+  const exp = await activeExperiment(app, t);
+  const foreign = await activeExperiment(app, other);
+  const arm = (e: typeof exp, i: number) => ({
+    experimentId: e.id,
+    variantId: e.variants[i].id,
+    variantKey: e.variants[i].key,
+  });
+  const rec = { tenant: t.slug, bytes: 10, path: "/posts", status: 200 };
+  const edge = new Client(app);
+  const r = await edge.post("/api/usage/ingest", {
+    records: [
+      { ...rec, experiment: arm(exp, 0) },
+      { ...rec, experiment: arm(exp, 1) },
+      { ...rec, experiment: arm(exp, 1) },
+      { ...rec, experiment: null },
+    ],
+  }, auth);
+  assertEquals(r.status, 200);
+  assertEquals(r.body.accepted, 4);
+  const bad = [
+    { ...arm(foreign, 0) },
+    { ...arm(exp, 0), variantKey: "casual" },
+    { ...arm(exp, 0), experimentId: foreign.id },
+  ];
+  for (const experiment of bad) {
+    const x = await edge.post(
+      "/api/usage/ingest",
+      { records: [rec, { ...rec, experiment }] },
+      auth,
+    );
+    assertEquals(x.status, 400, JSON.stringify(experiment));
+    assertEquals(x.body.error.details.fields[0].path, "records.1.experiment");
+  }
+  const single = await edge.post("/api/usage/ingest", { ...rec, experiment: bad[0] }, auth);
+  assertEquals(single.body.error.details.fields[0].path, "experiment");
+  await app.services.usageAggregator!.flush();
+  const rows = await app.services.dbHandle.query<Record<string, unknown>>(
+    `SELECT tenant_id, variant_key, exposures FROM exposure_counts
+     WHERE experiment_id IN (${exp.id}, ${foreign.id}) ORDER BY variant_key`,
+  );
+  assertEquals(rows.map((x) => [x.tenant_id, x.variant_key, Number(x.exposures)]), [
+    [t.tenantId, "casual", 2],
+    [t.tenantId, "control", 1],
+  ]);
+  assertEquals((await dailyRows(app, t.tenantId))[0].requests, 4);
 }, opts);

@@ -6,7 +6,7 @@
 import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { tenants } from "../db/schema/mod.ts";
+import { experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError } from "../errors.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
 import type { UsageRecord } from "../../edge/types.ts";
@@ -46,6 +46,12 @@ export function ingestRecordSchema(now: number) {
     cache: z.enum(["HIT", "MISS", "STALE", "BYPASS"]).nullable().default(null),
     kind: z.enum(["api", "asset", "site", "other"]).default("other"),
     durationMs: z.number().int().min(0).max(3_600_000).default(0),
+    /** The experiment arm the edge served, as in UsageRecord; feeds exposure_counts. */
+    experiment: z.object({
+      experimentId: z.number().int().min(1).max(2_147_483_647),
+      variantId: z.number().int().min(1).max(2_147_483_647),
+      variantKey: z.string().min(1).max(100),
+    }).strict().nullable().default(null),
     /** Event time in epoch milliseconds; defaults to the time of receipt. */
     ts: z.number().int().min(now - MAX_AGE_MS, "must be within the last 30 days")
       .max(now + MAX_SKEW_MS, "must not be in the future").optional(),
@@ -53,6 +59,10 @@ export function ingestRecordSchema(now: number) {
 }
 
 export type IngestRecord = z.output<ReturnType<typeof ingestRecordSchema>>;
+
+export function isBatchBody(body: unknown): boolean {
+  return typeof body === "object" && body !== null && "records" in body;
+}
 
 /**
  * A single record, or `{ records: [...] }` with 1 to 1000 of them. Picked by shape, so
@@ -63,17 +73,21 @@ export function ingestSchemaFor(
   now: number,
 ): z.ZodType<{ records: IngestRecord[] }> {
   const record = ingestRecordSchema(now);
-  const isBatch = typeof body === "object" && body !== null && "records" in body;
-  return isBatch
+  return isBatchBody(body)
     ? z.object({ records: z.array(record).min(1).max(INGEST_MAX_RECORDS) }).strict()
     : record.transform((r) => ({ records: [r] }));
 }
 
 /**
- * Resolves every record's tenant before recording any (a batch is all or nothing: an
+ * Resolves every record's tenant and experiment arm before recording any (a batch is all or nothing: an
  * unknown tenant is a 404 and nothing is counted), then records them all.
  */
-export async function ingestRecords(s: Services, records: IngestRecord[]): Promise<number> {
+export async function ingestRecords(
+  s: Services,
+  records: IngestRecord[],
+  /** Field path prefix of record i in error details: `records.i.` in a batch, `` for one record. */
+  fieldPrefix: (i: number) => string,
+): Promise<number> {
   const aggregator = s.usageAggregator;
   if (!aggregator) throw new ApiError(503, "usage_unavailable", "Usage aggregation is not running");
   const now = s.clock.now();
@@ -85,6 +99,7 @@ export async function ingestRecords(s: Services, records: IngestRecord[]): Promi
   if (unknown !== undefined) {
     throw new ApiError(404, "not_found", "Tenant not found", { tenant: unknown });
   }
+  await checkExperiments(s, records, idOf, fieldPrefix);
   for (const r of records) {
     const rec: UsageRecord = {
       tenantId: idOf.get(r.tenant.toLowerCase())!,
@@ -96,9 +111,41 @@ export async function ingestRecords(s: Services, records: IngestRecord[]): Promi
       cache: r.cache,
       kind: r.kind,
       durationMs: r.durationMs,
-      experiment: null,
+      experiment: r.experiment,
     };
     aggregator.record(rec);
   }
   return records.length;
+}
+
+/** Every experiment arm must be a variant of that experiment in the record's own tenant (400). */
+async function checkExperiments(
+  s: Services,
+  records: IngestRecord[],
+  idOf: Map<string, number>,
+  fieldPrefix: (i: number) => string,
+): Promise<void> {
+  const ids = [...new Set(records.flatMap((r) => r.experiment ? [r.experiment.variantId] : []))];
+  if (ids.length === 0) return;
+  const rows = await s.db.select({
+    id: experimentVariants.id,
+    experimentId: experimentVariants.experimentId,
+    tenantId: experimentVariants.tenantId,
+    key: experimentVariants.key,
+  }).from(experimentVariants).where(inArray(experimentVariants.id, ids));
+  const byId = new Map(rows.map((v) => [v.id, v]));
+  records.forEach((r, i) => {
+    const x = r.experiment;
+    if (!x) return;
+    const v = byId.get(x.variantId);
+    const ok = v && v.experimentId === x.experimentId && v.key === x.variantKey &&
+      v.tenantId === idOf.get(r.tenant.toLowerCase());
+    if (!ok) {
+      const path = `${fieldPrefix(i)}experiment`;
+      const message = "is not a variant of this tenant's experiment";
+      throw new ApiError(400, "bad_request", `Invalid ${path}: ${message}`, {
+        fields: [{ path, message }],
+      });
+    }
+  });
 }

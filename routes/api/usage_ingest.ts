@@ -13,6 +13,7 @@ import {
   INGEST_MAX_BODY_BYTES,
   ingestRecords,
   ingestSchemaFor,
+  isBatchBody,
   requireIngestKey,
 } from "../../lib/usage/ingest.ts";
 import { currentPeriod, PERIOD_RE, tenantPeriodUsage } from "../../lib/usage/query.ts";
@@ -33,8 +34,10 @@ export function usageIngestRoutes(): Hono<AppEnv> {
     const s = c.get("services");
     requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
     const raw = await parseJsonBody(c, z.unknown(), INGEST_MAX_BODY_BYTES);
-    const { records } = parseWith(ingestSchemaFor(raw, s.clock.now()), raw);
-    const accepted = await ingestRecords(s, records);
+    const schema = ingestSchemaFor(raw, s.clock.now());
+    const { records } = parseWith(schema, raw);
+    const prefix = isBatchBody(raw) ? (i: number) => `records.${i}.` : () => "";
+    const accepted = await ingestRecords(s, records, prefix);
     return c.json({ ok: true, accepted });
   });
 
