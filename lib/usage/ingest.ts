@@ -1,7 +1,7 @@
 /**
  * Usage from an edge deployed apart from the app (POST /api/usage/ingest): validated
  * records are fed to the same in-process aggregator local edge traffic uses, so they
- * land in usage_daily and request_logs exactly alike. Field names in docs/decisions.md.
+ * land in usage_daily, request_logs and exposure_counts exactly alike. Field names in docs/decisions.md.
  */
 import { inArray } from "drizzle-orm";
 import { z } from "zod";
