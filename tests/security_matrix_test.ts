@@ -141,6 +141,20 @@ dbTest(
       { method: "GET", path: "/api/admin/bandwidth-daily?from=x", min: "owner" },
       { method: "POST", path: "/api/admin/prune-logs", min: "owner", body: { retentionDays: 0 } },
       { method: "GET", path: "/api/admin/usage-aggregator-status", min: "owner" },
+      { method: "GET", path: "/api/admin/cloudflare-cost?period=x", min: "owner" },
+      { method: "GET", path: "/api/admin/usage-stream?limit=0", min: "owner" },
+      { method: "GET", path: "/api/admin/usage-diagnostic?x=1", min: "owner" },
+      { method: "GET", path: "/api/admin/logs?limit=0", min: "owner" },
+      { method: "POST", path: "/api/admin/logs-test", min: "owner", body: { level: "nope" } },
+      { method: "POST", path: "/api/admin/d1-init", min: "owner", body: { x: 1 } },
+      { method: "POST", path: "/api/admin/migrate-kv-to-d1", min: "owner", body: { dryRun: 1 } },
+      { method: "POST", path: "/api/admin/backfill-members", min: "owner", body: { x: 1 } },
+      {
+        method: "PATCH",
+        path: `/api/admin/billing/${users.viewer.userId}`,
+        min: "owner",
+        body: { planCode: "gold" },
+      },
     ];
     for (const r of routes) {
       assertEquals((await new Client(app).request(r.method, r.path, r.body)).status, 401);
