@@ -45,7 +45,7 @@ dbTest("demos: every provider, public and cacheable, before and after", async (a
       provider,
     );
     const { path, upstreamUrl, proxiedUrl, upstream, proxied } = r.body.apiExample;
-    assertEquals(proxiedUrl, TENANT + path);
+    assertEquals(proxiedUrl, `${TENANT}/~api${path}`, "the API proxy lives under /~api/");
     assertEquals(upstreamUrl.endsWith(path), true);
     const up = JSON.stringify(upstream);
     const px = JSON.stringify(proxied);

@@ -47,7 +47,7 @@ export function demoFor(provider: CmsKind, config: Config, tenantOrigin: string)
     apiExample: {
       path: sample.path,
       upstreamUrl: sample.apiOrigin + sample.path,
-      proxiedUrl: tenantOrigin + sample.path,
+      proxiedUrl: `${tenantOrigin}/~api${sample.path}`,
       upstream: sample.body,
       proxied: JSON.parse(rewrite(JSON.stringify(sample.body))),
     },
