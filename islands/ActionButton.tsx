@@ -9,6 +9,8 @@ export type ActionButtonProps = {
   body?: unknown;
   confirm?: string;
   redirectTo?: string;
+  /** After success, go to the URL in this key of the JSON answer (e.g. a checkout `url`). */
+  followKey?: string;
 };
 
 export function ActionButton(props: ActionButtonProps) {
@@ -17,7 +19,11 @@ export function ActionButton(props: ActionButtonProps) {
     if (props.confirm && !globalThis.confirm(props.confirm)) return;
     const r = await callApi(props.method, props.url, props.body);
     message.value = { ok: r.ok, text: r.message };
-    if (r.ok && props.redirectTo) location.href = props.redirectTo;
+    const follow = r.ok && props.followKey
+      ? (r.body as Record<string, unknown> | null)?.[props.followKey]
+      : undefined;
+    if (typeof follow === "string" && /^https?:\/\//.test(follow)) location.href = follow;
+    else if (r.ok && props.redirectTo) location.href = props.redirectTo;
   }
   return (
     <span class="action">

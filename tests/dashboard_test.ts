@@ -102,3 +102,24 @@ Deno.test("safeNext() keeps local paths and refuses other hosts", async () => {
     assertEquals(safeNext(bad), "/dashboard", String(bad));
   }
 });
+
+dbTest(
+  "without billing configured the dashboard has no plan card",
+  async (app) => {
+    const owner = await signUp(app);
+    const without = await owner.get("/dashboard");
+    assert(!without.text.includes("/api/billing/checkout"), "no billing, no plan card");
+  },
+  {},
+);
+
+dbTest("with billing on, the dashboard shows the free plan and the upgrade button", async (app) => {
+  const owner = await signUp(app);
+  const r = await owner.get("/dashboard");
+  assertEquals(r.status, 200);
+  assertStringIncludes(r.text, "<strong>free</strong> plan");
+  assertStringIncludes(r.text, "up to 1 tenant(s)");
+  assertStringIncludes(r.text, "/api/billing/checkout");
+  assert(!r.text.includes("/api/billing/portal"), "no portal before a Stripe customer exists");
+  assert(!r.text.includes("sk_test_dashboard"), "the secret key never reaches a page");
+}, { env: { STRIPE_SECRET_KEY: "sk_test_dashboard", STRIPE_PRICE_PRO: "price_pro" } });

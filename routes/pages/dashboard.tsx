@@ -10,6 +10,9 @@ import { requireTenant } from "../../lib/tenants/access.ts";
 import { CMS_KINDS } from "../../lib/providers/mod.ts";
 import { tenantOverview } from "../../lib/dashboard/overview.ts";
 import { TenantSections } from "../../components/TenantSections.tsx";
+import { PlanCard } from "../../components/PlanCard.tsx";
+import { billingView, findBilling } from "../../lib/billing/state.ts";
+import { billingEnabled } from "../../lib/config.ts";
 
 export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -18,6 +21,9 @@ export function dashboardPages(): Hono<AppEnv> {
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
+    const billing = billingEnabled(s.config)
+      ? billingView(s, await findBilling(s, auth.user.id))
+      : null;
     return page(
       c,
       <Layout title="Tenants" user={pageUser(c)}>
@@ -51,6 +57,7 @@ export function dashboardPages(): Hono<AppEnv> {
             </tbody>
           </table>
         )}
+        {billing && <PlanCard billing={billing} />}
         <h2>New tenant</h2>
         <Island
           name="JsonForm"
