@@ -507,6 +507,29 @@ dbTest(
   billing,
 );
 
+dbTest(
+  "concurrent tenant creations by a free user: exactly one passes the limit",
+  async (app) => {
+    const user = await signUp(app);
+    const tries = await Promise.all(
+      Array.from(
+        { length: 6 },
+        (_, i) =>
+          user.post("/api/tenants", {
+            slug: `race-${i}-${user.userId.slice(0, 6)}`,
+            cms: "generic",
+          }),
+      ),
+    );
+    const statuses = tries.map((r) => r.status).sort();
+    assertEquals(statuses, [201, 403, 403, 403, 403, 403]);
+    for (const r of tries.filter((r) => r.status === 403)) {
+      assertEquals(r.body.error.code, "plan_limit");
+    }
+  },
+  billing,
+);
+
 Deno.test("close the fake Stripe", async () => {
   await stripe.close();
 });

@@ -1,5 +1,5 @@
 /** Tenant lifecycle: create, read, update, delete, list. Routes call these; rules live here. */
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenantMembers, tenants } from "../db/schema/mod.ts";
 import type { Role } from "./roles.ts";
@@ -11,7 +11,7 @@ import { imageHostToken, providerFor } from "../providers/mod.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { billingEnabled } from "../config.ts";
-import { PLAN_TENANT_LIMITS } from "../billing/plans.ts";
+import { PLAN_TENANT_LIMITS, type PlanCode } from "../billing/plans.ts";
 import { accountPlan } from "../billing/state.ts";
 import { removeTenantFromEdge, syncTenantSnapshot } from "../edge_config/sync.ts";
 
@@ -66,18 +66,8 @@ export function requireEncryptionKey(s: Services): string {
 export async function createTenant(s: Services, userId: string, input: CreateTenantInput) {
   const problem = slugProblem(input.slug);
   if (problem) throw badRequest(`Invalid slug: ${problem}`);
-  if (billingEnabled(s.config)) {
-    // The billing account is the user: tenants they own count against their plan.
-    const plan = await accountPlan(s, userId);
-    const [{ n }] = await s.db.select({ n: count() }).from(tenantMembers)
-      .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
-    if (n >= PLAN_TENANT_LIMITS[plan]) {
-      throw forbidden(
-        `Plan limit reached: ${plan} plan allows ${PLAN_TENANT_LIMITS[plan]} tenant(s)`,
-        "plan_limit",
-      );
-    }
-  }
+  // The billing account is the user: tenants they own count against their plan.
+  const plan = billingEnabled(s.config) ? await accountPlan(s, userId) : null;
   const ctx = {
     imageHostAssetOrigin: s.config.imageHostAssetOrigin,
     imageHostApiOrigin: s.config.imageHostApiOrigin,
@@ -96,6 +86,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   }
   const now = new Date(s.clock.now());
   const tenant = await s.db.transaction(async (tx) => {
+    if (plan) await checkTenantLimit(tx, userId, plan);
     const rows = await tx.insert(tenants).values({
       slug: input.slug,
       cms: input.cms,
@@ -135,6 +126,25 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   });
   await syncTenantSnapshot(s, tenant.id);
   return tenant;
+}
+
+type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
+
+/**
+ * 403 when the user already owns as many tenants as the plan allows. Runs inside the
+ * creating transaction after locking the user's row, so concurrent creations by one
+ * user are counted one after another and cannot both slip under the limit.
+ */
+async function checkTenantLimit(tx: Tx, userId: string, plan: PlanCode): Promise<void> {
+  await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+  const [{ n }] = await tx.select({ n: count() }).from(tenantMembers)
+    .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
+  if (n >= PLAN_TENANT_LIMITS[plan]) {
+    throw forbidden(
+      `Plan limit reached: ${plan} plan allows ${PLAN_TENANT_LIMITS[plan]} tenant(s)`,
+      "plan_limit",
+    );
+  }
 }
 
 export async function findTenantBySlug(s: Services, slug: string): Promise<Tenant | null> {
