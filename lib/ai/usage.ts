@@ -87,8 +87,8 @@ export type UsagePeriod = {
   modelCalls: number;
 };
 
-/** Sums days in [from, toExclusive). */
-async function sumUsage(s: Services, tenantId: number, from: string, toExclusive: string) {
+/** A tenant's token usage summed over the days in [from, toExclusive). */
+export async function sumUsage(s: Services, tenantId: number, from: string, toExclusive: string) {
   const [row] = await s.db.select({
     inputTokens: sql<string>`coalesce(sum(${aiUsageDaily.inputTokens}), 0)`,
     outputTokens: sql<string>`coalesce(sum(${aiUsageDaily.outputTokens}), 0)`,

@@ -5,7 +5,8 @@
  */
 import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
-import { aiUsageDaily, requestLogs, usageDaily } from "../db/schema/mod.ts";
+import { requestLogs, usageDaily } from "../db/schema/mod.ts";
+import { sumUsage } from "../ai/usage.ts";
 import { periodRange, type PeriodUsage, previousPeriod, tenantPeriodUsage } from "./query.ts";
 import { daysInclusive, zeroFill } from "./days.ts";
 
@@ -36,15 +37,7 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
   const [current, previous, ai, kinds, statuses, paths] = await Promise.all([
     tenantPeriodUsage(s, tenantId, period),
     tenantPeriodUsage(s, tenantId, previousPeriod(period)),
-    s.db.select({
-      inputTokens: sql<string>`coalesce(sum(${aiUsageDaily.inputTokens}), 0)`,
-      outputTokens: sql<string>`coalesce(sum(${aiUsageDaily.outputTokens}), 0)`,
-      modelCalls: sql<string>`coalesce(sum(${aiUsageDaily.modelCalls}), 0)`,
-    }).from(aiUsageDaily).where(and(
-      eq(aiUsageDaily.tenantId, tenantId),
-      gte(aiUsageDaily.day, from),
-      lt(aiUsageDaily.day, to),
-    )),
+    sumUsage(s, tenantId, from, to),
     s.db.select({ kind: requestLogs.kind, requests: count, bytes: sumBytes })
       .from(requestLogs).where(inPeriod).groupBy(requestLogs.kind),
     s.db.select({ status: requestLogs.status, requests: count })
@@ -65,8 +58,6 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
     const cls = `${Math.floor(r.status / 100)}xx`;
     if (cls in statusClasses) statusClasses[cls] += Number(r.requests);
   }
-  const inputTokens = Number(ai[0]?.inputTokens ?? 0);
-  const outputTokens = Number(ai[0]?.outputTokens ?? 0);
   const { period: _p, from: _f, to: _t, ...totals } = withErrorRate(current);
   return {
     period,
@@ -74,12 +65,7 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
     to,
     totals,
     previous: withErrorRate(previous),
-    ai: {
-      inputTokens,
-      outputTokens,
-      totalTokens: inputTokens + outputTokens,
-      modelCalls: Number(ai[0]?.modelCalls ?? 0),
-    },
+    ai: { ...ai, totalTokens: ai.inputTokens + ai.outputTokens },
     sampled: {
       logs: byKind.reduce((n, k) => n + k.requests, 0),
       note: SAMPLED_NOTE,
