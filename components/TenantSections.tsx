@@ -199,6 +199,38 @@ export function TenantSections({ tenant: t, role, overview }: Props) {
       )}
 
       <section class="card">
+        <h2>Implementation checks</h2>
+        <p class="muted">Is your website served through Cachely, and does its code use it?</p>
+        <Island
+          name="ActionButton"
+          props={{
+            method: "POST",
+            url: `${api}/cachely-check`,
+            label: "Probe the website surface",
+            revealKey: "headline",
+          }}
+        />
+        <Island
+          name="JsonForm"
+          props={{
+            method: "POST",
+            url: `${api}/website-implementation-check`,
+            submitLabel: "Check a website",
+            revealKey: ["analysis.verdict", "message"],
+            fields: [
+              {
+                name: "url",
+                label: "Website URL",
+                type: "url",
+                required: true,
+                placeholder: "https://www.example.com/",
+              },
+            ],
+          }}
+        />
+      </section>
+
+      <section class="card">
         <h2>Custom domains</h2>
         {overview.domains.length === 0 ? <p class="muted">No custom domains.</p> : (
           <table>

@@ -1,6 +1,6 @@
 /** One button, one API call (refresh cache, rebuild edge config, delete, …), with its answer shown. */
 import { useSignal } from "@preact/signals";
-import { callApi } from "./api.ts";
+import { callApi, pick } from "./api.ts";
 
 export type ActionButtonProps = {
   method: "POST" | "PUT" | "DELETE";
@@ -9,6 +9,8 @@ export type ActionButtonProps = {
   body?: unknown;
   confirm?: string;
   redirectTo?: string;
+  /** Show this key (or the first present of these, dotted paths allowed) of the answer. */
+  revealKey?: string | string[];
   /** After success, go to the URL in this key of the JSON answer (e.g. a checkout `url`). */
   followKey?: string;
 };
@@ -18,7 +20,8 @@ export function ActionButton(props: ActionButtonProps) {
   async function run() {
     if (props.confirm && !globalThis.confirm(props.confirm)) return;
     const r = await callApi(props.method, props.url, props.body);
-    message.value = { ok: r.ok, text: r.message };
+    const revealed = r.ok ? pick(r.body, props.revealKey) : "";
+    message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
     const follow = r.ok && props.followKey
       ? (r.body as Record<string, unknown> | null)?.[props.followKey]
       : undefined;

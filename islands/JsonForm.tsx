@@ -3,7 +3,7 @@
  * One island serves every simple dashboard form (create tenant, add domain, invite, …).
  */
 import { useSignal } from "@preact/signals";
-import { callApi } from "./api.ts";
+import { callApi, pick } from "./api.ts";
 
 export type Field = {
   name: string;
@@ -23,7 +23,7 @@ export type JsonFormProps = {
   /** Where to go after success; `{field}` is replaced by that field's value. */
   redirectTo?: string;
   /** Show this key of the JSON answer after success (e.g. a secret shown once). */
-  revealKey?: string;
+  revealKey?: string | string[];
   /** Sent with every submission, not shown (e.g. the token of a reset link). */
   constants?: Record<string, string>;
 };
@@ -52,9 +52,7 @@ export function JsonForm(props: JsonFormProps) {
     busy.value = true;
     const r = await callApi(props.method, props.url, body);
     busy.value = false;
-    const revealed = r.ok && props.revealKey
-      ? String((r.body as Record<string, unknown>)[props.revealKey] ?? "")
-      : "";
+    const revealed = r.ok ? pick(r.body, props.revealKey) : "";
     message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
     if (r.ok && props.redirectTo) {
       location.href = props.redirectTo.replace(/\{(\w+)\}/g, (_, k) => String(body[k] ?? ""));

@@ -1,6 +1,19 @@
 /** Browser-side JSON API calls for islands: same-origin cookie, JSON in and out, errors as text. */
 export type ApiResult = { ok: boolean; status: number; body: unknown; message: string };
 
+/**
+ * The first non-empty value in `body` among `paths` (dotted, e.g. `analysis.verdict`), as
+ * text; "" when none. Lets one island show the useful line of different answers.
+ */
+export function pick(body: unknown, paths: string | string[] | undefined): string {
+  for (const path of typeof paths === "string" ? [paths] : paths ?? []) {
+    let v: unknown = body;
+    for (const k of path.split(".")) v = (v as Record<string, unknown> | null)?.[k];
+    if (v !== undefined && v !== null && v !== "") return String(v);
+  }
+  return "";
+}
+
 export async function callApi(method: string, url: string, body?: unknown): Promise<ApiResult> {
   try {
     const res = await fetch(url, {

@@ -37,6 +37,8 @@ dbTest(
         "bandwidth-daily",
         "logs?limit=20",
         "audit-events?limit=20",
+        "cachely-check",
+        "website-implementation-check",
       ]
     ) {
       assertStringIncludes(detail.text, `/api/tenants/${slug}/${list}`);

@@ -66,6 +66,10 @@ Deno.test({
       assertEquals(tenant?.apiCacheVersion, 2);
       await page.reload();
       assertStringIncludes(await page.textContent("main") ?? "", "api 2, assets 1, html 1");
+
+      // The implementation check answers in place with its headline.
+      await page.click('button:has-text("Probe the website surface")');
+      await page.waitForSelector('.action .ok:has-text("site proxy is off")');
       await page.screenshot({ path: new URL("../../tmp/dashboard.png", import.meta.url).pathname })
         .catch(() => {});
       assertEquals(errors, [], "no script errors on the page");
