@@ -170,12 +170,27 @@ dbTest("ingest and check: 403 ingest_not_configured without INGEST_KEY", async (
   assertEquals(c.body.error.code, "ingest_not_configured");
 });
 
+dbTest("ingest: a response over 2 GiB is counted whole", async (app) => {
+  const { slug, tenantId, edge } = await setup(app);
+  const big = 5 * 1024 ** 3;
+  const r = await edge.post("/api/usage/ingest", {
+    tenant: slug,
+    bytes: big,
+    path: "/v.mp4",
+    status: 200,
+  }, auth);
+  assertEquals(r.status, 200);
+  await app.services.usageAggregator!.flush();
+  assertEquals((await dailyRows(app, tenantId))[0].bytes, big);
+}, opts);
+
 dbTest("ingest: 400 names the field, and a bad batch records nothing", async (app) => {
   const { slug, tenantId, edge } = await setup(app);
   const good = { tenant: slug, bytes: 1, path: "/", status: 200 };
   const cases: [unknown, string][] = [
     [{ ...good, bytes: -1 }, "bytes"],
     [{ ...good, bytes: 1.5 }, "bytes"],
+    [{ ...good, bytes: 2 ** 40 + 1 }, "bytes"],
     [{ ...good, status: 99 }, "status"],
     [{ ...good, path: "no-slash" }, "path"],
     [{ ...good, cache: "WARM" }, "cache"],

@@ -18,7 +18,7 @@ import type {
   UsageFlushTarget,
 } from "./types.ts";
 import { ThresholdGate } from "./threshold_gate.ts";
-import { addBucket, emptyBucket, logEntry } from "./buckets.ts";
+import { addBucket, byteCount, emptyBucket, logEntry } from "./buckets.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -128,7 +128,7 @@ export class UsageAggregator implements UsageSink {
       this.#buckets.set(key, b);
     }
     b.requests++;
-    b.bytes += Math.max(0, r.bytes | 0);
+    b.bytes += byteCount(r.bytes);
     if (r.cache === "HIT") b.hits++;
     else if (r.cache === "MISS") b.misses++;
     else if (r.cache === "STALE") b.stale++;

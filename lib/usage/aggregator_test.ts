@@ -65,6 +65,17 @@ function setup(opts: Partial<ConstructorParameters<typeof UsageAggregator>[0]> =
 
 // ---- happy ----
 
+Deno.test("byte counts above 2 GiB are kept whole, in buckets and in logs", async () => {
+  const { agg, target } = setup({ requestLogSampleRate: 1 });
+  const big = 3 * 1024 ** 3; // a long video, streamed
+  agg.record(rec({ bytes: big }));
+  agg.record(rec({ bytes: -5 }));
+  agg.record(rec({ bytes: Number.NaN }));
+  await agg.flush();
+  assertEquals(target.buckets[0].bytes, big);
+  assertEquals(target.logs.map((l) => l.bytes), [big, 0, 0]);
+});
+
 Deno.test("record() folds requests into per-(tenant, UTC day) buckets", async () => {
   const { agg, target } = setup();
   agg.record(rec({ bytes: 100, cache: "HIT" }));

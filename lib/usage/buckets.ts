@@ -39,11 +39,19 @@ export function logEntry(r: UsageRecord): RequestLogEntry {
     method: r.method.slice(0, 16),
     path,
     status: r.status,
-    bytes: Math.max(0, r.bytes | 0),
+    bytes: byteCount(r.bytes),
     cache: r.cache,
     durationMs: Math.max(0, Math.round(r.durationMs)),
     kind: r.kind,
     experimentId: r.experiment?.experimentId ?? null,
     variantId: r.experiment?.variantId ?? null,
   };
+}
+
+/**
+ * A record's byte count as a non-negative integer. Not `| 0`: that wraps above 2 GiB,
+ * and a streamed video can be larger than that.
+ */
+export function byteCount(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }

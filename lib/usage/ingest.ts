@@ -32,8 +32,8 @@ export function requireIngestKey(configured: string | undefined, given: string |
   }
 }
 
-/** The aggregator folds bytes with `| 0`, so one record stays within a 32-bit signed integer. */
-const MAX_RECORD_BYTES = 2_147_483_647;
+/** A sanity bound for one response (1 TiB); counters are 64-bit in the database. */
+const MAX_RECORD_BYTES = 2 ** 40;
 
 /** One record's schema; `now` bounds the event time. */
 export function ingestRecordSchema(now: number) {
