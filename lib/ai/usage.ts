@@ -7,14 +7,12 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily } from "../db/schema/mod.ts";
-import { utcDay } from "../usage/days.ts";
+import { addDays, utcDay } from "../usage/days.ts";
+import { currentPeriod as utcMonth, periodRange } from "../usage/query.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
 
 export { utcDay };
-export function utcMonth(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
-}
 
 const dayKey = (tenantId: number, day: string) => ["ai", "tokens", tenantId, "d", day];
 const monthKey = (tenantId: number, month: string) => ["ai", "tokens", tenantId, "m", month];
@@ -110,11 +108,9 @@ export async function usageView(s: Services, tenantId: number, limits: AiLimits)
   const now = s.clock.now();
   const day = utcDay(now);
   const month = utcMonth(now);
-  const start = new Date(`${month}-01T00:00:00Z`);
-  const nextMonth = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-  const nextDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
-  const m = await sumUsage(s, tenantId, `${month}-01`, utcDay(nextMonth.getTime()));
-  const d = await sumUsage(s, tenantId, day, utcDay(nextDay.getTime()));
+  const { from, to } = periodRange(month);
+  const m = await sumUsage(s, tenantId, from, to);
+  const d = await sumUsage(s, tenantId, day, addDays(day, 1));
   const period = (p: string, u: typeof m): UsagePeriod => ({
     period: p,
     ...u,

@@ -8,6 +8,7 @@ import { and, count, gte, lt, sql } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { requestLogs, tenants, usageDaily } from "../../db/schema/mod.ts";
 import { periodRange } from "../../usage/query.ts";
+import { addDays, daysInclusive } from "../../usage/days.ts";
 
 export const COST_CACHE_TTL_MS = 10 * 60_000;
 
@@ -66,7 +67,7 @@ async function computeCost(s: Services, period: string) {
     lt(requestLogs.ts, new Date(`${to}T00:00:00Z`)),
   ));
   const [t] = await s.db.select({ n: count() }).from(tenants);
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+  const days = daysInclusive(from, addDays(to, -1)).length;
 
   const inputs = {
     requests: Number(u.requests),
