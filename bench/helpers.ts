@@ -48,3 +48,10 @@ export async function probe(
 }
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+/** Median of a non-empty list (mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

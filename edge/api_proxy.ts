@@ -70,23 +70,22 @@ function parseApiQuery(api: RequestContext["snap"]["api"], raw: string): ApiQuer
   return parsed;
 }
 
-/** Handles `/~api<apiPath>`. */
-export async function handleApi(
-  ec: EdgeContext,
-  rc: RequestContext,
-  apiPath: string,
-): Promise<ApiOutcome> {
-  const { snap, method } = rc;
-  const head = method === "HEAD";
-  if (method !== "GET" && !head) {
-    if (method === "OPTIONS") return { ...preflight(rc), experiment: null };
-    return { ...methodNotAllowed(method, ALLOW), experiment: null };
-  }
-  const origin = snap.api.origin;
-  if (!origin) return fail(502, "api_not_configured", "API proxy not configured: no API origin");
+/** What an API GET or HEAD resolves to before the cache is consulted. */
+type ApiPlan = {
+  head: boolean;
+  profile: string | null;
+  preview: boolean;
+  query: string;
+  experiment: Assignment | null;
+  extra: readonly (readonly [string, string])[];
+  key: string;
+};
+
+function planApi(rc: RequestContext, apiPath: string): ApiPlan {
+  const { snap } = rc;
+  const head = rc.method === "HEAD";
   const q = rc.query === "" ? NO_QUERY : parseApiQuery(snap.api, rc.query);
   let profile = q.profile;
-  const { preview, query } = q;
   // SPEC: a ?transform= request bypasses experiment matching; HEAD is never transformed.
   let experiment: Assignment | null = null;
   if (profile === null && !head && snap.experiments?.length) {
@@ -101,31 +100,65 @@ export async function handleApi(
   const extra = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
     : API_HEADERS;
-  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, query);
-  const now = ec.deps.clock.now();
+  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
+  return { head, profile, preview: q.preview, query: q.query, experiment, extra, key };
+}
 
-  // The hit fast path: fresh in memory, nothing awaited; for a transform, the
-  // transformed object's own key. The path is validated after it: an invalid
-  // path is never stored, so it cannot hit.
-  if (!preview && (profile === null || (!head && ec.deps.transform !== null))) {
-    const transformed = profile !== null;
-    const obj = freshInMemory(
-      ec.through,
-      transformed ? transformKey(key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : key,
-    );
-    if (obj) {
-      const hit = objectResponse(
-        obj,
-        head,
-        "HIT",
-        now,
-        transformed && !experiment ? API_HEADERS_EXPOSED : extra,
-        rc.req,
-      ) as ApiOutcome;
-      hit.experiment = experiment;
-      return hit;
-    }
+/**
+ * The hit fast path: fresh in memory, nothing awaited; for a transform, the
+ * transformed object's own key. The path is validated only on a miss: an invalid
+ * path is never stored, so it cannot hit.
+ */
+function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | null {
+  const { profile, head, experiment } = p;
+  if (p.preview || (profile !== null && (head || ec.deps.transform === null))) return null;
+  const transformed = profile !== null;
+  const snap = rc.snap;
+  const obj = freshInMemory(
+    ec.through,
+    transformed ? transformKey(p.key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : p.key,
+  );
+  if (!obj) return null;
+  const hit = objectResponse(
+    obj,
+    head,
+    "HIT",
+    ec.deps.clock.now(),
+    transformed && !experiment ? API_HEADERS_EXPOSED : p.extra,
+    rc.req,
+  ) as ApiOutcome;
+  hit.experiment = experiment;
+  return hit;
+}
+
+/**
+ * A fresh in-memory hit for `/~api<apiPath>`, synchronously, or null when the request
+ * needs anything else (edge/mod.ts answers hits without a promise).
+ */
+export function apiHit(ec: EdgeContext, rc: RequestContext, apiPath: string): ApiOutcome | null {
+  const method = rc.method;
+  if ((method !== "GET" && method !== "HEAD") || !rc.snap.api.origin) return null;
+  return hitOf(ec, rc, planApi(rc, apiPath));
+}
+
+/** Handles `/~api<apiPath>`. */
+export async function handleApi(
+  ec: EdgeContext,
+  rc: RequestContext,
+  apiPath: string,
+): Promise<ApiOutcome> {
+  const { method } = rc;
+  if (method !== "GET" && method !== "HEAD") {
+    if (method === "OPTIONS") return { ...preflight(rc), experiment: null };
+    return { ...methodNotAllowed(method, ALLOW), experiment: null };
   }
+  const origin = rc.snap.api.origin;
+  if (!origin) return fail(502, "api_not_configured", "API proxy not configured: no API origin");
+  const plan = planApi(rc, apiPath);
+  const { head, preview, query, experiment, extra, key } = plan;
+  const profile = plan.profile;
+  const hit = hitOf(ec, rc, plan);
+  if (hit) return hit;
   try {
     checkPath(apiPath);
   } catch (e) {
