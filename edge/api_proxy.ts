@@ -17,6 +17,7 @@ import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
 import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
 import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
+import { shareable, withCdnHeaders } from "./cdn.ts";
 
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
@@ -77,7 +78,10 @@ type ApiPlan = {
   preview: boolean;
   query: string;
   experiment: Assignment | null;
+  /** Headers added to a plain (or experiment) response. */
   extra: readonly (readonly [string, string])[];
+  /** Headers added to a `?transform=` response outside experiments. */
+  transformedExtra: readonly (readonly [string, string])[];
   key: string;
 };
 
@@ -97,11 +101,26 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
     );
     if (experiment) profile = experiment.transformProfile;
   }
+  // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts).
   const extra = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : API_HEADERS;
+    : q.preview
+    ? API_HEADERS
+    : withCdnHeaders(snap, API_HEADERS, "api", "api", null);
+  const transformedExtra = profile === null || experiment || q.preview
+    ? API_HEADERS_EXPOSED
+    : withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile);
   const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
-  return { head, profile, preview: q.preview, query: q.query, experiment, extra, key };
+  return {
+    head,
+    profile,
+    preview: q.preview,
+    query: q.query,
+    experiment,
+    extra,
+    transformedExtra,
+    key,
+  };
 }
 
 /**
@@ -124,7 +143,7 @@ function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | nu
     head,
     "HIT",
     ec.deps.clock.now(),
-    transformed && !experiment ? API_HEADERS_EXPOSED : p.extra,
+    transformed && !experiment ? p.transformedExtra : p.extra,
     rc.req,
   ) as ApiOutcome;
   hit.experiment = experiment;
@@ -178,8 +197,11 @@ export async function handleApi(
   if (served.kind !== "object") return { ...otherResponse(served, head, extra), experiment };
   const outcome = preview ? "BYPASS" : served.cache;
   if (profile === null || head) {
+    const obj = served.obj;
+    // An object upstream marked private (or an error) is never offered to a CDN.
+    const ex = experiment || preview || shareable(obj.status, obj.headers) ? extra : API_HEADERS;
     return {
-      ...objectResponse(served.obj, head, outcome, ec.deps.clock.now(), extra, rc.req),
+      ...objectResponse(obj, head, outcome, ec.deps.clock.now(), ex, rc.req),
       experiment,
     };
   }

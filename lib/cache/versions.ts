@@ -10,6 +10,8 @@ import { tenants } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
+import type { CdnKind } from "../cdn/tags.ts";
 
 export const REFRESH_TYPES = ["api", "assets", "html", "all"] as const;
 export type RefreshType = typeof REFRESH_TYPES[number];
@@ -56,5 +58,11 @@ export async function bumpCacheVersions(
     metadata: { type, ...versions },
   });
   await syncTenantSnapshot(s, tenant.id);
+  // After the sync: a CDN refetching at once then reaches the new version.
+  const kinds: CdnKind[] = [];
+  if (api) kinds.push("api");
+  if (assets) kinds.push("assets");
+  if (html) kinds.push("html");
+  await purgeAfterBump(s, tenant.id, { kinds }, row.settings);
   return versions;
 }

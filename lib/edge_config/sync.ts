@@ -49,6 +49,7 @@ export async function buildSnapshot(s: Services, tenant: Tenant): Promise<EdgeSn
       html: tenant.htmlCacheVersion,
     },
     domains: active.map((d) => d.hostname).sort(),
+    cdnOffload: tenant.settings.cdnOffload === true,
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

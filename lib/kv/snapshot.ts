@@ -35,6 +35,8 @@ export type EdgeSnapshot = {
   domains: string[];
   ai: AiSnapshot;
   experiments: ExperimentSnapshot[];
+  /** CDN offload on (docs/decisions.md "CDN offload"); absent in snapshots built before it. */
+  cdnOffload?: boolean;
 };
 
 type Head = { hash: string; chunks: number; builtAt: string; generation?: number };

@@ -20,6 +20,7 @@ export const tenantConfigFields = {
   previewParam: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name")
     .optional(),
   siteProxy: z.boolean().optional(),
+  cdnOffload: z.boolean().optional(),
 };
 
 export const createTenantSchema = z.object({

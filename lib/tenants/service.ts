@@ -45,6 +45,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       tokenUpdatedAt: t.apiTokenUpdatedAt?.toISOString() ?? null,
       previewParam: t.settings.previewParam ?? "cachely-preview",
       siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
+      cdnOffload: t.settings.cdnOffload === true,
       apiCacheVersion: t.apiCacheVersion,
       assetCacheVersion: t.assetCacheVersion,
       htmlCacheVersion: t.htmlCacheVersion,
@@ -102,6 +103,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
       settings: {
         ...(input.previewParam ? { previewParam: input.previewParam } : {}),
         ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+        ...(input.cdnOffload ? { cdnOffload: true } : {}),
       },
       createdBy: userId,
       createdAt: now,
@@ -203,11 +205,15 @@ export async function updateTenant(
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
-  if (input.previewParam !== undefined || input.siteProxy !== undefined) {
+  if (
+    input.previewParam !== undefined || input.siteProxy !== undefined ||
+    input.cdnOffload !== undefined
+  ) {
     patch.settings = {
       ...tenant.settings,
       ...(input.previewParam !== undefined ? { previewParam: input.previewParam } : {}),
       ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+      ...(input.cdnOffload !== undefined ? { cdnOffload: input.cdnOffload } : {}),
     };
   }
   patch.updatedAt = new Date(s.clock.now());

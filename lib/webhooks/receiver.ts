@@ -14,6 +14,7 @@ import { ApiError, notFound } from "../errors.ts";
 import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
 import { syncTenantSnapshot } from "../edge_config/sync.ts";
 import { pruneEvents } from "./events.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
 
 /** SPEC "Limits": cache-refresh webhook body 64 KB. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
@@ -165,10 +166,21 @@ async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {
     apiCacheVersion: tenants.apiCacheVersion,
     assetCacheVersion: tenants.assetCacheVersion,
     htmlCacheVersion: tenants.htmlCacheVersion,
+    settings: tenants.settings,
   });
   if (!v) throw new Error("Tenant vanished during refresh");
+  const kinds = [
+    ...(w.refreshApi ? ["api" as const] : []),
+    ...(w.refreshAssets ? ["assets" as const] : []),
+  ];
+  // After the sync: a CDN refetching at once then reaches the new version.
   await syncTenantSnapshot(s, w.tenantId);
-  return v;
+  if (kinds.length) await purgeAfterBump(s, w.tenantId, { kinds }, v.settings);
+  return {
+    apiCacheVersion: v.apiCacheVersion,
+    assetCacheVersion: v.assetCacheVersion,
+    htmlCacheVersion: v.htmlCacheVersion,
+  };
 }
 
 async function markWebhook(s: Services, id: number, at: Date, status: string): Promise<void> {
