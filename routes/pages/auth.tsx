@@ -3,14 +3,9 @@ import { Hono } from "hono";
 import { deleteCookie } from "hono/cookie";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
-import { Island } from "../../components/Island.tsx";
+import { ApiForm, Field } from "../../components/ApiForm.tsx";
 import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
-
-const credentialFields = [
-  { name: "email", label: "Email", type: "email" as const, required: true },
-  { name: "password", label: "Password", type: "password" as const, required: true },
-];
 
 export function authPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -26,16 +21,16 @@ export function authPages(): Hono<AppEnv> {
         c,
         <Layout title={title} user={pageUser(c)}>
           <h1>{title}</h1>
-          <Island
-            name="JsonForm"
-            props={{
-              method: "POST",
-              url: api,
-              fields: credentialFields,
-              submitLabel: title,
-              redirectTo: next,
-            }}
-          />
+          <ApiForm api={api} submit={title} busy="Please wait…" next={next} label={title}>
+            <Field name="email" label="Email" type="email" required autocomplete="email" />
+            <Field
+              name="password"
+              label="Password"
+              type="password"
+              required
+              autocomplete={path === "/login" ? "current-password" : "new-password"}
+            />
+          </ApiForm>
           {path === "/login"
             ? (
               <p>
