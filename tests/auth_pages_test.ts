@@ -35,29 +35,32 @@ dbTest("POST /signup (no JavaScript) creates the account and goes to next", asyn
   assertEquals(me.body.user.email, "nojs@example.com");
 });
 
-dbTest("POST /login (no JavaScript) logs in; a wrong password shows the form again", async (app) => {
-  const user = await signUp(app);
-  const wrong = await new Client(app).post(
-    "/login",
-    form({ email: user.email, password: "not the password" }),
-    FORM,
-  );
-  assertEquals(wrong.status, 401);
-  assertStringIncludes(wrong.text, 'role="alert"');
-  assertStringIncludes(wrong.text, "Invalid email or password");
-  assertStringIncludes(wrong.text, `value="${user.email}"`, "the email is kept");
-  assert(!wrong.text.includes("not the password"), "the password is never echoed");
+dbTest(
+  "POST /login (no JavaScript) logs in; a wrong password shows the form again",
+  async (app) => {
+    const user = await signUp(app);
+    const wrong = await new Client(app).post(
+      "/login",
+      form({ email: user.email, password: "not the password" }),
+      FORM,
+    );
+    assertEquals(wrong.status, 401);
+    assertStringIncludes(wrong.text, 'role="alert"');
+    assertStringIncludes(wrong.text, "Invalid email or password");
+    assertStringIncludes(wrong.text, `value="${user.email}"`, "the email is kept");
+    assert(!wrong.text.includes("not the password"), "the password is never echoed");
 
-  const bad = await new Client(app).post("/login", form({ email: "x", password: "" }), FORM);
-  assertEquals(bad.status, 400);
-  assertStringIncludes(bad.text, "Invalid email");
+    const bad = await new Client(app).post("/login", form({ email: "x", password: "" }), FORM);
+    assertEquals(bad.status, 400);
+    assertStringIncludes(bad.text, "Invalid email");
 
-  const c = new Client(app);
-  const ok = await c.post("/login", form({ email: user.email, password: PASSWORD }), FORM);
-  assertEquals(ok.status, 303);
-  assertEquals(ok.headers.get("location"), "/dashboard");
-  assertEquals((await c.get("/dashboard")).status, 200);
-});
+    const c = new Client(app);
+    const ok = await c.post("/login", form({ email: user.email, password: PASSWORD }), FORM);
+    assertEquals(ok.status, 303);
+    assertEquals(ok.headers.get("location"), "/dashboard");
+    assertEquals((await c.get("/dashboard")).status, 200);
+  },
+);
 
 dbTest("POST /login from another site is refused (login CSRF)", async (app) => {
   const user = await signUp(app);

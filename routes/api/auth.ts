@@ -6,11 +6,7 @@ import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { publicUser } from "../../lib/users/mod.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
-import {
-  credentialsSchema,
-  logInWithPassword,
-  signUpWithPassword,
-} from "../../lib/auth/login.ts";
+import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 
 export { LOGIN_LIMITS } from "../../lib/auth/login.ts";
 

@@ -11,11 +11,7 @@ import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
-import {
-  credentialsSchema,
-  logInWithPassword,
-  signUpWithPassword,
-} from "../../lib/auth/login.ts";
+import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { readFormFields, requireSameOriginForm } from "./forms.ts";
 
