@@ -13,7 +13,7 @@ import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { readFormFields, requireSameOriginForm } from "./forms.ts";
+import { readFormFields, requireSameOriginForm } from "./form_post.ts";
 
 const FORMS = {
   "/login": { title: "Log in", api: "/api/auth/login", run: logInWithPassword },
