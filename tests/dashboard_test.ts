@@ -12,10 +12,10 @@ dbTest("GET /login and /signup render forms hydrated as islands", async (app) =>
   }
 });
 
-dbTest("GET /dashboard redirects anonymous visitors to /login", async (app) => {
+dbTest("GET /dashboard redirects anonymous visitors to /login and back", async (app) => {
   const r = await new Client(app).get("/dashboard");
   assertEquals(r.status, 302);
-  assertEquals(r.headers.get("location"), "/login");
+  assertEquals(r.headers.get("location"), "/login?next=%2Fdashboard");
 });
 
 dbTest(
