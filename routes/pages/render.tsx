@@ -43,15 +43,9 @@ export function pageUser(c: Context<AppEnv>) {
   return auth ? { email: auth.user.email, isAdmin: auth.isAdmin } : null;
 }
 
-/** Where the login page should bring the visitor back to (this page, when it was a GET). */
-export function loginRedirect(c: Context<AppEnv>): string {
-  const back = c.req.method === "GET" ? new URL(c.req.url) : null;
-  return back ? `/login?next=${encodeURIComponent(back.pathname + back.search)}` : "/login";
-}
-
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */
 export function pageError(c: Context<AppEnv>, err: unknown): Response | Promise<Response> {
-  if (err instanceof ApiError && err.status === 401) return c.redirect(loginRedirect(c));
+  if (err instanceof ApiError && err.status === 401) return c.redirect(loginUrlFor(c));
   const status = err instanceof ApiError ? err.status : 500;
   if (status >= 500) {
     c.get("services")?.log.error("page error", { error: String(err), path: c.req.path });
@@ -69,4 +63,20 @@ export function pageError(c: Context<AppEnv>, err: unknown): Response | Promise<
     </Layout>,
     status,
   );
+}
+
+/**
+ * The log-in page that brings the visitor back here afterwards: the page they asked for
+ * (GET), or for a form post the page the form was on (Referer, same origin only).
+ */
+export function loginUrlFor(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  let back = c.req.method === "GET" ? url.pathname + url.search : "";
+  if (!back) {
+    try {
+      const ref = new URL(c.req.header("referer") ?? "");
+      if (ref.host === url.host) back = ref.pathname + ref.search;
+    } catch { /* none or malformed */ }
+  }
+  return back && back !== "/" ? `/login?next=${encodeURIComponent(back)}` : "/login";
 }
