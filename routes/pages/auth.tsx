@@ -6,6 +6,7 @@ import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
+import { safeNext } from "../../lib/http/next.ts";
 
 const credentialFields = [
   { name: "email", label: "Email", type: "email" as const, required: true },
@@ -21,7 +22,7 @@ export function authPages(): Hono<AppEnv> {
     ] as const
   ) {
     app.get(path, (c) => {
-      const next = safeNext(c.req.query("next"));
+      const next = safeNext(c.req.query("next"), c.get("services").config.publicUrl);
       return page(
         c,
         <Layout title={title} user={pageUser(c)}>
@@ -54,12 +55,4 @@ export function authPages(): Hono<AppEnv> {
     return c.redirect("/", 303);
   });
   return app;
-}
-
-/** Where to go after logging in: a local path only (never `//host` or a URL), else the dashboard. */
-export function safeNext(raw: string | undefined): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) {
-    return "/dashboard";
-  }
-  return raw.slice(0, 2048);
 }
