@@ -52,6 +52,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
+/** True for a listen address only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
 function base64Length(v: string): number {
   try {
     return atob(v.trim()).length;
@@ -135,7 +141,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminEmails: new Set(
       e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
-    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? e.DATABASE_URL === undefined,
+    // Only a server nobody else can reach may proxy to private addresses by default: with
+    // open sign-up, anyone could otherwise point apiOrigin at 169.254.169.254 (docs/decisions.md).
+    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? isLoopbackHost(e.HOST),
     imageHostAssetOrigin: e.IMAGE_HOST_ASSET_ORIGIN,
     imageHostApiOrigin: e.IMAGE_HOST_API_ORIGIN,
     openai: {
