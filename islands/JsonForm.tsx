@@ -13,11 +13,18 @@ export type Field = {
   required?: boolean;
   placeholder?: string;
   value?: string;
+  autocomplete?: string;
 };
 
 export type JsonFormProps = {
   method: "POST" | "PUT" | "PATCH" | "DELETE";
   url: string;
+  /**
+   * Where the browser posts the form before or without JavaScript (a page route that
+   * accepts the form). Forms always post: a GET would put the fields, passwords
+   * included, in the URL.
+   */
+  action?: string;
   fields: Field[];
   submitLabel: string;
   /** Where to go after success; `{key}` is filled from the JSON answer (never the form). */
@@ -60,7 +67,7 @@ export function JsonForm(props: JsonFormProps) {
   }
 
   return (
-    <form class="card form" onSubmit={onSubmit}>
+    <form class="card form" method="post" action={props.action} onSubmit={onSubmit}>
       {props.fields.map((f) => (
         <label key={f.name}>
           <span>{f.label}</span>
@@ -81,6 +88,7 @@ export function JsonForm(props: JsonFormProps) {
                 required={f.required}
                 placeholder={f.placeholder}
                 value={f.value}
+                autocomplete={f.autocomplete}
               />
             )}
         </label>

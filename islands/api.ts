@@ -31,6 +31,10 @@ export async function callApi(method: string, url: string, body?: unknown): Prom
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // The session expired mid-action: log in again and come back to this page.
+    if (res.status === 401 && !url.startsWith("/api/auth/") && typeof location !== "undefined") {
+      location.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -12,10 +12,10 @@ dbTest("GET /login and /signup render forms hydrated as islands", async (app) =>
   }
 });
 
-dbTest("GET /dashboard redirects anonymous visitors to /login", async (app) => {
+dbTest("GET /dashboard redirects anonymous visitors to /login and back", async (app) => {
   const r = await new Client(app).get("/dashboard");
   assertEquals(r.status, 302);
-  assertEquals(r.headers.get("location"), "/login");
+  assertEquals(r.headers.get("location"), "/login?next=%2Fdashboard");
 });
 
 dbTest(
@@ -100,6 +100,15 @@ dbTest(
       assert(!r.text.includes("evil.example"), `${path} dropped the foreign next`);
       assertStringIncludes(r.text, "&quot;redirectTo&quot;:&quot;/dashboard&quot;");
     }
+    // The form post without JavaScript redirects by the same rule.
+    const posted = await anon.post(
+      `/signup?next=${encodeURIComponent("/\t/evil.example/c")}`,
+      new URLSearchParams({ email: "next@example.com", password: "correct horse battery" })
+        .toString(),
+      { "content-type": "application/x-www-form-urlencoded" },
+    );
+    assertEquals(posted.status, 303);
+    assertEquals(posted.headers.get("location"), "/dashboard");
   },
 );
 
