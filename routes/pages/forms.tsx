@@ -16,7 +16,7 @@ import {
   outcomeFrom,
 } from "../../lib/dashboard/form_body.ts";
 import { type FormOutcome, saveFlash } from "../../lib/dashboard/flash.ts";
-import { safeNext } from "./auth.tsx";
+import { safeNext } from "../../lib/http/next.ts";
 import { FLASH_COOKIE, page, pageUser } from "./render.tsx";
 import { Layout } from "../../components/Layout.tsx";
 
@@ -43,7 +43,8 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
     if (!API_PATH.test(api) || api.includes("..") || !METHODS.has(method)) {
       throw badRequest("Invalid _api: the form names no API endpoint");
     }
-    const back = safeNext(get("_back"));
+    const publicUrl = c.get("services").config.publicUrl;
+    const back = safeNext(get("_back"), publicUrl);
     const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
     const origin = new URL(c.req.url).origin;
 
@@ -103,10 +104,13 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
 
     async function respond(code: number) {
       const next = outcome.ok && get("_next")
-        ? safeNext(get("_next")!.replace(/\{([\w.]+)\}/g, (_, k: string) => {
-          const v = (answer as Record<string, unknown> | null)?.[k] ?? body[k];
-          return encodeURIComponent(String(v ?? ""));
-        }))
+        ? safeNext(
+          get("_next")!.replace(/\{([\w.]+)\}/g, (_, k: string) => {
+            const v = (answer as Record<string, unknown> | null)?.[k] ?? body[k];
+            return encodeURIComponent(String(v ?? ""));
+          }),
+          publicUrl,
+        )
         : undefined;
       if (wantsJson) {
         return c.json({ status: code, outcome, next, data: outcome.ok ? answer : null });
