@@ -95,7 +95,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
   ): Response | Promise<Response> {
     if (target.surface !== "domain") {
       const snap = snapshots.get(target.slug);
-      if (snap !== null && !(snap instanceof Promise)) {
+      if (snap !== null && !(snap instanceof Promise) && !quotaPending(snap)) {
         const url = req.url;
         if (url.length <= MAX_URL_LENGTH) {
           const [path, query] = splitTarget(url);
@@ -126,6 +126,17 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       }
     }
     return handleAsync(req, target, info);
+  }
+
+  /**
+   * True when the quota check cannot pass synchronously (its snapshot is loading, or the
+   * account is paused): handleAsync then answers, with the 429 where one is due.
+   */
+  function quotaPending(snap: EdgeSnapshot): boolean {
+    const owner = snap.ownerId;
+    if (!quotas || !owner) return false;
+    const q = snapshots.quota(owner);
+    return q instanceof Promise || isPaused(q, deps.clock.now());
   }
 
   async function handleAsync(
