@@ -23,6 +23,7 @@ import {
   DEFAULT_PREVIEW_PARAM,
   providerConfigOf,
 } from "../tenants/provider_input.ts";
+import { billingOwner } from "../billing/owners.ts";
 
 export { DEFAULT_PREVIEW_PARAM };
 
@@ -62,6 +63,7 @@ export async function buildSnapshot(s: Services, tenant: Tenant): Promise<EdgeSn
       html: tenant.htmlCacheVersion,
     },
     domains: active.map((d) => d.hostname).sort(),
+    ownerId: await billingOwner(s, tenant.id),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

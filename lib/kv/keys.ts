@@ -8,6 +8,8 @@ export const kvKeys = {
     ["edge", "snapshot_chunk", slug, hash, i] as const,
   /** Custom domain → tenant slug, written for active domains only. */
   hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
+  /** An account's quota state as the edge reads it (lib/kv/quota.ts). */
+  quotaSnapshot: (userId: string) => ["edge", "quota", userId] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,
   userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
   userSessions: (userId: string) => ["user_session", userId] as const,

@@ -23,6 +23,8 @@ export const users = pgTable("users", {
   name: text("name"),
   blocked: boolean("blocked").notNull().default(false),
   blockedReason: text("blocked_reason"),
+  /** Granted by `cli admin grant`; ADMIN_EMAILS grants it too (lib/users/mod.ts). */
+  masterAdmin: boolean("master_admin").notNull().default(false),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
@@ -110,7 +112,9 @@ export const domains = pgTable("domains", {
   id: serial("id").primaryKey(),
   tenantId: integer("tenant_id").notNull(),
   hostname: text("hostname").notNull().unique(),
-  status: text("status").$type<"pending" | "active" | "failed">().notNull().default("pending"),
+  status: text("status").$type<"pending" | "active" | "failed" | "suspended">().notNull().default(
+    "pending",
+  ),
   verificationToken: text("verification_token").notNull(),
   failureReason: text("failure_reason"),
   verifiedAt: ts("verified_at"),
