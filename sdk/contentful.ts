@@ -41,13 +41,11 @@ export type ContentfulClientOptions = {
    * tenant's stored token upstream, so no real token ships to the browser.
    */
   accessToken: string;
-  /** The tenant host the calls end up on (informational; the adapter routes them). */
-  host: string;
   /** Routes every call through Cachely (an axios adapter over createCachelyFetch). */
   // deno-lint-ignore no-explicit-any -- axios's config type is not a dependency of the SDK
   adapter: (config: any) => Promise<any>;
-  /** The fetch the adapter uses, for inspection and reuse. */
-  cachelyFetch: CachelyFetch;
+  /** The fetch the adapter uses (not enumerable: spreading the options leaves it out). */
+  readonly cachelyFetch: CachelyFetch;
 };
 
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
@@ -85,14 +83,18 @@ export function createContentfulCachelyAdapter(
       (e as Error).message.replace("createCachelyFetch", FN).replace("provider.spaceId", "space"),
     );
   }
-  return {
+  // No `host`/`basePath`: the client would build tenant URLs the adapter cannot tell
+  // from others. It keeps Contentful's URLs and the adapter sends them via /~api/.
+  const out = {
     space: options.space,
     environment,
     accessToken: CONTENTFUL_PLACEHOLDER_TOKEN,
-    host: new URL(cachelyFetch.tenantOrigin).host,
     adapter: axiosAdapter(cachelyFetch),
-    cachelyFetch,
   };
+  return Object.defineProperty(out, "cachelyFetch", {
+    value: cachelyFetch,
+    enumerable: false,
+  }) as ContentfulClientOptions;
 }
 
 // deno-lint-ignore no-explicit-any

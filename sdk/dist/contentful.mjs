@@ -659,14 +659,16 @@ function createContentfulCachelyAdapter(options) {
       e.message.replace("createCachelyFetch", FN3).replace("provider.spaceId", "space")
     );
   }
-  return {
+  const out = {
     space: options.space,
     environment,
     accessToken: CONTENTFUL_PLACEHOLDER_TOKEN,
-    host: new URL(cachelyFetch.tenantOrigin).host,
-    adapter: axiosAdapter(cachelyFetch),
-    cachelyFetch
+    adapter: axiosAdapter(cachelyFetch)
   };
+  return Object.defineProperty(out, "cachelyFetch", {
+    value: cachelyFetch,
+    enumerable: false
+  });
 }
 function axiosAdapter(f) {
   return async (config) => {

@@ -39,12 +39,10 @@ export type ContentfulClientOptions = {
      * tenant's stored token upstream, so no real token ships to the browser.
      */
     accessToken: string;
-    /** The tenant host the calls end up on (informational; the adapter routes them). */
-    host: string;
     /** Routes every call through Cachely (an axios adapter over createCachelyFetch). */
     adapter: (config: any) => Promise<any>;
-    /** The fetch the adapter uses, for inspection and reuse. */
-    cachelyFetch: CachelyFetch;
+    /** The fetch the adapter uses (not enumerable: spreading the options leaves it out). */
+    readonly cachelyFetch: CachelyFetch;
 };
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
 export declare const CONTENTFUL_PLACEHOLDER_TOKEN = "cachely-proxy";
