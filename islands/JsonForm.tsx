@@ -3,7 +3,7 @@
  * One island serves every simple dashboard form (create tenant, add domain, invite, …).
  */
 import { useSignal } from "@preact/signals";
-import { callApi, pick } from "./api.ts";
+import { callApi, pick, redirectTarget } from "./api.ts";
 
 export type Field = {
   name: string;
@@ -27,10 +27,12 @@ export type JsonFormProps = {
   action?: string;
   fields: Field[];
   submitLabel: string;
-  /** Where to go after success; `{field}` is replaced by that field's value. */
+  /** Where to go after success; `{key}` is filled from the JSON answer (never the form). */
   redirectTo?: string;
   /** Show this key of the JSON answer after success (e.g. a secret shown once). */
   revealKey?: string | string[];
+  /** Shown on success instead of the generic "Done". */
+  successText?: string;
   /** Sent with every submission, not shown (e.g. the token of a reset link). */
   constants?: Record<string, string>;
 };
@@ -60,9 +62,10 @@ export function JsonForm(props: JsonFormProps) {
     const r = await callApi(props.method, props.url, body);
     busy.value = false;
     const revealed = r.ok ? pick(r.body, props.revealKey) : "";
-    message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
+    const text = r.ok && props.successText ? props.successText : r.message;
+    message.value = { ok: r.ok, text: revealed ? `${text}: ${revealed}` : text };
     if (r.ok && props.redirectTo) {
-      location.href = props.redirectTo.replace(/\{(\w+)\}/g, (_, k) => String(body[k] ?? ""));
+      location.href = redirectTarget(props.redirectTo, r.body);
     }
   }
 

@@ -14,6 +14,15 @@ export function pick(body: unknown, paths: string | string[] | undefined): strin
   return "";
 }
 
+/**
+ * Where a form goes after success: `{name}` in the template is filled from the server's
+ * JSON answer (URL-encoded), never from what was typed into the form, so no form field
+ * (a password, say) can end up in a redirect. A missing value leaves the segment empty.
+ */
+export function redirectTarget(template: string, answer: unknown): string {
+  return template.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pick(answer, k)));
+}
+
 export async function callApi(method: string, url: string, body?: unknown): Promise<ApiResult> {
   try {
     const res = await fetch(url, {

@@ -3,6 +3,7 @@
  * schema; a bad value stops start-up with a message naming the variable.
  */
 import { z } from "zod";
+import { mergePlans, type Plans } from "./billing/plans.ts";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
   v === "true" || v === "1" || v === "yes"
@@ -39,6 +40,7 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: origin.optional(),
   MAIL_TRANSPORT_URL: origin.optional(),
   TRUSTED_PROXY_IP_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  TRUSTED_PROXY_HOPS: intIn(0, 10).optional(),
   SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
@@ -50,7 +52,52 @@ const EnvSchema = z.object({
   REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  QUOTAS: z.enum(["on", "off"]).default("on"),
+  PLANS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return {};
+    try {
+      return plansOverride.parse(JSON.parse(v));
+    } catch (e) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be JSON like {"free":{"monthlyRequests":1000}}: ${
+          e instanceof z.ZodError ? e.issues.map((i) => i.path.join(".")).join(", ") : "bad JSON"
+        }`,
+      });
+      return z.NEVER;
+    }
+  }),
+  QUOTA_CHECK_INTERVAL_MS: intIn(0, 3_600_000).optional(),
+  OVERAGE_REPORT_INTERVAL_MS: intIn(1000, 86_400_000).default(3_600_000),
+  STRIPE_METER_REQUESTS: z.string().min(1).max(100).default("cachely_overage_requests"),
+  STRIPE_METER_BYTES: z.string().min(1).max(100).default("cachely_overage_bytes"),
 });
+
+const planOverride = z.object({
+  priceUsd: z.number().min(0).max(1e6),
+  tenants: z.number().int().min(0).nullable(),
+  monthlyRequests: z.number().int().min(0),
+  monthlyBytes: z.number().int().min(0),
+  overLimit: z.enum(["pause", "meter"]),
+  overageUsdPerMillionRequests: z.number().min(0),
+  overageUsdPer10Gb: z.number().min(0),
+}).partial().strict();
+const plansOverride = z.object({ free: planOverride, pro: planOverride }).partial().strict();
+
+/**
+ * TRUSTED_PROXY_HOPS proxies append to TRUSTED_PROXY_IP_HEADER (default x-forwarded-for);
+ * a header named without hops means one proxy. Zero hops: trust no header.
+ */
+function trustedProxies(header: string | undefined, hops: number | undefined) {
+  const n = hops ?? (header ? 1 : 0);
+  return n > 0 ? { header: (header ?? "x-forwarded-for").toLowerCase(), hops: n } : null;
+}
+
+/** True for a listen address only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
 
 function base64Length(v: string): number {
   try {
@@ -90,7 +137,8 @@ export type Config = {
     apiBase: string | undefined;
   };
   mailTransportUrl: string | undefined;
-  trustedProxyIpHeader: string | undefined;
+  /** Where the client IP comes from behind proxies (lib/http/client_ip.ts); null: the connection. */
+  trustedProxies: { header: string; hops: number } | null;
   sessionTtlMs: number;
   upstreamTimeoutMs: number;
   edgeSnapshotTtlMs: number;
@@ -105,6 +153,16 @@ export type Config = {
     requestLogMaxPerSecond: number;
   };
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Plan quotas (tenant limits, monthly traffic, domain rules); QUOTAS=off for self-hosting. */
+  quotas: boolean;
+  /** The plans table (lib/billing/plans.ts) with PLANS overrides applied. */
+  plans: Plans;
+  /** Least time between two quota evaluations of one account (threshold gate). */
+  quotaCheckIntervalMs: number;
+  /** How often the metered-overage reporter looks for days to report. */
+  overageReportIntervalMs: number;
+  /** Stripe billing meter event names for pro overage. */
+  stripeMeters: { requests: string; bytes: string };
 };
 
 export class ConfigError extends Error {
@@ -135,7 +193,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminEmails: new Set(
       e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
-    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? e.DATABASE_URL === undefined,
+    // Only a server nobody else can reach may proxy to private addresses by default: with
+    // open sign-up, anyone could otherwise point apiOrigin at 169.254.169.254 (docs/decisions.md).
+    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? isLoopbackHost(e.HOST),
     imageHostAssetOrigin: e.IMAGE_HOST_ASSET_ORIGIN,
     imageHostApiOrigin: e.IMAGE_HOST_API_ORIGIN,
     openai: {
@@ -153,7 +213,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiBase: e.STRIPE_API_BASE,
     },
     mailTransportUrl: e.MAIL_TRANSPORT_URL,
-    trustedProxyIpHeader: e.TRUSTED_PROXY_IP_HEADER?.toLowerCase(),
+    trustedProxies: trustedProxies(e.TRUSTED_PROXY_IP_HEADER, e.TRUSTED_PROXY_HOPS),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,
@@ -167,6 +227,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       requestLogMaxPerSecond: e.REQUEST_LOG_MAX_PER_SECOND,
     },
     logLevel: e.LOG_LEVEL,
+    quotas: e.QUOTAS === "on",
+    plans: mergePlans(e.PLANS),
+    // Half a flush interval: every flush of a moving account is evaluated despite timer jitter.
+    quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),
+    overageReportIntervalMs: e.OVERAGE_REPORT_INTERVAL_MS,
+    stripeMeters: { requests: e.STRIPE_METER_REQUESTS, bytes: e.STRIPE_METER_BYTES },
   };
 }
 

@@ -18,6 +18,7 @@ import type { AuthMode, CmsKind } from "../providers/mod.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
 import type { Tenant } from "../tenants/service.ts";
+import { billingOwner } from "../billing/owners.ts";
 
 export const DEFAULT_PREVIEW_PARAM = "cachely-preview";
 
@@ -49,6 +50,7 @@ export async function buildSnapshot(s: Services, tenant: Tenant): Promise<EdgeSn
       html: tenant.htmlCacheVersion,
     },
     domains: active.map((d) => d.hostname).sort(),
+    ownerId: await billingOwner(s, tenant.id),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

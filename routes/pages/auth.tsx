@@ -11,6 +11,7 @@ import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
+import { safeNext } from "../../lib/http/next.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { readFormFields, requireSameOriginForm } from "./form_post.ts";
@@ -27,7 +28,7 @@ function credentialsPage(
   opts: { email?: string; error?: string; status?: number } = {},
 ) {
   const { title, api } = FORMS[path];
-  const next = safeNext(c.req.query("next"));
+  const next = safeNext(c.req.query("next"), c.get("services").config.publicUrl);
   const self = `${path}?next=${encodeURIComponent(next)}`;
   return page(
     c,
@@ -105,7 +106,7 @@ export function authPages(): Hono<AppEnv> {
           status: err.status,
         });
       }
-      return c.redirect(safeNext(c.req.query("next")), 303);
+      return c.redirect(safeNext(c.req.query("next"), c.get("services").config.publicUrl), 303);
     });
   }
   app.post("/logout", async (c) => {
@@ -115,12 +116,4 @@ export function authPages(): Hono<AppEnv> {
     return c.redirect("/", 303);
   });
   return app;
-}
-
-/** Where to go after logging in: a local path only (never `//host` or a URL), else the dashboard. */
-export function safeNext(raw: string | undefined): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) {
-    return "/dashboard";
-  }
-  return raw.slice(0, 2048);
 }
