@@ -22,15 +22,27 @@ import { shareable, withCdnHeaders } from "./cdn.ts";
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
 
-const EXPOSE = ["x-cachely-cache", "age", ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
+/** Cache outcome headers, exposed to browsers on every API response (issue 9). */
+const CACHE_EXPOSE = "x-cachely-cache, x-cache, age";
+const EXPOSE = [CACHE_EXPOSE, ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
 /**
- * Headers on every API response: CORS for browsers. Kept short on purpose (each
- * header is validated and copied per hit); `x-cachely-cache` is the edge marker.
+ * Headers on every API response: CORS for browsers. Kept short on purpose: each header
+ * costs the runtime ~4,500 instructions per response (bench/ANALYSIS.md), and the header
+ * set is a product decision (docs/decisions.md "Hit header set").
  */
 const API_HEADERS: [string, string][] = [["access-control-allow-origin", "*"]];
+/**
+ * For CORS requests (an Origin header) and CDN-offloaded responses: the cache outcome
+ * headers exposed to browser code (issue 9). A request without Origin is not subject to
+ * CORS, so Access-Control-Expose-Headers would do nothing there.
+ */
+const API_HEADERS_CORS: [string, string][] = [
+  ["access-control-allow-origin", "*"],
+  ["access-control-expose-headers", CACHE_EXPOSE],
+];
 /** With experiment or transform headers: SPEC lists them in Access-Control-Expose-Headers. */
 const API_HEADERS_EXPOSED: [string, string][] = [
-  ...API_HEADERS,
+  ["access-control-allow-origin", "*"],
   ["access-control-expose-headers", EXPOSE],
 ];
 const ALLOW = "GET, HEAD, OPTIONS";
@@ -101,12 +113,14 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
     );
     if (experiment) profile = experiment.transformProfile;
   }
-  // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts).
+  // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts);
+  // an offloaded response always exposes (a CDN answers CORS and other requests alike).
+  const plain = rc.req.headers.get("origin") === null ? API_HEADERS : API_HEADERS_CORS;
   const extra = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : q.preview
-    ? API_HEADERS
-    : withCdnHeaders(snap, API_HEADERS, "api", "api", null);
+    : q.preview || snap.cdnOffload !== true
+    ? plain
+    : withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null);
   const transformedExtra = profile === null || experiment || q.preview
     ? API_HEADERS_EXPOSED
     : withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile);
@@ -199,7 +213,11 @@ export async function handleApi(
   if (profile === null || head) {
     const obj = served.obj;
     // An object upstream marked private (or an error) is never offered to a CDN.
-    const ex = experiment || preview || shareable(obj.status, obj.headers) ? extra : API_HEADERS;
+    const ex = experiment || preview || shareable(obj.status, obj.headers)
+      ? extra
+      : rc.req.headers.get("origin") === null
+      ? API_HEADERS
+      : API_HEADERS_CORS;
     return {
       ...objectResponse(obj, head, outcome, ec.deps.clock.now(), ex, rc.req),
       experiment,
