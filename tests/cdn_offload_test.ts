@@ -60,7 +60,7 @@ dbTest(
         assertEquals(r.headers.get("cdn-cache-control"), "max-age=120");
         assertEquals(r.headers.get("cache-tag"), `cachely-t${t.id},cachely-t${t.id}-api`);
       }
-      const preview = await visitor.get(`${t.host}/~api/posts?cachely-preview=1`);
+      const preview = await visitor.get(`${t.host}/~api/posts?preview=1`);
       assertEquals(preview.status, 200);
       assertEquals(preview.headers.get("cdn-cache-control"), null, "previews are never offloaded");
       const priv = await visitor.get(`${t.host}/~api/me`);
