@@ -12,6 +12,7 @@ import type { Edge } from "../edge/types.ts";
 import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
+import { projectSlug, startProjector } from "./edge_config/projector.ts";
 
 export type App = {
   services: Services;
@@ -65,12 +66,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     transform: createTransformRunner(services),
   });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
+  services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
+  const projector = startProjector(services, config.edgeProjectorIntervalMs);
   const handler = createHandler(services, edge);
   return {
     services,
     edge,
     handler,
     async close() {
+      await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise
       kv.close();

@@ -13,7 +13,7 @@ import { recordAudit } from "../audit/mod.ts";
 import { billingEnabled } from "../config.ts";
 import { PLAN_TENANT_LIMITS, type PlanCode } from "../billing/plans.ts";
 import { accountPlan } from "../billing/state.ts";
-import { removeTenantFromEdge, syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -122,9 +122,10 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
         hasToken: !!token,
       },
     });
+    await markTenantChanged(tx as unknown as Services["db"], t.id);
     return t;
   });
-  await syncTenantSnapshot(s, tenant.id);
+  await projectTenant(s, tenant.slug);
   return tenant;
 }
 
@@ -203,47 +204,51 @@ export async function updateTenant(
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
-  if (input.previewParam !== undefined || input.siteProxy !== undefined) {
-    patch.settings = {
-      ...tenant.settings,
-      ...(input.previewParam !== undefined ? { previewParam: input.previewParam } : {}),
-      ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
-    };
-  }
+  const settings = {
+    ...(input.previewParam !== undefined ? { previewParam: input.previewParam } : {}),
+    ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+  };
+  // Key by key in the statement (`||` merges): a concurrent change to another settings key
+  // (AI limits, token caps) is never undone by rewriting the JSON this request read.
+  const settingsPatch = Object.keys(settings).length > 0
+    ? { settings: sql`${tenants.settings} || ${JSON.stringify(settings)}::jsonb` }
+    : {};
   patch.updatedAt = new Date(s.clock.now());
-  const [updated] = await s.db.update(tenants).set(patch).where(eq(tenants.id, tenant.id))
-    .returning();
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action,
-    target: tenant.slug,
-    metadata: { changed: Object.keys(input) },
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const [updated] = await tx.db.update(tenants).set({ ...patch, ...settingsPatch })
+      .where(eq(tenants.id, tenant.id)).returning();
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action,
+      target: tenant.slug,
+      metadata: { changed: Object.keys(input) },
+    });
+    return updated;
   });
-  await syncTenantSnapshot(s, tenant.id);
-  return updated;
 }
 
 /** Stores a new upstream token, encrypted; the value never leaves this function in clear. */
 export async function setApiToken(s: Services, tenant: Tenant, actorUserId: string, token: string) {
   const now = new Date(s.clock.now());
-  await s.db.update(tenants).set({
-    apiTokenEnc: await encryptSecret(requireEncryptionKey(s), token),
-    apiTokenUpdatedAt: now,
-    updatedAt: now,
-  }).where(eq(tenants.id, tenant.id));
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: "tenant.api_token.updated",
-    target: tenant.slug,
+  const sealed = await encryptSecret(requireEncryptionKey(s), token);
+  await changeTenant(s, tenant.id, async (tx) => {
+    await tx.db.update(tenants).set({ apiTokenEnc: sealed, apiTokenUpdatedAt: now, updatedAt: now })
+      .where(eq(tenants.id, tenant.id));
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: "tenant.api_token.updated",
+      target: tenant.slug,
+    });
   });
-  await syncTenantSnapshot(s, tenant.id);
   return { ok: true, updatedAt: now.toISOString() };
 }
 
+/** Deletes the tenant; the projector then tombstones its snapshot and unroutes its domains. */
 export async function deleteTenant(s: Services, tenant: Tenant): Promise<void> {
-  const hostnames = await removeTenantFromEdge(s, tenant);
-  await s.db.delete(tenants).where(eq(tenants.id, tenant.id));
-  s.log.info("tenant deleted", { slug: tenant.slug, domains: hostnames.length });
+  await changeTenant(s, tenant.id, async (tx) => {
+    await tx.db.delete(tenants).where(eq(tenants.id, tenant.id));
+  });
+  s.log.info("tenant deleted", { slug: tenant.slug });
 }
