@@ -10,7 +10,7 @@ import type { Edge, RequestInfo } from "./edge/types.ts";
 import { apiRoutes } from "./routes/api/mod.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
 import { classifyHost, type HostClass } from "./lib/http/host.ts";
-import { clientIp } from "./lib/http/client_ip.ts";
+import { clientIp, type TrustedProxies } from "./lib/http/client_ip.ts";
 
 export type Handler = (
   req: Request,
@@ -32,7 +32,7 @@ export function createManagementApp(s: Services): Hono<AppEnv> {
 export function createHandler(s: Services, edge: Edge): Handler {
   const app = createManagementApp(s);
   const appHost = new URL(s.config.publicUrl).hostname;
-  const trusted = s.config.trustedProxyIpHeader;
+  const trusted = s.config.trustedProxies;
   const hosts = new HostMemo(s.config.proxyDomain);
   // Not async: a cache hit at the edge goes straight through without another promise.
   return (req, info) => {
@@ -58,10 +58,10 @@ class LazyRequestInfo implements RequestInfo {
   constructor(
     private req: Request,
     private info: Deno.ServeHandlerInfo | undefined,
-    private trustedHeader: string | undefined,
+    private trusted: TrustedProxies,
   ) {}
   get clientIp(): string {
-    return this.#ip ??= clientIp(this.req, this.info?.remoteAddr, this.trustedHeader);
+    return this.#ip ??= clientIp(this.req, this.info?.remoteAddr, this.trusted);
   }
 }
 

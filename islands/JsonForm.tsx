@@ -3,7 +3,7 @@
  * One island serves every simple dashboard form (create tenant, add domain, invite, …).
  */
 import { useSignal } from "@preact/signals";
-import { callApi, pick } from "./api.ts";
+import { callApi, pick, redirectTarget } from "./api.ts";
 
 export type Field = {
   name: string;
@@ -13,17 +13,26 @@ export type Field = {
   required?: boolean;
   placeholder?: string;
   value?: string;
+  autocomplete?: string;
 };
 
 export type JsonFormProps = {
   method: "POST" | "PUT" | "PATCH" | "DELETE";
   url: string;
+  /**
+   * Where the browser posts the form before or without JavaScript (a page route that
+   * accepts the form). Forms always post: a GET would put the fields, passwords
+   * included, in the URL.
+   */
+  action?: string;
   fields: Field[];
   submitLabel: string;
-  /** Where to go after success; `{field}` is replaced by that field's value. */
+  /** Where to go after success; `{key}` is filled from the JSON answer (never the form). */
   redirectTo?: string;
   /** Show this key of the JSON answer after success (e.g. a secret shown once). */
   revealKey?: string | string[];
+  /** Shown on success instead of the generic "Done". */
+  successText?: string;
   /** Sent with every submission, not shown (e.g. the token of a reset link). */
   constants?: Record<string, string>;
 };
@@ -53,14 +62,15 @@ export function JsonForm(props: JsonFormProps) {
     const r = await callApi(props.method, props.url, body);
     busy.value = false;
     const revealed = r.ok ? pick(r.body, props.revealKey) : "";
-    message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
+    const text = r.ok && props.successText ? props.successText : r.message;
+    message.value = { ok: r.ok, text: revealed ? `${text}: ${revealed}` : text };
     if (r.ok && props.redirectTo) {
-      location.href = props.redirectTo.replace(/\{(\w+)\}/g, (_, k) => String(body[k] ?? ""));
+      location.href = redirectTarget(props.redirectTo, r.body);
     }
   }
 
   return (
-    <form class="card form" onSubmit={onSubmit}>
+    <form class="card form" method="post" action={props.action} onSubmit={onSubmit}>
       {props.fields.map((f) => (
         <label key={f.name}>
           <span>{f.label}</span>
@@ -81,6 +91,7 @@ export function JsonForm(props: JsonFormProps) {
                 required={f.required}
                 placeholder={f.placeholder}
                 value={f.value}
+                autocomplete={f.autocomplete}
               />
             )}
         </label>

@@ -14,6 +14,15 @@ export function pick(body: unknown, paths: string | string[] | undefined): strin
   return "";
 }
 
+/**
+ * Where a form goes after success: `{name}` in the template is filled from the server's
+ * JSON answer (URL-encoded), never from what was typed into the form, so no form field
+ * (a password, say) can end up in a redirect. A missing value leaves the segment empty.
+ */
+export function redirectTarget(template: string, answer: unknown): string {
+  return template.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pick(answer, k)));
+}
+
 export async function callApi(method: string, url: string, body?: unknown): Promise<ApiResult> {
   try {
     const res = await fetch(url, {
@@ -22,6 +31,10 @@ export async function callApi(method: string, url: string, body?: unknown): Prom
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // The session expired mid-action: log in again and come back to this page.
+    if (res.status === 401 && !url.startsWith("/api/auth/") && typeof location !== "undefined") {
+      location.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+    }
     const text = await res.text();
     let parsed: unknown = text;
     try {

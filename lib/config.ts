@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: origin.optional(),
   MAIL_TRANSPORT_URL: origin.optional(),
   TRUSTED_PROXY_IP_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  TRUSTED_PROXY_HOPS: intIn(0, 10).optional(),
   SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
@@ -59,6 +60,21 @@ const EnvSchema = z.object({
   REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
+
+/**
+ * TRUSTED_PROXY_HOPS proxies append to TRUSTED_PROXY_IP_HEADER (default x-forwarded-for);
+ * a header named without hops means one proxy. Zero hops: trust no header.
+ */
+function trustedProxies(header: string | undefined, hops: number | undefined) {
+  const n = hops ?? (header ? 1 : 0);
+  return n > 0 ? { header: (header ?? "x-forwarded-for").toLowerCase(), hops: n } : null;
+}
+
+/** True for a listen address only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
 
 function base64Length(v: string): number {
   try {
@@ -98,7 +114,8 @@ export type Config = {
     apiBase: string | undefined;
   };
   mailTransportUrl: string | undefined;
-  trustedProxyIpHeader: string | undefined;
+  /** Where the client IP comes from behind proxies (lib/http/client_ip.ts); null: the connection. */
+  trustedProxies: { header: string; hops: number } | null;
   sessionTtlMs: number;
   upstreamTimeoutMs: number;
   edgeSnapshotTtlMs: number;
@@ -160,7 +177,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminEmails: new Set(
       e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
-    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? e.DATABASE_URL === undefined,
+    // Only a server nobody else can reach may proxy to private addresses by default: with
+    // open sign-up, anyone could otherwise point apiOrigin at 169.254.169.254 (docs/decisions.md).
+    allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? isLoopbackHost(e.HOST),
     imageHostAssetOrigin: e.IMAGE_HOST_ASSET_ORIGIN,
     imageHostApiOrigin: e.IMAGE_HOST_API_ORIGIN,
     openai: {
@@ -178,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiBase: e.STRIPE_API_BASE,
     },
     mailTransportUrl: e.MAIL_TRANSPORT_URL,
-    trustedProxyIpHeader: e.TRUSTED_PROXY_IP_HEADER?.toLowerCase(),
+    trustedProxies: trustedProxies(e.TRUSTED_PROXY_IP_HEADER, e.TRUSTED_PROXY_HOPS),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,

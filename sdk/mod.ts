@@ -6,6 +6,9 @@
  * - `createUrlRewriter` / `rewriteUrl`: the client-side URL rewriter (keeps the
  *   cloud name as the first path segment);
  * - `compileRewriter`: the rewriting core the edge itself uses;
+ * - the provider rule set (`createProviderRewriter`, `deriveOrigins`,
+ *   `compileProviderRoutes`, …): one identifier per CMS kind → origins and clean
+ *   tenant URLs, the same rules the server applies;
  * - the experiment tracker (sdk/tracker.ts).
  *
  * @module
@@ -33,6 +36,33 @@ export {
   type RewriteRules,
   rewriteUrls,
 } from "./rewrite.ts";
+
+export {
+  cleanUrlFor,
+  compileProviderRoutes,
+  createProviderRewriter,
+  type DerivedOrigin,
+  type DerivedOrigins,
+  deriveOrigins,
+  describeProvider,
+  type FileClass,
+  fileClassOf,
+  PROVIDER_FIELDS,
+  PROVIDER_KINDS,
+  type ProviderConfig,
+  type ProviderEnv,
+  type ProviderKind,
+  type ProviderProblem,
+  type ProviderRewriterOptions,
+  type ProviderRoutes,
+  providerSources,
+  type QueryPolicy,
+  sampleAsset,
+  STORYBLOK_REGIONS,
+  type UpstreamTarget,
+  validateProviderConfig,
+} from "./providers.ts";
+export { type SourceRule } from "./rewrite.ts";
 
 // The experiment tracker (owned by the experiments area) is exported below.
 export * from "./tracker.ts";

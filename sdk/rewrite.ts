@@ -5,8 +5,11 @@
  * Dependency-free on purpose: it runs unchanged in browsers, Deno and Node, and
  * the edge imports it from here (the reverse would pull server code into the SDK).
  *
- * Two URL families are rewritten (SPEC "What the service does" 1 and "The
+ * Three URL families are rewritten (SPEC "What the service does" 1 and "The
  * image/video host integration"):
+ * - provider source rules (`sources`, built by sdk/providers.ts from one
+ *   identifier per CMS kind): `https://<host>/<fixed path prefix>/…` →
+ *   `{tenant}<clean prefix>/…`, the clean tenant URL;
  * - image host: `{asset_host}/<cloud>/(image|video)/upload/…` and
  *   `<cloud>-res.<domain>/(image|video)/upload/…` → `{tenant}/(image|video)/upload/…`
  *   (or `{tenant}/<cloud>/(image|video)/upload/…` when `keepCloudName`);
@@ -24,7 +27,9 @@ export const ASSET_PREFIX = "/~assets/";
 export type RewriteRules = {
   /** Tenant origin without a trailing slash, e.g. `https://acme.cachely.example`. */
   tenantOrigin: string;
-  /** Asset hosts (`host[:port]`) served under `/~assets/<host>/`. */
+  /** Provider URL forms rewritten to clean tenant URLs (sdk/providers.ts builds them). */
+  sources?: readonly SourceRule[];
+  /** Legacy: asset hosts (`host[:port]`) served under `/~assets/<host>/`. */
   assetHosts?: readonly string[];
   /** The image/video host of an image-host tenant. */
   imageHost?: {
@@ -36,6 +41,24 @@ export type RewriteRules = {
     /** Client-side form: keep the cloud name as the first path segment. */
     keepCloudName?: boolean;
   };
+};
+
+/**
+ * One provider URL form: `<host>/<path>` followed by `/` is replaced by
+ * `{tenant}<clean(matched)>`. `path` is a regular-expression source without
+ * capturing groups in which a literal `/` stands for a slash that may also be
+ * written `\/` (JSON); empty when the whole path after the host is kept.
+ */
+export type SourceRule = {
+  /** `host[:port]`, lower case. */
+  host: string;
+  /** Path prefix pattern after the host, without the leading slash (may be ""). */
+  path: string;
+  /**
+   * The tenant-host path prefix that replaces `<host>/<path>`: a string, or a
+   * function of the matched `<host>/<path>` text (with `\/` read as `/`).
+   */
+  clean: string | ((matched: string) => string);
 };
 
 /** A compiled rewriter: text in, text out. */
@@ -56,56 +79,70 @@ const SL = "\\\\?/";
  */
 export function compileRewriter(rules: RewriteRules): Rewriter {
   const tenant = rules.tenantOrigin.replace(/\/+$/, "");
-  const alts: string[] = [];
+  const sources: SourceRule[] = [...(rules.sources ?? [])];
   const img = rules.imageHost;
-  if (img && img.cloudName) {
-    // group 3: resource type via public host + cloud name; group 4: via private host
-    alts.push(
-      `${escapeRe(img.host.toLowerCase())}${SL}${
-        escapeRe(img.cloudName)
-      }${SL}(image|video)${SL}upload(?=\\\\?/)`,
-    );
-    if (img.privateHost) {
-      alts.push(
-        `${escapeRe(img.privateHost.toLowerCase())}${SL}(image|video)${SL}upload(?=\\\\?/)`,
-      );
-    } else {
-      alts.push(`(?!)()`); // keeps group numbering stable
-    }
-  } else {
-    alts.push(`(?!)()`, `(?!)()`);
-  }
+  if (img && img.cloudName) sources.push(...imageHostSources(img));
+  const alts = sources.map((r) =>
+    `(${escapeRe(r.host.toLowerCase())}${r.path ? SL + r.path.replaceAll("/", SL) : ""})(?=\\\\?/)`
+  );
   const hosts = (rules.assetHosts ?? []).filter((h) => h.length > 0);
   if (hosts.length > 0) {
-    // group 5: an allow-listed host, followed by the end of the authority
+    // legacy: an allow-listed host, followed by the end of the authority
     alts.push(
       `(${hosts.map((h) => escapeRe(h.toLowerCase())).join("|")})(?=[/\\\\?#"'\\s)<>,;]|$)`,
     );
   }
-  if (!img?.cloudName && hosts.length === 0) return IDENTITY;
+  if (alts.length === 0) return IDENTITY;
   // Not preceded by something that makes this the middle of another URL or word.
   const re = new RegExp(
     `(?<![\\w.\\-/:\\\\@%])(https?:)?(${SL}${SL})(?:${alts.join("|")})`,
     "gi",
   );
-  const cloudSeg = img?.keepCloudName ? `/${img.cloudName}` : "";
+  const n = sources.length;
   return (text: string): string => {
     if (text.length === 0) return text;
     re.lastIndex = 0;
-    return text.replace(
-      re,
-      (_m, _scheme, slashes: string, viaPublic?: string, viaPrivate?: string, host?: string) => {
-        const escaped = slashes.includes("\\");
-        let out: string;
-        if (viaPublic || viaPrivate) {
-          out = `${tenant}${cloudSeg}/${(viaPublic || viaPrivate)!.toLowerCase()}/upload`;
-        } else {
-          out = `${tenant}${ASSET_PREFIX}${host!.toLowerCase()}`;
-        }
-        return escaped ? out.replaceAll("/", "\\/") : out;
-      },
-    );
+    return text.replace(re, (...args: unknown[]) => {
+      const slashes = args[2] as string;
+      const escaped = slashes.includes("\\");
+      let out: string;
+      let i = 0;
+      while (i < n && args[3 + i] === undefined) i++;
+      if (i < n) {
+        const rule = sources[i];
+        const clean = typeof rule.clean === "string"
+          ? rule.clean
+          : rule.clean((args[3 + i] as string).replaceAll("\\/", "/"));
+        out = `${tenant}${clean}`;
+      } else {
+        out = `${tenant}${ASSET_PREFIX}${(args[3 + n] as string).toLowerCase()}`;
+      }
+      return escaped ? out.replaceAll("/", "\\/") : out;
+    });
   };
+}
+
+/** Escapes a literal for use inside a SourceRule path (keeps `/` as the slash marker). */
+export function escapePathLiteral(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+}
+
+/**
+ * The image/video host's forms (SPEC "The image/video host integration"):
+ * `{asset_host}/<cloud>/(image|video)/upload` and the private distribution host
+ * `<cloud>-res.<domain>/(image|video)/upload`.
+ */
+function imageHostSources(img: NonNullable<RewriteRules["imageHost"]>): SourceRule[] {
+  const cloudSeg = img.keepCloudName ? `/${img.cloudName}` : "";
+  const clean = (m: string) =>
+    `${cloudSeg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
+  const out: SourceRule[] = [{
+    host: img.host,
+    path: `${escapePathLiteral(img.cloudName)}/(?:image|video)/upload`,
+    clean,
+  }];
+  if (img.privateHost) out.push({ host: img.privateHost, path: "(?:image|video)/upload", clean });
+  return out;
 }
 
 /** One-shot form of compileRewriter (compile and apply). */

@@ -19,8 +19,25 @@ Deno.test("loadConfig() fills defaults from PORT and treats empty values as unse
   assertEquals(c.publicUrl, "http://localhost:9001");
   assertEquals(c.dataDir, ".data");
   assertEquals(c.logLevel, "info");
-  assertEquals(c.allowPrivateUpstreams, true, "embedded default allows loopback upstreams");
+  assertEquals(c.allowPrivateUpstreams, false, "listening on every interface: private refused");
   assertEquals(c.mailTransportUrl, undefined);
+});
+
+Deno.test("loadConfig() allows private upstreams by default only when listening on loopback", () => {
+  for (const host of ["127.0.0.1", "::1", "[::1]", "localhost", "127.1.2.3"]) {
+    assertEquals(loadConfig({ HOST: host }).allowPrivateUpstreams, true, host);
+  }
+  for (const host of ["0.0.0.0", "::", "10.0.0.5", "example.com", "127.0.0.1.example.com"]) {
+    assertEquals(loadConfig({ HOST: host }).allowPrivateUpstreams, false, host);
+  }
+  assertEquals(
+    loadConfig({ HOST: "0.0.0.0", ALLOW_PRIVATE_UPSTREAMS: "1" }).allowPrivateUpstreams,
+    true,
+  );
+  assertEquals(
+    loadConfig({ HOST: "::1", ALLOW_PRIVATE_UPSTREAMS: "no" }).allowPrivateUpstreams,
+    false,
+  );
 });
 
 Deno.test("loadConfig() turns private upstreams off by default when DATABASE_URL is set", () => {

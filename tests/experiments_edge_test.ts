@@ -181,20 +181,22 @@ aiTest(
   },
 );
 
-aiTest("with TRUSTED_PROXY_IP_HEADER the edge assigns by the forwarded client IP", async (app) => {
+aiTest("behind two trusted proxies the edge assigns by the client IP they added", async (app) => {
   const { up, slug, get } = await setUp(app);
   try {
     const snap = (await readSnapshot(app.services.kv, slug))!;
     for (let i = 1; i <= 16; i++) {
       const ip = `192.0.2.${i}`;
-      const r = await get("/~api/posts/1", CHROME, { "x-forwarded-for": `${ip}, 10.0.0.1` });
+      const r = await get("/~api/posts/1", CHROME, {
+        "x-forwarded-for": `198.51.100.${i}, ${ip}, 10.0.0.1`, // the leftmost is forged
+      });
       const want = assignExperiment(snap, "/posts/1", ip, CHROME)!;
       assertEquals(r.headers.get("x-cachely-variant-id"), String(want.variantId), ip);
     }
   } finally {
     await up.close();
   }
-}, { env: { TRUSTED_PROXY_IP_HEADER: "x-forwarded-for" } });
+}, { env: { TRUSTED_PROXY_HOPS: "2" } });
 
 // ---- errors ----
 

@@ -259,17 +259,32 @@ dbTest(
   },
 );
 
-dbTest("with TRUSTED_PROXY_IP_HEADER the limit keys on the forwarded client IP", async (app) => {
+dbTest("behind a trusted proxy the limit keys on the address it added", async (app) => {
   const { event } = await setUp(app);
   for (let i = 0; i < 60; i++) {
-    const r = await post(app, event(), "10.0.0.1", { "x-forwarded-for": "192.0.2.1, 10.0.0.1" });
+    const r = await post(app, event(), "10.0.0.1", { "x-forwarded-for": "192.0.2.1" });
     assertEquals(r.status, 200);
   }
   const limited = await post(app, event(), "10.0.0.1", { "x-forwarded-for": "192.0.2.1" });
   assertEquals(limited.status, 429);
   const otherClient = await post(app, event(), "10.0.0.1", { "x-forwarded-for": "192.0.2.2" });
   assertEquals(otherClient.status, 200, "same proxy, different client");
-}, { env: { TRUSTED_PROXY_IP_HEADER: "x-forwarded-for" } });
+}, { env: { TRUSTED_PROXY_IP_HEADER: "x-forwarded-for", TRUSTED_PROXY_HOPS: "1" } });
+
+dbTest("a forged leftmost X-Forwarded-For entry does not escape the limit", async (app) => {
+  const { event } = await setUp(app);
+  const statuses: number[] = [];
+  for (let i = 0; i < 70; i++) {
+    // The client sends its own X-Forwarded-For; the proxy appends the real address.
+    const xff = `198.51.100.${i}, 192.0.2.1`;
+    statuses.push((await post(app, event(), "10.0.0.1", { "x-forwarded-for": xff })).status);
+  }
+  assertEquals(statuses.filter((s) => s === 200).length, 60);
+  assertEquals(statuses.at(-1), 429);
+  // A forged entry that is not an IP never becomes a key of its own either.
+  const junk = await post(app, event(), "10.0.0.1", { "x-forwarded-for": "1.1.1.1, not-an-ip" });
+  assertEquals(junk.status, 200, "falls back to the connection's address, a fresh key");
+}, { env: { TRUSTED_PROXY_HOPS: "1" } });
 
 dbTest("a session cookie never turns the public endpoint into a CSRF failure", async (app) => {
   const { t, event } = await setUp(app);

@@ -3,7 +3,7 @@
  * the flushed daily tables (usage_daily, ai_usage_daily), so it trails live traffic
  * by up to one flush interval, like every other usage read.
  */
-import { and, count, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, tenants, users } from "../db/schema/mod.ts";
 import { emptyPeriodUsage, periodRange, usageByTenant } from "../usage/query.ts";
@@ -23,9 +23,11 @@ export async function adminOverview(s: Services, period: string) {
     blocked: sql<number>`count(*) filter (where ${users.blocked})`,
   }).from(users);
   const adminEmails = [...s.config.adminEmails];
-  const [{ admins }] = adminEmails.length === 0
-    ? [{ admins: 0 }]
-    : await s.db.select({ admins: count() }).from(users).where(inArray(users.email, adminEmails));
+  const [{ admins }] = await s.db.select({ admins: count() }).from(users).where(
+    adminEmails.length === 0
+      ? eq(users.masterAdmin, true)
+      : or(eq(users.masterAdmin, true), inArray(users.email, adminEmails)),
+  );
 
   const allTenants = await s.db.select({
     id: tenants.id,

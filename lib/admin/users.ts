@@ -29,7 +29,7 @@ export async function adminUserView(s: Services, userId: string) {
     id: u.id,
     email: u.email,
     name: u.name,
-    isAdmin: isMasterAdmin(s, u.email),
+    isAdmin: isMasterAdmin(s, u),
     blocked: u.blocked,
     blockedReason: u.blockedReason,
     tenants: memberships,

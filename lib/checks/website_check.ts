@@ -84,7 +84,9 @@ export async function runWebsiteCheck(
   const fetched = await safeFetch({
     fetch: s.fetch,
     resolveDns: s.resolveDns,
-    allowPrivate: s.config.allowPrivateUpstreams,
+    // Never a private address, whatever ALLOW_PRIVATE_UPSTREAMS says: the URL is typed by any
+    // tenant member and the answer is shown back (docs/decisions.md "Security fixes").
+    allowPrivate: false,
     timeoutMs: Math.min(s.config.upstreamTimeoutMs, CHECK_TIMEOUT_CAP_MS),
   }, url.href);
   if (!fetched.ok) return fetched;

@@ -26,7 +26,7 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
     if (!userId) throw unauthorized("Invalid or revoked token");
     const user = await findUserById(s, userId);
     if (!user || user.blocked) throw unauthorized("Invalid or revoked token");
-    return { user, via: "token", isAdmin: isMasterAdmin(s, user.email) };
+    return { user, via: "token", isAdmin: isMasterAdmin(s, user) };
   }
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
@@ -37,7 +37,7 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
   if (!SAFE.has(c.req.method) && !sameOrigin(c)) {
     throw forbidden("Cross-site request refused", "csrf_failed");
   }
-  return { user, via: "session", isAdmin: isMasterAdmin(s, user.email), sessionToken: token };
+  return { user, via: "session", isAdmin: isMasterAdmin(s, user), sessionToken: token };
 }
 
 function sameOrigin(c: Context): boolean {

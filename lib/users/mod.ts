@@ -1,4 +1,7 @@
-/** Users: sign-up, lookup and the master-admin rule (email listed in ADMIN_EMAILS). */
+/**
+ * Users: sign-up, lookup and the master-admin rule (email listed in ADMIN_EMAILS, or
+ * granted in the database by `deno task cli admin grant <email>`).
+ */
 import { eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { users } from "../db/schema/mod.ts";
@@ -11,8 +14,22 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function isMasterAdmin(s: Services, email: string): boolean {
-  return s.config.adminEmails.has(normaliseEmail(email));
+export function isMasterAdmin(
+  s: Services,
+  user: { email: string; masterAdmin?: boolean },
+): boolean {
+  return user.masterAdmin === true || s.config.adminEmails.has(normaliseEmail(user.email));
+}
+
+/** Grants or revokes the database master-admin flag; false when no such user. */
+export async function setMasterAdmin(
+  s: Pick<Services, "db" | "clock">,
+  email: string,
+  on: boolean,
+): Promise<boolean> {
+  const rows = await s.db.update(users).set({ masterAdmin: on, updatedAt: new Date(s.clock.now()) })
+    .where(eq(users.email, normaliseEmail(email))).returning({ id: users.id });
+  return rows.length > 0;
 }
 
 export async function createUser(s: Services, email: string, password: string): Promise<User> {
@@ -43,7 +60,7 @@ export function publicUser(s: Services, u: User) {
     id: u.id,
     email: u.email,
     name: u.name,
-    isAdmin: isMasterAdmin(s, u.email),
+    isAdmin: isMasterAdmin(s, u),
     createdAt: u.createdAt.toISOString(),
   };
 }

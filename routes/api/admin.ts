@@ -1,14 +1,21 @@
 /**
- * Master-admin endpoints: users (view, block). Every route checks the master-admin
+ * Master-admin endpoints: users (search, view, block). Every route checks the master-admin
  * rule (SPEC "Authentication"). Paths are relative to /api; the usage-aggregator
  * status lives in admin_usage.ts.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
+import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
+import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
+
+const searchQuery = z.object({
+  q: z.string().max(254).optional(),
+  limit: z.string().regex(/^\d{1,3}$/, `must be an integer from 1 to ${USER_SEARCH_MAX}`)
+    .transform(Number).pipe(z.number().int().min(1).max(USER_SEARCH_MAX)).optional(),
+}).strict();
 
 const blockSchema = z.object({
   blocked: z.boolean(),
@@ -17,6 +24,12 @@ const blockSchema = z.object({
 
 export function adminRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/admin/users", async (c) => {
+    requireMasterAdmin(c);
+    const q = parseQuery(c, searchQuery);
+    return c.json(await searchUsers(c.get("services"), { q: q.q, limit: q.limit ?? 50 }));
+  });
 
   app.get("/admin/users/:userId", async (c) => {
     requireMasterAdmin(c);

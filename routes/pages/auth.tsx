@@ -1,50 +1,112 @@
-/** Log-in, sign-up and log-out pages. */
+/**
+ * Log-in, sign-up and log-out pages. The forms are real `method="post"` forms: with
+ * JavaScript the island posts JSON to /api/auth/*, without it (or before the bundle
+ * loads) the browser posts the form here, and the password never lands in a URL.
+ */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import { deleteCookie } from "hono/cookie";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
+import { safeNext } from "../../lib/http/next.ts";
+import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { readFormFields, requireSameOriginForm } from "./form_post.ts";
 
-const credentialFields = [
-  { name: "email", label: "Email", type: "email" as const, required: true },
-  { name: "password", label: "Password", type: "password" as const, required: true },
-];
+const FORMS = {
+  "/login": { title: "Log in", api: "/api/auth/login", run: logInWithPassword },
+  "/signup": { title: "Sign up", api: "/api/auth/signup", run: signUpWithPassword },
+} as const;
+type FormPath = keyof typeof FORMS;
+
+function credentialsPage(
+  c: Context<AppEnv>,
+  path: FormPath,
+  opts: { email?: string; error?: string; status?: number } = {},
+) {
+  const { title, api } = FORMS[path];
+  const next = safeNext(c.req.query("next"), c.get("services").config.publicUrl);
+  const self = `${path}?next=${encodeURIComponent(next)}`;
+  return page(
+    c,
+    <Layout title={title} user={pageUser(c)}>
+      <h1>{title}</h1>
+      {opts.error && <p class="error" role="alert">{opts.error}</p>}
+      <Island
+        name="JsonForm"
+        props={{
+          method: "POST",
+          url: api,
+          action: self,
+          fields: [
+            {
+              name: "email",
+              label: "Email",
+              type: "email",
+              required: true,
+              value: opts.email,
+              autocomplete: "email",
+            },
+            {
+              name: "password",
+              label: "Password",
+              type: "password",
+              required: true,
+              autocomplete: path === "/login" ? "current-password" : "new-password",
+            },
+          ],
+          submitLabel: title,
+          redirectTo: next,
+        }}
+      />
+      {path === "/login"
+        ? (
+          <>
+            <p>
+              No account? <a href={`/signup?next=${encodeURIComponent(next)}`}>Sign up</a>
+            </p>
+            <p>
+              <a href="/forgot-password">Forgot your password?</a>
+            </p>
+          </>
+        )
+        : <p>Passwords need at least 10 characters.</p>}
+    </Layout>,
+    opts.status,
+  );
+}
 
 export function authPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  for (
-    const [path, title, api] of [
-      ["/login", "Log in", "/api/auth/login"],
-      ["/signup", "Sign up", "/api/auth/signup"],
-    ] as const
-  ) {
-    app.get(path, (c) => {
-      const next = safeNext(c.req.query("next"));
-      return page(
-        c,
-        <Layout title={title} user={pageUser(c)}>
-          <h1>{title}</h1>
-          <Island
-            name="JsonForm"
-            props={{
-              method: "POST",
-              url: api,
-              fields: credentialFields,
-              submitLabel: title,
-              redirectTo: next,
-            }}
-          />
-          {path === "/login"
-            ? (
-              <p>
-                No account? <a href={`/signup?next=${encodeURIComponent(next)}`}>Sign up</a>
-              </p>
-            )
-            : <p>Passwords need at least 10 characters.</p>}
-        </Layout>,
-      );
+  for (const path of Object.keys(FORMS) as FormPath[]) {
+    app.get(path, (c) => credentialsPage(c, path));
+    // The form post without JavaScript: same rules as the JSON API, answered with a page.
+    app.post(path, async (c) => {
+      requireSameOriginForm(c);
+      const fields = await readFormFields(c, ["email", "password"]);
+      const parsed = credentialsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const field = String(parsed.error.issues[0]?.path[0] ?? "email");
+        return credentialsPage(c, path, {
+          email: fields.email,
+          error: `Invalid ${field}: ${parsed.error.issues[0]?.message ?? "required"}`,
+          status: 400,
+        });
+      }
+      try {
+        await FORMS[path].run(c, parsed.data);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        return credentialsPage(c, path, {
+          email: fields.email,
+          error: err.message,
+          status: err.status,
+        });
+      }
+      return c.redirect(safeNext(c.req.query("next"), c.get("services").config.publicUrl), 303);
     });
   }
   app.post("/logout", async (c) => {
@@ -54,12 +116,4 @@ export function authPages(): Hono<AppEnv> {
     return c.redirect("/", 303);
   });
   return app;
-}
-
-/** Where to go after logging in: a local path only (never `//host` or a URL), else the dashboard. */
-export function safeNext(raw: string | undefined): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\")) {
-    return "/dashboard";
-  }
-  return raw.slice(0, 2048);
 }

@@ -65,7 +65,7 @@ export function dashboardPages(): Hono<AppEnv> {
             method: "POST",
             url: "/api/tenants",
             submitLabel: "Create tenant",
-            redirectTo: "/dashboard/{slug}",
+            redirectTo: "/dashboard/{key}",
             fields: [
               { name: "slug", label: "Slug", required: true, placeholder: "acme" },
               { name: "cms", label: "CMS", type: "select", options: [...CMS_KINDS] },

@@ -17,7 +17,7 @@ export function pageUser(c: Context<AppEnv>) {
 
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */
 export function pageError(c: Context<AppEnv>, err: unknown): Response {
-  if (err instanceof ApiError && err.status === 401) return c.redirect("/login");
+  if (err instanceof ApiError && err.status === 401) return c.redirect(loginUrlFor(c));
   const status = err instanceof ApiError ? err.status : 500;
   if (status >= 500) {
     c.get("services")?.log.error("page error", { error: String(err), path: c.req.path });
@@ -34,4 +34,20 @@ export function pageError(c: Context<AppEnv>, err: unknown): Response {
     </Layout>,
     status,
   );
+}
+
+/**
+ * The log-in page that brings the visitor back here afterwards: the page they asked for
+ * (GET), or for a form post the page the form was on (Referer, same origin only).
+ */
+export function loginUrlFor(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  let back = c.req.method === "GET" ? url.pathname + url.search : "";
+  if (!back) {
+    try {
+      const ref = new URL(c.req.header("referer") ?? "");
+      if (ref.host === url.host) back = ref.pathname + ref.search;
+    } catch { /* none or malformed */ }
+  }
+  return back && back !== "/" ? `/login?next=${encodeURIComponent(back)}` : "/login";
 }

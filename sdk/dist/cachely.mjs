@@ -8,53 +8,59 @@ function escapeRe(s) {
 }
 var SL = "\\\\?/";
 function compileRewriter(rules) {
-  var _a;
+  var _a, _b;
   const tenant = rules.tenantOrigin.replace(/\/+$/, "");
-  const alts = [];
+  const sources = [...(_a = rules.sources) != null ? _a : []];
   const img = rules.imageHost;
-  if (img && img.cloudName) {
-    alts.push(
-      `${escapeRe(img.host.toLowerCase())}${SL}${escapeRe(img.cloudName)}${SL}(image|video)${SL}upload(?=\\\\?/)`
-    );
-    if (img.privateHost) {
-      alts.push(
-        `${escapeRe(img.privateHost.toLowerCase())}${SL}(image|video)${SL}upload(?=\\\\?/)`
-      );
-    } else {
-      alts.push(`(?!)()`);
-    }
-  } else {
-    alts.push(`(?!)()`, `(?!)()`);
-  }
-  const hosts = ((_a = rules.assetHosts) != null ? _a : []).filter((h) => h.length > 0);
+  if (img && img.cloudName) sources.push(...imageHostSources(img));
+  const alts = sources.map(
+    (r) => `(${escapeRe(r.host.toLowerCase())}${r.path ? SL + r.path.replaceAll("/", SL) : ""})(?=\\\\?/)`
+  );
+  const hosts = ((_b = rules.assetHosts) != null ? _b : []).filter((h) => h.length > 0);
   if (hosts.length > 0) {
     alts.push(
       `(${hosts.map((h) => escapeRe(h.toLowerCase())).join("|")})(?=[/\\\\?#"'\\s)<>,;]|$)`
     );
   }
-  if (!(img == null ? void 0 : img.cloudName) && hosts.length === 0) return IDENTITY;
+  if (alts.length === 0) return IDENTITY;
   const re = new RegExp(
     `(?<![\\w.\\-/:\\\\@%])(https?:)?(${SL}${SL})(?:${alts.join("|")})`,
     "gi"
   );
-  const cloudSeg = (img == null ? void 0 : img.keepCloudName) ? `/${img.cloudName}` : "";
+  const n = sources.length;
   return (text) => {
     if (text.length === 0) return text;
     re.lastIndex = 0;
-    return text.replace(
-      re,
-      (_m, _scheme, slashes, viaPublic, viaPrivate, host) => {
-        const escaped = slashes.includes("\\");
-        let out;
-        if (viaPublic || viaPrivate) {
-          out = `${tenant}${cloudSeg}/${(viaPublic || viaPrivate).toLowerCase()}/upload`;
-        } else {
-          out = `${tenant}${ASSET_PREFIX}${host.toLowerCase()}`;
-        }
-        return escaped ? out.replaceAll("/", "\\/") : out;
+    return text.replace(re, (...args) => {
+      const slashes = args[2];
+      const escaped = slashes.includes("\\");
+      let out;
+      let i = 0;
+      while (i < n && args[3 + i] === void 0) i++;
+      if (i < n) {
+        const rule = sources[i];
+        const clean = typeof rule.clean === "string" ? rule.clean : rule.clean(args[3 + i].replaceAll("\\/", "/"));
+        out = `${tenant}${clean}`;
+      } else {
+        out = `${tenant}${ASSET_PREFIX}${args[3 + n].toLowerCase()}`;
       }
-    );
+      return escaped ? out.replaceAll("/", "\\/") : out;
+    });
   };
+}
+function escapePathLiteral(s) {
+  return s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+}
+function imageHostSources(img) {
+  const cloudSeg = img.keepCloudName ? `/${img.cloudName}` : "";
+  const clean = (m) => `${cloudSeg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
+  const out = [{
+    host: img.host,
+    path: `${escapePathLiteral(img.cloudName)}/(?:image|video)/upload`,
+    clean
+  }];
+  if (img.privateHost) out.push({ host: img.privateHost, path: "(?:image|video)/upload", clean });
+  return out;
 }
 function rewriteUrls(text, rules) {
   return compileRewriter(rules)(text);
@@ -146,6 +152,452 @@ function createResponseTransformer(options) {
 }
 function transformResponse(data, options) {
   return createResponseTransformer(options)(data);
+}
+
+// sdk/providers.ts
+var PROVIDER_KINDS = [
+  "contentful",
+  "prismic",
+  "sanity",
+  "shopify",
+  "cloudinary",
+  "imgix",
+  "storyblok",
+  "generic"
+];
+var STORYBLOK_REGIONS = ["eu", "us", "ap", "ca", "cn"];
+var DEFAULT_IMAGE_HOST = "https://res.cloudinary.com";
+var DEFAULT_IMAGE_API = "https://api.cloudinary.com";
+var HOSTNAME_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+var IDENTIFIER_RULES = {
+  spaceId: { re: /^[a-z0-9]{4,64}$/, message: "must be a Contentful space ID (4-64 of a-z, 0-9)" },
+  repository: {
+    re: /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    message: "must be a Prismic repository name (a-z, 0-9 and -)"
+  },
+  projectId: { re: /^[a-z0-9]{1,64}$/, message: "must be a Sanity project ID (a-z, 0-9)" },
+  dataset: {
+    re: /^[a-z0-9][a-z0-9_-]{0,63}$/,
+    message: "must be a Sanity dataset name (a-z, 0-9, _ and -)"
+  },
+  storeDomain: { re: HOSTNAME_RE, message: "must be a store domain such as shop.myshopify.com" },
+  cloudName: { re: /^[A-Za-z0-9_-]{1,64}$/, message: "must be 1-64 of letters, digits, _ and -" },
+  imgixDomain: { re: HOSTNAME_RE, message: "must be an imgix source domain such as x.imgix.net" }
+};
+var REQUIRED_FIELDS = {
+  contentful: [],
+  prismic: [],
+  sanity: [],
+  shopify: ["storeDomain"],
+  cloudinary: ["cloudName"],
+  imgix: ["imgixDomain"],
+  storyblok: [],
+  generic: []
+};
+var PROVIDER_FIELDS = {
+  contentful: ["spaceId"],
+  prismic: ["repository"],
+  sanity: ["projectId", "dataset"],
+  shopify: ["storeDomain"],
+  cloudinary: ["cloudName"],
+  imgix: ["imgixDomain"],
+  storyblok: ["region"],
+  generic: ["originUrl", "videoOrigin"]
+};
+function parseHttpsOrigin(value) {
+  var _a;
+  const m = /^https:\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
+  if (!m) return null;
+  const host = m[1].toLowerCase();
+  const base = ((_a = m[2]) != null ? _a : "").replace(/\/+$/, "");
+  if (base.split("/").some((s, i) => i > 0 && (s === "" || s === "." || s === ".."))) return null;
+  if (/%2f|%5c|\\/i.test(base)) return null;
+  return { host, base };
+}
+function validateProviderConfig(cfg) {
+  for (const f of REQUIRED_FIELDS[cfg.cms]) {
+    if (!cfg[f]) return { field: f, message: `is required for ${cfg.cms}` };
+  }
+  for (const f of PROVIDER_FIELDS[cfg.cms]) {
+    const v = cfg[f];
+    if (v === void 0 || v === null) continue;
+    if (typeof v !== "string") return { field: f, message: "must be a string" };
+    if (f === "region") {
+      if (!STORYBLOK_REGIONS.includes(v)) {
+        return { field: f, message: `must be one of ${STORYBLOK_REGIONS.join(", ")}` };
+      }
+    } else if (f === "originUrl" || f === "videoOrigin") {
+      if (!parseHttpsOrigin(v)) {
+        return { field: f, message: "must be an https:// origin without query or fragment" };
+      }
+    } else {
+      const rule = IDENTIFIER_RULES[f];
+      if (rule && !rule.re.test(v)) return { field: f, message: rule.message };
+    }
+  }
+  return null;
+}
+var CLASS_BY_EXT = {};
+for (const e of "jpg jpeg png webp avif gif svg bmp ico tif tiff heic heif jxl".split(" ")) {
+  CLASS_BY_EXT[e] = "image";
+}
+for (const e of "mp4 webm mov m4v ogv mkv m3u8 mpd".split(" ")) CLASS_BY_EXT[e] = "video";
+for (const e of "mp3 wav ogg oga m4a aac flac opus weba".split(" ")) CLASS_BY_EXT[e] = "audio";
+for (const e of "woff woff2 ttf otf eot".split(" ")) CLASS_BY_EXT[e] = "font";
+CLASS_BY_EXT.pdf = "document";
+function fileClassOf(path) {
+  var _a;
+  const slash = path.lastIndexOf("/");
+  const dot = path.lastIndexOf(".");
+  if (dot <= slash) return "other";
+  return (_a = CLASS_BY_EXT[path.slice(dot + 1).toLowerCase()]) != null ? _a : "other";
+}
+var STORYBLOK_HOSTS = {
+  eu: { assets: "a.storyblok.com", api: "https://api.storyblok.com/v2/cdn" },
+  us: { assets: "a-us.storyblok.com", api: "https://api-us.storyblok.com/v2/cdn" },
+  ap: { assets: "a-ap.storyblok.com", api: "https://api-ap.storyblok.com/v2/cdn" },
+  ca: { assets: "a-ca.storyblok.com", api: "https://api-ca.storyblok.com/v2/cdn" },
+  cn: { assets: "a.storyblokchina.cn", api: "https://app.storyblokchina.cn/v2/cdn" }
+};
+function deriveOrigins(cfg, env = {}) {
+  var _a, _b, _c, _d;
+  switch (cfg.cms) {
+    case "contentful": {
+      const s = cfg.spaceId;
+      if (!s) return { api: null, assets: [] };
+      return {
+        api: `https://cdn.contentful.com/spaces/${s}`,
+        assets: [
+          { role: "images", url: `https://images.ctfassets.net/${s}` },
+          { role: "videos", url: `https://videos.ctfassets.net/${s}` },
+          { role: "assets", url: `https://assets.ctfassets.net/${s}` },
+          { role: "downloads", url: `https://downloads.ctfassets.net/${s}` }
+        ]
+      };
+    }
+    case "prismic": {
+      const r = cfg.repository;
+      if (!r) return { api: null, assets: [] };
+      return {
+        api: `https://${r}.cdn.prismic.io/api/v2`,
+        assets: [
+          { role: "images", url: `https://images.prismic.io/${r}` },
+          { role: "files", url: `https://${r}.cdn.prismic.io/${r}` }
+        ]
+      };
+    }
+    case "sanity": {
+      const p = cfg.projectId;
+      if (!p) return { api: null, assets: [] };
+      const d = cfg.dataset || "production";
+      return {
+        api: `https://${p}.apicdn.sanity.io`,
+        assets: [
+          { role: "images", url: `https://cdn.sanity.io/images/${p}/${d}` },
+          { role: "files", url: `https://cdn.sanity.io/files/${p}/${d}` }
+        ]
+      };
+    }
+    case "shopify": {
+      const st = cfg.storeDomain;
+      if (!st) return { api: null, assets: [] };
+      return {
+        api: `https://${st}/api`,
+        assets: [{ role: "store files", url: `https://${st}/cdn/shop` }]
+      };
+    }
+    case "cloudinary": {
+      const c = cfg.cloudName;
+      if (!c) return { api: null, assets: [] };
+      const host = ((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST).replace(/\/+$/, "");
+      return {
+        api: `${((_b = env.imageHostApiOrigin) != null ? _b : DEFAULT_IMAGE_API).replace(/\/+$/, "")}/v1_1/${c}`,
+        assets: [
+          { role: "images", url: `${host}/${c}` },
+          { role: "videos", url: `${host}/${c}` }
+        ]
+      };
+    }
+    case "imgix":
+      return cfg.imgixDomain ? { api: null, assets: [{ role: "source", url: `https://${cfg.imgixDomain}` }] } : { api: null, assets: [] };
+    case "storyblok": {
+      const h = (_d = STORYBLOK_HOSTS[(_c = cfg.region) != null ? _c : "eu"]) != null ? _d : STORYBLOK_HOSTS.eu;
+      return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
+    }
+    case "generic": {
+      const assets = [];
+      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
+      if (o) assets.push({ role: "origin", url: `https://${o.host}${o.base}` });
+      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
+      if (v) assets.push({ role: "videos", url: `https://${v.host}${v.base}` });
+      return { api: null, assets };
+    }
+  }
+}
+var lit = escapePathLiteral;
+function providerSources(cfg, env = {}, keepCloudName = false) {
+  var _a, _b, _c;
+  switch (cfg.cms) {
+    case "contentful": {
+      const s = cfg.spaceId;
+      if (!s) return [];
+      return ["images", "videos", "assets", "downloads"].map((sub) => ({
+        host: `${sub}.ctfassets.net`,
+        path: lit(s),
+        clean: ""
+      }));
+    }
+    case "prismic": {
+      const r = cfg.repository;
+      if (!r) return [];
+      const keep = `/${r}`;
+      return [
+        { host: "images.prismic.io", path: lit(r), clean: keep },
+        { host: `${r}.cdn.prismic.io`, path: lit(r), clean: keep },
+        { host: "prismic-io.imgix.net", path: lit(r), clean: keep },
+        { host: "prismic-io.s3.amazonaws.com", path: lit(r), clean: keep }
+      ];
+    }
+    case "sanity": {
+      const p = cfg.projectId;
+      if (!p) return [];
+      const d = cfg.dataset || "production";
+      return [
+        { host: "cdn.sanity.io", path: `images/${lit(p)}/${lit(d)}`, clean: "" },
+        { host: "cdn.sanity.io", path: `files/${lit(p)}/${lit(d)}`, clean: "" }
+      ];
+    }
+    case "shopify": {
+      const st = cfg.storeDomain;
+      if (!st) return [];
+      return [
+        { host: st, path: "cdn/shop", clean: "/cdn/shop" },
+        { host: "cdn.shopify.com", path: "s/files(?:/\\d+)+", clean: "/cdn/shop" },
+        { host: "cdn.shopify.com", path: "videos", clean: "/cdn/shop/videos" }
+      ];
+    }
+    case "cloudinary": {
+      const c = cfg.cloudName;
+      if (!c) return [];
+      const host = hostOf3((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST);
+      const seg = keepCloudName ? `/${c}` : "";
+      const clean = (m) => `${seg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
+      const out = [
+        { host, path: `${lit(c)}/(?:image|video)/upload`, clean }
+      ];
+      if (host.startsWith("res.")) {
+        out.push({ host: `${c}-res.${host.slice(4)}`, path: "(?:image|video)/upload", clean });
+      }
+      return out;
+    }
+    case "imgix":
+      return cfg.imgixDomain ? [{ host: cfg.imgixDomain, path: "", clean: "" }] : [];
+    case "storyblok": {
+      const h = (_c = STORYBLOK_HOSTS[(_b = cfg.region) != null ? _b : "eu"]) != null ? _c : STORYBLOK_HOSTS.eu;
+      return [{ host: h.assets, path: "", clean: "" }];
+    }
+    case "generic": {
+      const out = [];
+      for (const raw of [cfg.videoOrigin, cfg.originUrl]) {
+        const o = raw ? parseHttpsOrigin(raw) : null;
+        if (o) {
+          out.push({
+            host: o.host,
+            path: o.base.split("/").slice(1).map(lit).join("/"),
+            clean: ""
+          });
+        }
+      }
+      return out;
+    }
+  }
+}
+function createProviderRewriter(cfg, opts) {
+  return compileRewriter({
+    tenantOrigin: opts.tenantOrigin,
+    sources: providerSources(cfg, opts.env, opts.keepCloudName)
+  });
+}
+function cleanUrlFor(cfg, sourceUrl, opts) {
+  return createProviderRewriter(cfg, opts)(sourceUrl);
+}
+var NONE = { route: () => null };
+function hostOf3(origin) {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
+  if (!m) throw new TypeError(`Invalid origin: ${origin}`);
+  return m[1].toLowerCase();
+}
+function segments(path) {
+  return path.slice(1).split("/");
+}
+function compileProviderRoutes(cfg, env = {}) {
+  var _a, _b, _c;
+  switch (cfg.cms) {
+    case "contentful": {
+      const s = cfg.spaceId;
+      if (!s) return NONE;
+      return {
+        route(path) {
+          const segs = segments(path);
+          if (segs.length < 3 || segs[segs.length - 1] === "") return null;
+          const cls = fileClassOf(path);
+          if (cls === "image") {
+            return {
+              origin: `https://images.ctfassets.net/${s}`,
+              path,
+              query: "keep",
+              role: "images"
+            };
+          }
+          if (cls === "video") {
+            return {
+              origin: `https://videos.ctfassets.net/${s}`,
+              path,
+              query: "drop",
+              role: "videos"
+            };
+          }
+          return {
+            origin: `https://assets.ctfassets.net/${s}`,
+            path,
+            query: "drop",
+            role: "assets"
+          };
+        }
+      };
+    }
+    case "prismic": {
+      const r = cfg.repository;
+      if (!r) return NONE;
+      const prefix = `/${r}/`;
+      return {
+        route(path) {
+          if (!path.startsWith(prefix) || path.length === prefix.length) return null;
+          if (fileClassOf(path) === "image") {
+            return { origin: "https://images.prismic.io", path, query: "keep", role: "images" };
+          }
+          return { origin: `https://${r}.cdn.prismic.io`, path, query: "keep", role: "files" };
+        }
+      };
+    }
+    case "sanity": {
+      const p = cfg.projectId;
+      if (!p) return NONE;
+      const d = cfg.dataset || "production";
+      return {
+        route(path) {
+          if (!/^\/[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/.test(path)) return null;
+          if (fileClassOf(path) === "image") {
+            return {
+              origin: `https://cdn.sanity.io/images/${p}/${d}`,
+              path,
+              query: "keep",
+              role: "images"
+            };
+          }
+          return {
+            origin: `https://cdn.sanity.io/files/${p}/${d}`,
+            path,
+            query: "drop",
+            role: "files"
+          };
+        }
+      };
+    }
+    case "shopify": {
+      const st = cfg.storeDomain;
+      if (!st) return NONE;
+      return {
+        route(path) {
+          if (!path.startsWith("/cdn/shop/") || path.length <= 10) return null;
+          return { origin: `https://${st}`, path, query: "keep", role: "store files" };
+        }
+      };
+    }
+    case "cloudinary": {
+      const c = cfg.cloudName;
+      if (!c) return NONE;
+      const origin = `${((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
+      const cloudPrefix = `/${c}/`;
+      return {
+        route(path) {
+          let rest = path;
+          if (rest.startsWith(cloudPrefix)) rest = rest.slice(cloudPrefix.length - 1);
+          const video = rest.startsWith("/video/upload/");
+          if (!video && !rest.startsWith("/image/upload/")) return null;
+          return { origin, path: rest, query: "drop", role: video ? "videos" : "images" };
+        }
+      };
+    }
+    case "imgix": {
+      const d = cfg.imgixDomain;
+      if (!d) return NONE;
+      return {
+        route(path, strict) {
+          if (path === "/" || strict && fileClassOf(path) === "other") return null;
+          return { origin: `https://${d}`, path, query: "keep", role: "source" };
+        }
+      };
+    }
+    case "storyblok": {
+      const h = (_c = STORYBLOK_HOSTS[(_b = cfg.region) != null ? _b : "eu"]) != null ? _c : STORYBLOK_HOSTS.eu;
+      return {
+        route(path, strict) {
+          if (path === "/" || strict && !path.startsWith("/f/")) return null;
+          return { origin: `https://${h.assets}`, path, query: "keep", role: "assets" };
+        }
+      };
+    }
+    case "generic": {
+      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
+      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
+      if (!o && !v) return NONE;
+      return {
+        route(path, strict) {
+          if (path === "/") return null;
+          const cls = fileClassOf(path);
+          if (strict && cls === "other") return null;
+          const use = v && (cls === "video" || !o) ? v : o;
+          return {
+            origin: `https://${use.host}${use.base}`,
+            path,
+            query: "keep",
+            role: use === v ? "videos" : "origin"
+          };
+        }
+      };
+    }
+  }
+}
+function sampleAsset(cfg, opts) {
+  const source = sampleSourceUrl(cfg, opts.env);
+  if (!source) return null;
+  return { source, clean: cleanUrlFor(cfg, source, opts) };
+}
+function sampleSourceUrl(cfg, env = {}) {
+  const o = deriveOrigins(cfg, env).assets[0];
+  if (!o) return null;
+  switch (cfg.cms) {
+    case "contentful":
+      return `${o.url}/5mPbW2dyZ1OLjbMOKSqwmk/a3f5e6bb0c0b1b0c9f6d2b8e5c7f1a2d/hero.jpg?w=800&fm=webp`;
+    case "prismic":
+      return `${o.url}/a1b2c3d4_hero.png?auto=format,compress&w=800`;
+    case "sanity":
+      return `${o.url}/a3f5e6bb0c0b1b0c9f6d2b8e5c7f1a2d3e4f5a6b-1200x800.jpg?w=800`;
+    case "shopify":
+      return `${o.url}/files/hero.jpg?v=1700000000&width=800`;
+    case "cloudinary":
+      return `${o.url}/image/upload/w_800,c_fill/v1700000000/hero.jpg`;
+    case "imgix":
+      return `${o.url}/photos/hero.jpg?w=800&auto=format`;
+    case "storyblok":
+      return `${o.url}/f/123456/1200x800/a1b2c3d4e5/hero.jpg`;
+    case "generic":
+      return `${o.url}/images/hero.jpg`;
+  }
+}
+function describeProvider(cfg, opts) {
+  return { ...deriveOrigins(cfg, opts.env), sample: sampleAsset(cfg, opts) };
 }
 
 // sdk/tracker_storage.ts
@@ -463,17 +915,29 @@ export {
   EXPERIMENT_ATTR,
   EXPERIMENT_HEADERS,
   META_ATTR_PREFIX,
+  PROVIDER_FIELDS,
+  PROVIDER_KINDS,
   SESSION_KEY,
   STORAGE_KEY,
+  STORYBLOK_REGIONS,
   TRACK_ATTR,
   VERSION,
   VISITOR_KEY,
+  cleanUrlFor,
+  compileProviderRoutes,
   compileRewriter,
+  createProviderRewriter,
   createResponseTransformer,
   createTracker,
   createUrlRewriter,
+  deriveOrigins,
+  describeProvider,
+  fileClassOf,
   parseStored,
+  providerSources,
   rewriteUrl,
   rewriteUrls,
-  transformResponse
+  sampleAsset,
+  transformResponse,
+  validateProviderConfig
 };

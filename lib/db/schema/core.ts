@@ -23,6 +23,8 @@ export const users = pgTable("users", {
   name: text("name"),
   blocked: boolean("blocked").notNull().default(false),
   blockedReason: text("blocked_reason"),
+  /** Granted by `cli admin grant`; ADMIN_EMAILS grants it too (lib/users/mod.ts). */
+  masterAdmin: boolean("master_admin").notNull().default(false),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });

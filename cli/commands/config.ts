@@ -1,0 +1,90 @@
+/** config get|set: a tenant's settings, and token set (the upstream API token, from stdin). */
+import { CliError, UsageError } from "../args.ts";
+import { seg } from "../api.ts";
+import { type Command, keyValues } from "../command.ts";
+import { coerce } from "./tenants.ts";
+
+/** Settable keys (PUT /api/tenants/{slug}) and their value types. */
+const SETTABLE: Record<string, "string" | "number" | "boolean"> = {
+  websiteDomain: "string",
+  websiteOrigin: "string",
+  cacheTTL: "number",
+  apiOrigin: "string",
+  apiAuthMode: "string",
+  apiAuthHeader: "string",
+  previewParam: "string",
+  siteProxy: "boolean",
+};
+
+const get: Command = {
+  path: ["config", "get"],
+  args: "<slug> [key]",
+  minArgs: 1,
+  maxArgs: 2,
+  summary: "print a tenant's settings, or one of them",
+  async run(ctx) {
+    const [slug, key] = ctx.args;
+    const r = await (await ctx.api()).get<{ value: Record<string, unknown> }>(
+      `/api/tenants/${seg(slug)}`,
+    );
+    if (key === undefined) return ctx.print(r.value, () => keyValues(r.value));
+    if (!(key in r.value)) {
+      throw new CliError(`Unknown key: ${key} (one of ${Object.keys(r.value).join(", ")})`);
+    }
+    const v = r.value[key];
+    ctx.print({ [key]: v }, () => (v === null ? "" : String(v)));
+  },
+};
+
+const set: Command = {
+  path: ["config", "set"],
+  args: "<slug> <key>=<value>...",
+  minArgs: 2,
+  maxArgs: 20,
+  summary: "change tenant settings",
+  details: `Keys: ${Object.keys(SETTABLE).join(", ")}. The value null clears a setting.
+The upstream token is not a setting here: use \`token set <slug>\`.`,
+  async run(ctx) {
+    const [slug, ...pairs] = ctx.args;
+    const body: Record<string, unknown> = {};
+    for (const p of pairs) {
+      const i = p.indexOf("=");
+      if (i <= 0) throw new UsageError(`Invalid setting: ${p} (expected key=value)`);
+      const key = p.slice(0, i);
+      const kind = SETTABLE[key];
+      if (!kind) {
+        throw new UsageError(`Unknown key: ${key} (one of ${Object.keys(SETTABLE).join(", ")})`);
+      }
+      body[key] = coerce(key, p.slice(i + 1), kind);
+    }
+    const r = await (await ctx.api()).put<{ value: Record<string, unknown> }>(
+      `/api/tenants/${seg(slug)}`,
+      body,
+    );
+    const changed = Object.fromEntries(Object.keys(body).map((k) => [k, r.value[k]]));
+    ctx.print(r.value, () => keyValues(changed));
+  },
+};
+
+const tokenSet: Command = {
+  path: ["token", "set"],
+  args: "<slug>",
+  minArgs: 1,
+  summary: "set the tenant's upstream API token, read from stdin",
+  details: `The secret is read from stdin (asked without echo on a terminal), never from an
+argument, so it stays out of shell history and process lists:
+  printf %s "$CMS_TOKEN" | deno task cli token set <slug>`,
+  async run(ctx) {
+    const secret = ctx.io.stdinIsTerminal()
+      ? await ctx.io.prompt("Token: ", true)
+      : (await ctx.io.readStdin()).replace(/\r?\n$/, "");
+    if (!secret) throw new CliError("No token on stdin");
+    const r = await (await ctx.api()).put<Record<string, unknown>>(
+      `/api/tenants/${seg(ctx.args[0])}/api-token`,
+      { token: secret },
+    );
+    ctx.print(r, () => `Token set for ${ctx.args[0]}`);
+  },
+};
+
+export const configCommands: Command[] = [get, set, tokenSet];

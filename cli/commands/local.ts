@@ -1,0 +1,113 @@
+/**
+ * Local operator commands: they open the database (DATABASE_URL, or the embedded one
+ * under DATA_DIR) directly instead of calling an instance. Server modules are imported
+ * only when one of these runs, so `--help` and the remote commands stay light and
+ * never touch .data/.
+ */
+import { CliError } from "../args.ts";
+import type { Command } from "../command.ts";
+
+async function localConfig() {
+  const { loadConfig } = await import("../../lib/config.ts");
+  return loadConfig(Deno.env.toObject());
+}
+
+/** Opens the database without migrating it. */
+async function openLocalDb() {
+  const config = await localConfig();
+  const { openDb } = await import("../../lib/db/client.ts");
+  const db = await openDb(
+    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pg` },
+    false,
+  );
+  return { config, db };
+}
+
+const DB_NOTE = `Runs on this machine against DATABASE_URL (or the embedded database under
+DATA_DIR, which must not be open in a running server at the same time).`;
+
+const migrate: Command = {
+  path: ["migrate"],
+  summary: "apply SQL migrations to DATABASE_URL (or the embedded database)",
+  details: DB_NOTE,
+  async run(ctx) {
+    const { db } = await openLocalDb();
+    try {
+      const { applyMigrations } = await import("../../lib/db/migrate.ts");
+      const applied = await applyMigrations(db);
+      ctx.print(
+        { ok: true, applied },
+        () => (applied.length ? `applied: ${applied.join(", ")}` : "up to date"),
+      );
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+const sync: Command = {
+  path: ["sync"],
+  args: "<slug>",
+  minArgs: 1,
+  summary: "rebuild a tenant's edge snapshot in KV",
+  details: DB_NOTE,
+  async run(ctx) {
+    const { ensureEncryptionKey } = await import("../../lib/secrets_bootstrap.ts");
+    const { bootstrap } = await import("../../lib/bootstrap.ts");
+    const { findTenantBySlug } = await import("../../lib/tenants/service.ts");
+    const { syncTenantSnapshot } = await import("../../lib/edge_config/sync.ts");
+    const app = await bootstrap(await ensureEncryptionKey(await localConfig()));
+    try {
+      const t = await findTenantBySlug(app.services, ctx.args[0]);
+      if (!t) throw new CliError(`Unknown tenant: ${ctx.args[0]}`);
+      const snap = await syncTenantSnapshot(app.services, t.id);
+      ctx.print(
+        { ok: true, slug: snap.slug, builtAt: snap.builtAt },
+        () => `synced ${snap.slug} at ${snap.builtAt}`,
+      );
+    } finally {
+      await app.close();
+    }
+  },
+};
+
+function grantCommand(action: "grant" | "revoke"): Command {
+  const on = action === "grant";
+  return {
+    path: ["admin", action],
+    args: "<email>",
+    minArgs: 1,
+    summary: on
+      ? "make a registered user a master admin (local, direct database)"
+      : "take the database master-admin grant away (ADMIN_EMAILS still applies)",
+    details: DB_NOTE,
+    async run(ctx) {
+      const { db } = await openLocalDb();
+      try {
+        const { setMasterAdmin } = await import("../../lib/users/mod.ts");
+        const { systemClock } = await import("../../lib/clock.ts");
+        const found = await setMasterAdmin({ db: db.db, clock: systemClock }, ctx.args[0], on)
+          .catch((e) => {
+            if (/master_admin/.test(String(e?.message))) {
+              throw new CliError("The database schema is not current: run `deno task cli migrate`");
+            }
+            throw e;
+          });
+        if (!found) throw new CliError(`No user with email ${ctx.args[0]}: sign up first`);
+        ctx.print(
+          { ok: true, email: ctx.args[0].trim().toLowerCase(), masterAdmin: on },
+          () => `${ctx.args[0]} is ${on ? "now" : "no longer"} a master admin`,
+        );
+      } finally {
+        await db.close();
+      }
+    },
+  };
+}
+
+export const localCommands: Command[] = [
+  migrate,
+  sync,
+  grantCommand("grant"),
+  grantCommand("revoke"),
+];

@@ -1,0 +1,39 @@
+/** Helpers for HTML form posts to page routes (the no-JavaScript path of a form). */
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { forbidden } from "../../lib/errors.ts";
+import { readBodyText } from "../../lib/http/validate.ts";
+
+const FORM_MAX_BYTES = 16 * 1024;
+
+/**
+ * Refuses a form posted from another site (login CSRF): the browser's Origin header, when
+ * present, must name this host. Session-authenticated writes are checked in lib/http/auth.ts;
+ * this covers the forms that work without a session.
+ */
+export function requireSameOriginForm(c: Context<AppEnv>): void {
+  const origin = c.req.header("origin");
+  if (!origin) {
+    if (c.req.header("sec-fetch-site") === "cross-site") throw crossSite();
+    return;
+  }
+  const host = c.req.header("host") ?? new URL(c.req.url).host;
+  let ok = false;
+  try {
+    ok = new URL(origin).host === host;
+  } catch { /* malformed */ }
+  if (!ok) throw crossSite();
+}
+
+const crossSite = () => forbidden("Cross-site request refused", "csrf_failed");
+
+/** The named fields of a urlencoded form body, as strings ("" when missing). */
+export async function readFormFields<K extends string>(
+  c: Context<AppEnv>,
+  names: readonly K[],
+): Promise<Record<K, string>> {
+  const params = new URLSearchParams(await readBodyText(c.req.raw, FORM_MAX_BYTES));
+  const out = {} as Record<K, string>;
+  for (const n of names) out[n] = params.get(n) ?? "";
+  return out;
+}
