@@ -1,7 +1,7 @@
 /**
  * Custom domains of a tenant: add, list, find, delete. Hostnames are unique across
  * all tenants. Only active domains reach the edge (snapshot `domains` + KV host
- * route, written by syncTenantSnapshot); verification lives in verify.ts.
+ * route, written by the projector); verification lives in verify.ts.
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
