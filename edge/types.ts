@@ -66,4 +66,6 @@ export type Edge = {
   resolveDomain(hostname: string): Promise<string | null>;
   /** Drops the memoised snapshot of a tenant (called after management writes). */
   invalidate(slug: string): void;
+  /** Drops the memoised quota snapshot of an account (called after it is republished). */
+  invalidateQuota(userId: string): void;
 };

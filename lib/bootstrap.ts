@@ -13,6 +13,7 @@ import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
 import { projectSlug, startProjector } from "./edge_config/projector.ts";
+import { quotaThresholdCheck } from "./billing/quota_check.ts";
 
 export type App = {
   services: Services;
@@ -54,6 +55,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   });
   const usage = createUsageAggregator(services);
   services.usageAggregator = usage;
+  if (config.quotas) usage.setThresholdCheck(quotaThresholdCheck(services));
   usage.start();
   const edge = createEdge({
     config,
@@ -68,6 +70,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
+  services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const handler = createHandler(services, edge);
   return {
     services,

@@ -30,12 +30,14 @@ export type Services = {
    * set by bootstrap. Domain code reaches it only through lib/edge_config/changes.ts.
    */
   edgeProjection?: { project(slug: string): Promise<unknown> };
+  /** Fired after an account's quota snapshot is rewritten (userId), likewise. */
+  quotaListeners: Set<(userId: string) => void>;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
   usageAggregator?: UsageAggregator;
 };
 
 export function createServices(
-  parts: Omit<Services, "db" | "snapshotListeners" | "fetch" | "resolveDns"> & {
+  parts: Omit<Services, "db" | "snapshotListeners" | "quotaListeners" | "fetch" | "resolveDns"> & {
     fetch?: typeof fetch;
     resolveDns?: typeof Deno.resolveDns;
   },
@@ -46,5 +48,6 @@ export function createServices(
     fetch: parts.fetch ?? globalThis.fetch.bind(globalThis),
     resolveDns: parts.resolveDns ?? Deno.resolveDns,
     snapshotListeners: new Set(),
+    quotaListeners: new Set(),
   };
 }

@@ -18,6 +18,7 @@ import {
 import type { AuthMode, CmsKind } from "../providers/mod.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
+import { billingOwner } from "../billing/owners.ts";
 
 export const DEFAULT_PREVIEW_PARAM = "cachely-preview";
 
@@ -51,6 +52,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
       html: tenant.htmlCacheVersion,
     },
     domains: active.map((d) => d.hostname).sort(),
+    ownerId: await billingOwner(s, tenant.id),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

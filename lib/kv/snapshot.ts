@@ -35,6 +35,8 @@ export type EdgeSnapshot = {
   versions: { api: number; assets: number; html: number };
   /** Active custom domains. */
   domains: string[];
+  /** The billing account whose quota snapshot (lib/kv/quota.ts) governs this tenant. */
+  ownerId?: string | null;
   ai: AiSnapshot;
   experiments: ExperimentSnapshot[];
 };

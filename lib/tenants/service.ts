@@ -10,8 +10,7 @@ import { badRequest, conflict, forbidden } from "../errors.ts";
 import { imageHostToken, providerFor } from "../providers/mod.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { billingEnabled } from "../config.ts";
-import { PLAN_TENANT_LIMITS, type PlanCode } from "../billing/plans.ts";
+import type { Plan } from "../billing/plans.ts";
 import { accountPlan } from "../billing/state.ts";
 import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 
@@ -67,7 +66,8 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   const problem = slugProblem(input.slug);
   if (problem) throw badRequest(`Invalid slug: ${problem}`);
   // The billing account is the user: tenants they own count against their plan.
-  const plan = billingEnabled(s.config) ? await accountPlan(s, userId) : null;
+  // Plan limits apply whether or not Stripe is configured; QUOTAS=off lifts them.
+  const plan = s.config.quotas ? s.config.plans[await accountPlan(s, userId)] : null;
   const ctx = {
     imageHostAssetOrigin: s.config.imageHostAssetOrigin,
     imageHostApiOrigin: s.config.imageHostApiOrigin,
@@ -136,13 +136,14 @@ type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
  * creating transaction after locking the user's row, so concurrent creations by one
  * user are counted one after another and cannot both slip under the limit.
  */
-async function checkTenantLimit(tx: Tx, userId: string, plan: PlanCode): Promise<void> {
+async function checkTenantLimit(tx: Tx, userId: string, plan: Plan): Promise<void> {
+  if (plan.tenants === null) return;
   await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
   const [{ n }] = await tx.select({ n: count() }).from(tenantMembers)
     .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
-  if (n >= PLAN_TENANT_LIMITS[plan]) {
+  if (n >= plan.tenants) {
     throw forbidden(
-      `Plan limit reached: ${plan} plan allows ${PLAN_TENANT_LIMITS[plan]} tenant(s)`,
+      `Plan limit reached: ${plan.code} plan allows ${plan.tenants} tenant(s)`,
       "plan_limit",
     );
   }
