@@ -7,6 +7,8 @@ import type { Services } from "../services.ts";
 import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
 import { markTenantChanged } from "./changes.ts";
 
+export { DEFAULT_PREVIEW_PARAM } from "../tenants/provider_input.ts";
+
 /**
  * Marks the tenant changed (in its own statement: the caller's change has committed)
  * and projects it now. Returns what KV holds afterwards.
