@@ -5,7 +5,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiRegenVersions } from "../db/schema/mod.ts";
-import { purgeAfterBump } from "../cdn/purge.ts";
 
 /** Version a profile has before its first bump. */
 export const INITIAL_REGEN_VERSION = 1;
@@ -32,7 +31,6 @@ export async function bumpRegenVersion(
       set: { version: sql`${aiRegenVersions.version} + 1`, updatedAt: new Date(s.clock.now()) },
     })
     .returning({ version: aiRegenVersions.version });
-  await purgeAfterBump(s, tenantId, { profile });
   return row.version;
 }
 

@@ -12,9 +12,9 @@ import type { CacheRefreshWebhook } from "./cache_refresh.ts";
 import { readBodyText } from "../http/validate.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
-import { pruneEvents } from "./events.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
+import { pruneEvents } from "./events.ts";
 
 /** SPEC "Limits": cache-refresh webhook body 64 KB. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
@@ -158,23 +158,23 @@ export async function receiveCacheRefresh(
 
 async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {
   // One atomic increment: concurrent deliveries each get their own version step.
-  const [v] = await s.db.update(tenants).set({
-    ...(w.refreshApi ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
-    ...(w.refreshAssets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
-    updatedAt: new Date(s.clock.now()),
-  }).where(eq(tenants.id, w.tenantId)).returning({
-    apiCacheVersion: tenants.apiCacheVersion,
-    assetCacheVersion: tenants.assetCacheVersion,
-    htmlCacheVersion: tenants.htmlCacheVersion,
-    settings: tenants.settings,
-  });
+  const [v] = await changeTenant(s, w.tenantId, (tx) =>
+    tx.db.update(tenants).set({
+      ...(w.refreshApi ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
+      ...(w.refreshAssets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
+      updatedAt: new Date(s.clock.now()),
+    }).where(eq(tenants.id, w.tenantId)).returning({
+      apiCacheVersion: tenants.apiCacheVersion,
+      assetCacheVersion: tenants.assetCacheVersion,
+      htmlCacheVersion: tenants.htmlCacheVersion,
+      settings: tenants.settings,
+    }));
   if (!v) throw new Error("Tenant vanished during refresh");
+  // After the projection: a CDN refetching at once then reaches the new version.
   const kinds = [
     ...(w.refreshApi ? ["api" as const] : []),
     ...(w.refreshAssets ? ["assets" as const] : []),
   ];
-  // After the sync: a CDN refetching at once then reaches the new version.
-  await syncTenantSnapshot(s, w.tenantId);
   if (kinds.length) await purgeAfterBump(s, w.tenantId, { kinds }, v.settings);
   return {
     apiCacheVersion: v.apiCacheVersion,
