@@ -3,7 +3,7 @@ import type { TenantAreaPage } from "./shell.tsx";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
 import { Bytes, Empty, Stat, TableWrap } from "../../../components/ui.tsx";
 import { tenantAnalytics } from "../../../lib/usage/analytics.ts";
-import { currentPeriod, PERIOD_RE, previousPeriod } from "../../../lib/usage/query.ts";
+import { currentPeriod, PERIOD_RE } from "../../../lib/usage/query.ts";
 import { usageCharts } from "../../../lib/dashboard/usage_charts.ts";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 
