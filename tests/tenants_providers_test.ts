@@ -196,3 +196,43 @@ dbTest("bad identifiers, website domains, TTLs and types are 400 naming the fiel
   assertEquals(ttl.status, 400);
   assertMatch(ttl.body.error.message, /^Invalid apiCacheTTL:/);
 });
+
+// ---- dashboard ----
+
+dbTest(
+  "dashboard: the create form asks each kind's identifier; the tenant page shows the clean URL",
+  async (app) => {
+    const owner = await signUp(app);
+    const home = await owner.get("/dashboard");
+    for (
+      const kind of [
+        "contentful",
+        "prismic",
+        "sanity",
+        "shopify",
+        "cloudinary",
+        "imgix",
+        "storyblok",
+        "generic",
+      ]
+    ) {
+      assertMatch(home.text, new RegExp(`data-provider-kind="${kind}"`), kind);
+    }
+    assertMatch(home.text, /name="spaceId"/);
+    assertMatch(home.text, /https:\/\/images\.ctfassets\.net\/\{spaceId\}/);
+    await owner.post("/api/tenants", {
+      slug: "shop",
+      cms: "prismic",
+      repository: "acme-repo",
+      websiteDomain: "www.acme.example",
+    });
+    const page = await owner.get("/dashboard/shop/assets");
+    assertEquals(page.status, 200);
+    const sample = (await owner.get("/api/tenants/shop")).body.value.sampleAsset.clean as string;
+    assertMatch(
+      page.text,
+      new RegExp(sample.replace(/[.?*+^$()|[\]\\]/g, "\\$&").replaceAll("&", "&amp;")),
+    );
+    assertMatch(page.text, /https:\/\/acme-repo\.cdn\.prismic\.io\/acme-repo/);
+  },
+);
