@@ -13,6 +13,7 @@ import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
+import { startOverageReporter } from "./billing/overage.ts";
 
 export type App = {
   services: Services;
@@ -56,6 +57,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   services.usageAggregator = usage;
   if (config.quotas) usage.setThresholdCheck(quotaThresholdCheck(services));
   usage.start();
+  const stopOverage = startOverageReporter(services);
   const edge = createEdge({
     config,
     kv,
@@ -74,6 +76,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     edge,
     handler,
     async close() {
+      stopOverage();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise
       kv.close();
