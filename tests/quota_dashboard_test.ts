@@ -25,7 +25,10 @@ dbTest(
     assertStringIncludes(warned.text, 'data-quota-level="80"');
     assertStringIncludes(warned.text, "9 of 10 requests");
     assertStringIncludes(warned.text, "Requests (2026-11)");
-    assert(/data-month-requests[^>]*>9</.test(warned.text), warned.text.match(/data-month-requests[^<]*</)?.[0]);
+    assert(
+      /data-month-requests[^>]*>9</.test(warned.text),
+      warned.text.match(/data-month-requests[^<]*</)?.[0],
+    );
     const page = await owner.get(`/dashboard/${slug}`);
     assertStringIncludes(page.text, "Requests, 2026-11");
     assertStringIncludes(page.text, "Requests, 2026-10");
