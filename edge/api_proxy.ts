@@ -182,7 +182,18 @@ async function loadApi(
         message: "Upstream credentials unavailable",
       };
     }
-    injectCredential(api.authMode, api.authParam, token, url, headers);
+    try {
+      injectCredential(api.authMode, api.authParam, token, url, headers);
+    } catch {
+      // A value saved before header-safety checks (CR/LF, a forbidden name): 502, never a 500.
+      deps.log.error("edge credential unusable", { tenant: rc.snap.slug });
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_credentials",
+        message: "Upstream credentials unavailable",
+      };
+    }
   }
   const r = await fetchUpstream(deps, {
     url,

@@ -1,14 +1,25 @@
 /** Request schemas for tenant create and update (SPEC "Tenants"; field list in docs/decisions.md). */
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
+import { isReservedHeaderName } from "../http/header_names.ts";
 
-export const hostnameSchema = z.string().trim().toLowerCase().max(253).regex(
+export const hostnameSchema = str().trim().toLowerCase().max(253).regex(
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
   "must be a hostname such as www.example.com",
 );
 
-const urlString = z.string().trim().max(2048);
-const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name");
+const urlString = str().trim().max(2048);
+const headerName = str().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name").refine(
+  (v) => !isReservedHeaderName(v),
+  "must not be a hop-by-hop, forwarding or browser-controlled header",
+);
+/** A credential goes into a header (or a query): printable ASCII, no CR/LF/NUL, no edge spaces. */
+const headerSafe = (max: number) =>
+  str().min(1).max(max).regex(
+    /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/,
+    "must be printable ASCII without line breaks or surrounding spaces",
+  );
 
 export const tenantConfigFields = {
   websiteDomain: hostnameSchema.nullable().optional(),
@@ -17,22 +28,22 @@ export const tenantConfigFields = {
   apiOrigin: urlString.nullable().optional(),
   apiAuthMode: z.enum(AUTH_MODES).optional(),
   apiAuthHeader: headerName.nullable().optional(),
-  previewParam: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name")
+  previewParam: str().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name")
     .optional(),
   siteProxy: z.boolean().optional(),
 };
 
 export const createTenantSchema = z.object({
-  slug: z.string().trim().toLowerCase(),
+  slug: str().trim().toLowerCase(),
   cms: z.enum(CMS_KINDS),
-  cloudName: z.string().trim().regex(
+  cloudName: str().trim().regex(
     /^[A-Za-z0-9_-]{1,64}$/,
     "must be 1-64 of letters, digits, _ and -",
   )
     .optional(),
-  apiKey: z.string().min(1).max(256).optional(),
-  apiSecret: z.string().min(1).max(256).optional(),
-  token: z.string().min(1).max(8192).optional(),
+  apiKey: headerSafe(256).optional(),
+  apiSecret: headerSafe(256).optional(),
+  token: headerSafe(8192).optional(),
   ...tenantConfigFields,
 }).strict().superRefine((v, ctx) => {
   if (v.cms === "cloudinary" && !v.cloudName) {
@@ -60,4 +71,4 @@ export const apiConfigSchema = z.object({
   previewParam: tenantConfigFields.previewParam,
 }).strict();
 
-export const apiTokenSchema = z.object({ token: z.string().min(1).max(8192) }).strict();
+export const apiTokenSchema = z.object({ token: headerSafe(8192) }).strict();

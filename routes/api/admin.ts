@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
@@ -12,7 +13,7 @@ import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
 
 const blockSchema = z.object({
   blocked: z.boolean(),
-  reason: z.string().trim().min(1).max(500).optional(),
+  reason: str().trim().min(1).max(500).optional(),
 }).strict();
 
 export function adminRoutes(): Hono<AppEnv> {
