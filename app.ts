@@ -25,7 +25,8 @@ export function createManagementApp(s: Services): Hono<AppEnv> {
     await next();
   });
   app.route("/api", apiRoutes());
-  app.route("/", pageRoutes());
+  // The form bridge (routes/pages/forms.tsx) calls the API in-process through this app.
+  app.route("/", pageRoutes((req, env) => app.fetch(req, env)));
   return app;
 }
 

@@ -1,13 +1,26 @@
-/** The page shell: head, navigation, and the island bundle. */
+/**
+ * The page shell: head (one stylesheet, one module script carrying the CSP nonce), the top
+ * bar with the user menu, an optional sidebar (tenant areas, admin sections), the aria-live
+ * announcement region and `#content`, which enhanced forms re-fetch and swap after an action.
+ */
 import type { ComponentChildren } from "preact";
+import { useContext } from "preact/hooks";
+import { PageContext } from "./page_context.ts";
+import { type NavItem, USER_MENU } from "./nav.ts";
+import { Notice } from "../islands/Notice.tsx";
+
+export type PageUser = { email: string; isAdmin: boolean };
 
 export type LayoutProps = {
   title: string;
-  user?: { email: string; isAdmin: boolean } | null;
+  user?: PageUser | null;
+  /** Sidebar navigation; without it the page is one column. */
+  side?: { title: string; titleHref?: string; items: NavItem[] };
   children: ComponentChildren;
 };
 
-export function Layout({ title, user, children }: LayoutProps) {
+export function Layout({ title, user, side, children }: LayoutProps) {
+  const ctx = useContext(PageContext);
   return (
     <html lang="en">
       <head>
@@ -15,32 +28,70 @@ export function Layout({ title, user, children }: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Cachely`}</title>
         <link rel="stylesheet" href="/static/app.css" />
-        <script type="module" src="/static/build/islands.js" defer></script>
+        <script type="module" src="/static/build/islands.js" nonce={ctx.nonce}></script>
       </head>
       <body>
+        <a class="skip" href="#main">Skip to content</a>
         <header class="top">
           <a class="brand" href="/">Cachely</a>
-          <nav>
-            {user
-              ? (
-                <>
-                  <a href="/dashboard">Tenants</a>
-                  <span class="muted">{user.email}{user.isAdmin ? " (admin)" : ""}</span>
-                  <form method="post" action="/logout" class="inline">
-                    <button type="submit" class="link">Log out</button>
-                  </form>
-                </>
-              )
-              : (
-                <>
-                  <a href="/login">Log in</a>
-                  <a href="/signup">Sign up</a>
-                </>
-              )}
+          <nav aria-label="Account">
+            {user ? <UserMenu user={user} /> : (
+              <>
+                <a href="/login">Log in</a>
+                <a href="/signup">Sign up</a>
+              </>
+            )}
           </nav>
         </header>
-        <main>{children}</main>
+        <div class={side ? "shell" : "shell bare"}>
+          {side && (
+            <nav class="side" aria-label={side.title}>
+              <p class="title">
+                {side.titleHref ? <a href={side.titleHref}>{side.title}</a> : side.title}
+              </p>
+              <ul>
+                {side.items.map((i) => (
+                  <li key={i.href}>
+                    <a href={i.href} aria-current={i.current ? "page" : undefined}>{i.label}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <main id="main" tabIndex={-1}>
+            <div id="announce" class="announce" aria-live="polite">
+              {ctx.flash && <Notice outcome={ctx.flash} />}
+            </div>
+            <div id="content">{children}</div>
+          </main>
+        </div>
       </body>
     </html>
+  );
+}
+
+function UserMenu({ user }: { user: PageUser }) {
+  return (
+    <>
+      <a href="/dashboard">Tenants</a>
+      {user.isAdmin && <a href="/admin">Admin</a>}
+      <details class="usermenu">
+        <summary>
+          <span class="visually-hidden">Account menu for</span> {user.email}
+        </summary>
+        <ul>
+          {USER_MENU.map((i) => (
+            <li key={i.href}>
+              <a href={i.href}>{i.label}</a>
+            </li>
+          ))}
+          <li>
+            <form method="post" action="/logout">
+              <button type="submit" class="link">Log out</button>
+            </form>
+          </li>
+        </ul>
+      </details>
+    </>
   );
 }

@@ -26,6 +26,7 @@ import { handleApi } from "./api_proxy.ts";
 import { assetRoute, handleAsset } from "./assets.ts";
 import { handleSite } from "./site.ts";
 import { BadPathError } from "./url_join.ts";
+import { isPaused, pausedResponse } from "./quota.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import type { Assignment } from "./experiments.ts";
 
@@ -66,6 +67,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       imageHostApiOrigin: deps.config.imageHostApiOrigin,
     },
   };
+  const quotas = deps.config.quotas;
   const scheme = new URL(deps.config.publicUrl).protocol;
   const proxyDomain = deps.config.proxyDomain;
   // tenant and preview origins per slug, so a hit builds no origin string
@@ -93,6 +95,15 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       const got = slug ? snapshots.get(slug) : null;
       snap = got instanceof Promise ? await got : got;
       if (!snap) return edgeError(404, "unknown_tenant", "Unknown tenant");
+      const owner = snap.ownerId;
+      if (quotas && owner) {
+        // One memoised lookup on a hit; a failed read serves the request (fail-open).
+        let q = snapshots.quota(owner);
+        if (q instanceof Promise) q = await q.catch(() => null);
+        if (isPaused(q, start)) {
+          return pausedResponse(q, start, req, req.url.includes("/~api/"));
+        }
+      }
       const url = req.url;
       if (url.length > MAX_URL_LENGTH) {
         const res = edgeError(413, "request_too_large", "Request too large: URL over 8 KiB");
@@ -171,6 +182,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         cache: out.cache as CacheOutcome | null,
         kind,
         durationMs: deps.clock.now() - start,
+        ...(out.blocked ? { blocked: true } : {}),
         experiment: a && a.countExposure
           ? { experimentId: a.experimentId, variantId: a.variantId, variantKey: a.variantKey }
           : null,
@@ -184,6 +196,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     handle,
     resolveDomain: async (hostname) => await snapshots.domain(hostname),
     invalidate: (slug) => snapshots.invalidate(slug),
+    invalidateQuota: (userId) => snapshots.invalidateQuota(userId),
     cache,
   };
 }

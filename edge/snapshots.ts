@@ -4,6 +4,7 @@
  * (plus one KV read), one made in this process at once (invalidate).
  */
 import { type EdgeSnapshot, readHostRoute, readSnapshot } from "../lib/kv/snapshot.ts";
+import { type QuotaSnapshot, readQuotaSnapshot } from "../lib/kv/quota.ts";
 import type { Clock } from "../lib/clock.ts";
 
 type Entry<T> = { value: T; expires: number; pending?: Promise<T>; loaded: boolean };
@@ -11,6 +12,7 @@ type Entry<T> = { value: T; expires: number; pending?: Promise<T>; loaded: boole
 export class SnapshotCache {
   private snaps = new Map<string, Entry<EdgeSnapshot | null>>();
   private hosts = new Map<string, Entry<string | null>>();
+  private quotas = new Map<string, Entry<QuotaSnapshot | null>>();
 
   constructor(private kv: Deno.Kv, private clock: Clock, private ttlMs: number) {}
 
@@ -23,6 +25,16 @@ export class SnapshotCache {
 
   domain(hostname: string): Promise<string | null> | string | null {
     return this.memo(this.hosts, hostname, () => readHostRoute(this.kv, hostname));
+  }
+
+  /** An account's quota snapshot, memoised like tenant snapshots (one KV read per TTL). */
+  quota(userId: string): Promise<QuotaSnapshot | null> | QuotaSnapshot | null {
+    return this.memo(this.quotas, userId, () => readQuotaSnapshot(this.kv, userId));
+  }
+
+  invalidateQuota(userId: string): void {
+    this.generation++;
+    this.quotas.delete(userId);
   }
 
   /** Bumped by invalidate: a load started before it must not store what it read. */

@@ -29,6 +29,8 @@ export type UsageRecord = {
   cache: CacheOutcome | null;
   kind: "api" | "asset" | "site" | "other";
   durationMs: number;
+  /** A bot refused on the asset path (issue 9): counted as blocked, never as bandwidth. */
+  blocked?: boolean;
   experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
 };
 
@@ -66,4 +68,6 @@ export type Edge = {
   resolveDomain(hostname: string): Promise<string | null>;
   /** Drops the memoised snapshot of a tenant (called after management writes). */
   invalidate(slug: string): void;
+  /** Drops the memoised quota snapshot of an account (called after it is republished). */
+  invalidateQuota(userId: string): void;
 };

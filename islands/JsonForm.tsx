@@ -31,6 +31,8 @@ export type JsonFormProps = {
   redirectTo?: string;
   /** Show this key of the JSON answer after success (e.g. a secret shown once). */
   revealKey?: string | string[];
+  /** Shown on success instead of the generic "Done". */
+  successText?: string;
   /** Sent with every submission, not shown (e.g. the token of a reset link). */
   constants?: Record<string, string>;
 };
@@ -60,7 +62,8 @@ export function JsonForm(props: JsonFormProps) {
     const r = await callApi(props.method, props.url, body);
     busy.value = false;
     const revealed = r.ok ? pick(r.body, props.revealKey) : "";
-    message.value = { ok: r.ok, text: revealed ? `${r.message}: ${revealed}` : r.message };
+    const text = r.ok && props.successText ? props.successText : r.message;
+    message.value = { ok: r.ok, text: revealed ? `${text}: ${revealed}` : text };
     if (r.ok && props.redirectTo) {
       location.href = redirectTarget(props.redirectTo, r.body);
     }

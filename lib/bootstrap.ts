@@ -12,6 +12,7 @@ import type { Edge } from "../edge/types.ts";
 import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
+import { quotaThresholdCheck } from "./billing/quota_check.ts";
 
 export type App = {
   services: Services;
@@ -53,6 +54,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   });
   const usage = createUsageAggregator(services);
   services.usageAggregator = usage;
+  if (config.quotas) usage.setThresholdCheck(quotaThresholdCheck(services));
   usage.start();
   const edge = createEdge({
     config,
@@ -65,6 +67,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     transform: createTransformRunner(services),
   });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
+  services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const handler = createHandler(services, edge);
   return {
     services,

@@ -3,6 +3,7 @@
  * schema; a bad value stops start-up with a message naming the variable.
  */
 import { z } from "zod";
+import { mergePlans, type Plans } from "./billing/plans.ts";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
   v === "true" || v === "1" || v === "yes"
@@ -51,7 +52,37 @@ const EnvSchema = z.object({
   REQUEST_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  QUOTAS: z.enum(["on", "off"]).default("on"),
+  PLANS: z.string().optional().transform((v, ctx) => {
+    if (v === undefined) return {};
+    try {
+      return plansOverride.parse(JSON.parse(v));
+    } catch (e) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be JSON like {"free":{"monthlyRequests":1000}}: ${
+          e instanceof z.ZodError ? e.issues.map((i) => i.path.join(".")).join(", ") : "bad JSON"
+        }`,
+      });
+      return z.NEVER;
+    }
+  }),
+  QUOTA_CHECK_INTERVAL_MS: intIn(0, 3_600_000).optional(),
+  OVERAGE_REPORT_INTERVAL_MS: intIn(1000, 86_400_000).default(3_600_000),
+  STRIPE_METER_REQUESTS: z.string().min(1).max(100).default("cachely_overage_requests"),
+  STRIPE_METER_BYTES: z.string().min(1).max(100).default("cachely_overage_bytes"),
 });
+
+const planOverride = z.object({
+  priceUsd: z.number().min(0).max(1e6),
+  tenants: z.number().int().min(0).nullable(),
+  monthlyRequests: z.number().int().min(0),
+  monthlyBytes: z.number().int().min(0),
+  overLimit: z.enum(["pause", "meter"]),
+  overageUsdPerMillionRequests: z.number().min(0),
+  overageUsdPer10Gb: z.number().min(0),
+}).partial().strict();
+const plansOverride = z.object({ free: planOverride, pro: planOverride }).partial().strict();
 
 /**
  * TRUSTED_PROXY_HOPS proxies append to TRUSTED_PROXY_IP_HEADER (default x-forwarded-for);
@@ -122,6 +153,16 @@ export type Config = {
     requestLogMaxPerSecond: number;
   };
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Plan quotas (tenant limits, monthly traffic, domain rules); QUOTAS=off for self-hosting. */
+  quotas: boolean;
+  /** The plans table (lib/billing/plans.ts) with PLANS overrides applied. */
+  plans: Plans;
+  /** Least time between two quota evaluations of one account (threshold gate). */
+  quotaCheckIntervalMs: number;
+  /** How often the metered-overage reporter looks for days to report. */
+  overageReportIntervalMs: number;
+  /** Stripe billing meter event names for pro overage. */
+  stripeMeters: { requests: string; bytes: string };
 };
 
 export class ConfigError extends Error {
@@ -186,6 +227,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       requestLogMaxPerSecond: e.REQUEST_LOG_MAX_PER_SECOND,
     },
     logLevel: e.LOG_LEVEL,
+    quotas: e.QUOTAS === "on",
+    plans: mergePlans(e.PLANS),
+    // Half a flush interval: every flush of a moving account is evaluated despite timer jitter.
+    quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),
+    overageReportIntervalMs: e.OVERAGE_REPORT_INTERVAL_MS,
+    stripeMeters: { requests: e.STRIPE_METER_REQUESTS, bytes: e.STRIPE_METER_BYTES },
   };
 }
 

@@ -25,12 +25,14 @@ export type Services = {
   /** DNS resolution (domain verification, SSRF checks); injectable in tests. */
   resolveDns: typeof Deno.resolveDns;
   snapshotListeners: Set<SnapshotListener>;
+  /** Fired after an account's quota snapshot is rewritten (userId), likewise. */
+  quotaListeners: Set<(userId: string) => void>;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
   usageAggregator?: UsageAggregator;
 };
 
 export function createServices(
-  parts: Omit<Services, "db" | "snapshotListeners" | "fetch" | "resolveDns"> & {
+  parts: Omit<Services, "db" | "snapshotListeners" | "quotaListeners" | "fetch" | "resolveDns"> & {
     fetch?: typeof fetch;
     resolveDns?: typeof Deno.resolveDns;
   },
@@ -41,5 +43,6 @@ export function createServices(
     fetch: parts.fetch ?? globalThis.fetch.bind(globalThis),
     resolveDns: parts.resolveDns ?? Deno.resolveDns,
     snapshotListeners: new Set(),
+    quotaListeners: new Set(),
   };
 }

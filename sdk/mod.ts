@@ -9,13 +9,20 @@
  * - the provider rule set (`createProviderRewriter`, `deriveOrigins`,
  *   `compileProviderRoutes`, …): one identifier per CMS kind → origins and clean
  *   tenant URLs, the same rules the server applies;
- * - the experiment tracker (sdk/tracker.ts).
+ * - `createCachelyFetch`: a fetch that sends CMS API calls through the tenant's
+ *   `/~api/` proxy and rewrites asset URLs in JSON answers;
+ * - the provider registry (`providerRegistry`, `resolveProvider`,
+ *   `createGenericProvider`): every kind the server supports;
+ * - the experiment tracker (sdk/tracker.ts), also as `createCachelyExperimentTracker`.
+ *
+ * CMS helpers are their own entry points: `@cachely/sdk/contentful`,
+ * `@cachely/sdk/prismic`.
  *
  * @module
  */
 
 /** Package version (SPEC "Versioning": composable generation requires 0.12.0 or later). */
-export const VERSION = "0.12.0";
+export const VERSION = "0.13.0";
 
 export {
   createResponseTransformer,
@@ -63,6 +70,29 @@ export {
   validateProviderConfig,
 } from "./providers.ts";
 export { type SourceRule } from "./rewrite.ts";
+
+export {
+  type CachelyFetch,
+  type CachelyFetchOptions,
+  createCachelyFetch,
+  type ExperimentCapture,
+} from "./fetch.ts";
+export {
+  type CachelyProvider,
+  createGenericProvider,
+  type GenericProviderOptions,
+  parseApiOrigin,
+  type ProviderDefinition,
+  type ProviderInput,
+  providerRegistry,
+  resolveProvider,
+} from "./provider_registry.ts";
+export {
+  DEFAULT_PROXY_DOMAIN,
+  resolveTenantOrigin,
+  TENANT_SLUG_RE,
+  type TenantTarget,
+} from "./tenant_origin.ts";
 
 // The experiment tracker (owned by the experiments area) is exported below.
 export * from "./tracker.ts";

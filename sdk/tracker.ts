@@ -275,3 +275,9 @@ function readSafely(f: () => string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The tracker under the name the original library used; the same function as
+ * createTracker.
+ */
+export const createCachelyExperimentTracker: typeof createTracker = createTracker;

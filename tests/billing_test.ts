@@ -17,6 +17,7 @@ const billing = {
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PRICE_PRO: "price_pro_1",
     STRIPE_API_BASE: stripe.url,
+    QUOTAS: "on",
   },
 };
 const noBilling = { env: { ADMIN_EMAILS: ROOT } };
@@ -69,10 +70,13 @@ dbTest(
     const user = await signUp(app);
     const state = await user.get("/api/billing/state");
     assertEquals(state.status, 200);
-    assertEquals(state.body, {
+    const { usage, overage, ...rest } = state.body;
+    assertEquals([usage.requests, usage.level, usage.paused, overage], [0, 0, false, null]);
+    assertEquals(rest, {
       enabled: false,
       plan: "free",
       status: "none",
+      quotas: false,
       limits: null,
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
@@ -92,7 +96,7 @@ dbTest(
     const hook = await deliver(app, body, signature(body, nowSeconds(app)));
     assertEquals(hook.status, 403);
     assertEquals(hook.body.error.code, "webhook_not_configured");
-    // No plan limits without billing: a second and third tenant are fine.
+    // QUOTAS=off (this installation): a second and third tenant are fine.
     for (let i = 0; i < 3; i++) await createTenant(user);
   },
   noBilling,
@@ -105,11 +109,22 @@ dbTest("GET /api/billing/state: a user without billing is on free with its limit
   const user = await signUp(app);
   const r = await user.get("/api/billing/state");
   assertEquals(r.status, 200);
-  assertEquals(r.body, {
+  const { usage, overage, ...rest } = r.body;
+  assertEquals(usage.period, new Date(app.clock.now()).toISOString().slice(0, 7));
+  assertEquals([usage.requests, usage.bytes, usage.percent], [0, 0, { requests: 0, bytes: 0 }]);
+  assertEquals(overage, null, "free pauses instead of metering");
+  assertEquals(rest, {
     enabled: true,
     plan: "free",
     status: "none",
-    limits: { tenants: 1 },
+    quotas: true,
+    limits: {
+      tenants: 1,
+      monthlyRequests: 500_000,
+      monthlyBytes: 5_000_000_000,
+      overLimit: "pause",
+      priceUsd: 0,
+    },
     currentPeriodEnd: null,
     cancelAtPeriodEnd: false,
     adminOverride: false,
@@ -207,7 +222,13 @@ dbTest(
     let state = await user.get("/api/billing/state");
     assertEquals(
       [state.body.plan, state.body.status, state.body.limits, state.body.currentPeriodEnd],
-      ["pro", "active", { tenants: 25 }, "2030-03-17T17:46:40.000Z"],
+      ["pro", "active", {
+        tenants: null,
+        monthlyRequests: 5_000_000,
+        monthlyBytes: 200_000_000_000,
+        overLimit: "meter",
+        priceUsd: 15,
+      }, "2030-03-17T17:46:40.000Z"],
     );
     const [{ n }] = await app.services.dbHandle.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM billing_accounts",

@@ -33,6 +33,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PROXY_DOMAIN,
     ALLOW_PRIVATE_UPSTREAMS: "true",
     LOG_LEVEL: "error",
+    // Plan quotas are off unless a test opts in (tests/quota_*_test.ts): a test about another
+    // area should not depend on the free plan's one tenant.
+    QUOTAS: "off",
     ...env,
   });
 }

@@ -246,7 +246,7 @@ dbTest("ingest: an unknown tenant is 404 and nothing in the batch is counted", a
   assertEquals(await dailyRows(app, tenantId), []);
 }, opts);
 
-dbTest("check: usage for the period, null limits, allowed", async (app) => {
+dbTest("check: usage for the period; with QUOTAS=off null limits, allowed", async (app) => {
   const { slug, tenantId, edge } = await setup(app);
   await seedUsageDays(app, tenantId, [
     { day: "2026-02-28", requests: 1000, bytes: 1000 },
@@ -271,7 +271,9 @@ dbTest("check: usage for the period, null limits, allowed", async (app) => {
       errors: 1,
       cacheHitRatio: 0.6667,
     },
+    plan: null,
     limits: { requests: null, bytes: null },
+    account: null,
     allowed: true,
   });
   const feb = await edge.get(`/api/usage/check?tenant=${slug}&period=2026-02`, auth);

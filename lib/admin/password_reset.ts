@@ -21,20 +21,34 @@ export const PASSWORD_RESET_TOKEN_PREFIX = "cly_pwr_";
 
 type PendingReset = { userId: string; expiresAt: number };
 
-/** Issues a reset token, mails it, and ends every session of the user. */
-export async function startPasswordReset(s: Services, actorUserId: string, userId: string) {
-  const u = await requireUser(s, userId);
+/**
+ * Stores a fresh reset token for the user (replacing any pending one) and returns it; the
+ * caller mails it. Shared by the admin-started reset and the self-service forgot-password.
+ */
+export async function issuePasswordResetToken(s: Services, userId: string) {
   const token = randomToken(32, PASSWORD_RESET_TOKEN_PREFIX);
   const hash = await sha256Hex(token);
   const expiresAt = s.clock.now() + PASSWORD_RESET_TTL_MS;
-  const previous = await s.kv.get<string>(kvKeys.userPasswordReset(u.id));
+  const previous = await s.kv.get<string>(kvKeys.userPasswordReset(userId));
   const op = s.kv.atomic()
-    .set(kvKeys.passwordReset(hash), { userId: u.id, expiresAt } satisfies PendingReset, {
+    .set(kvKeys.passwordReset(hash), { userId, expiresAt } satisfies PendingReset, {
       expireIn: PASSWORD_RESET_TTL_MS,
     })
-    .set(kvKeys.userPasswordReset(u.id), hash, { expireIn: PASSWORD_RESET_TTL_MS });
+    .set(kvKeys.userPasswordReset(userId), hash, { expireIn: PASSWORD_RESET_TTL_MS });
   if (previous.value) op.delete(kvKeys.passwordReset(previous.value));
   await op.commit();
+  return { token, expiresAt };
+}
+
+/** The link a reset mail carries. */
+export function passwordResetLink(s: Services, token: string): string {
+  return `${s.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** Issues a reset token, mails it, and ends every session of the user. */
+export async function startPasswordReset(s: Services, actorUserId: string, userId: string) {
+  const u = await requireUser(s, userId);
+  const { token, expiresAt } = await issuePasswordResetToken(s, u.id);
   // Whoever made the reset necessary may hold a session: none survives it.
   const sessionsEnded = await deleteUserSessions(s.kv, u.id);
   const emailSent = await sendMail(s, {
@@ -43,7 +57,7 @@ export async function startPasswordReset(s: Services, actorUserId: string, userI
     text: [
       "An administrator started a password reset for your Cachely account.",
       "Choose a new password within 1 hour:",
-      `${s.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
+      passwordResetLink(s, token),
       "",
       `(Or POST {"token": "<the token above>", "password": "<new password>"} to`,
       `${s.config.publicUrl}/api/auth/reset-password.)`,

@@ -3,7 +3,7 @@
  * all tenants. Only active domains reach the edge (snapshot `domains` + KV host
  * route, written by syncTenantSnapshot); verification lives in verify.ts.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { domains } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from "../errors.ts";
 import { randomToken } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { checkDomainRules } from "./plan_rules.ts";
 
 export type Domain = typeof domains.$inferSelect;
 export type DomainRef = { id?: number; hostname?: string };
@@ -76,13 +77,24 @@ export async function addDomain(
 ): Promise<Domain> {
   const problem = ownHostProblem(s, hostname);
   if (problem) throw badRequest(`Invalid hostname: ${problem}`);
-  const rows = await s.db.insert(domains).values({
-    tenantId: tenant.id,
-    hostname,
-    status: "pending",
-    verificationToken: randomToken(18),
-    createdAt: new Date(s.clock.now()),
-  }).onConflictDoNothing().returning();
+  await checkDomainRules(s, tenant.id, hostname);
+  const rows = await s.db.transaction(async (tx) => {
+    if (s.config.quotas) {
+      // One domain per tenant: counted under the tenant's row lock, so two concurrent adds
+      // (on any instance) are counted one after the other.
+      await tx.execute(sql`SELECT id FROM tenants WHERE id = ${tenant.id} FOR UPDATE`);
+      const [{ n }] = await tx.select({ n: count() }).from(domains)
+        .where(eq(domains.tenantId, tenant.id));
+      if (n > 0) throw conflict("Domain limit reached: a tenant has at most one custom domain");
+    }
+    return await tx.insert(domains).values({
+      tenantId: tenant.id,
+      hostname,
+      status: "pending",
+      verificationToken: randomToken(18),
+      createdAt: new Date(s.clock.now()),
+    }).onConflictDoNothing().returning();
+  });
   if (rows.length === 0) throw conflict(`Domain already exists: ${hostname}`);
   await recordAudit(s, {
     tenantId: tenant.id,

@@ -18,6 +18,7 @@ import {
   TXT_PREFIX,
   TXT_VALUE_PREFIX,
 } from "./service.ts";
+import { checkDomainRules } from "./plan_rules.ts";
 
 const DNS_TIMEOUT_MS = 5_000;
 
@@ -74,6 +75,8 @@ export async function verifyDomain(
   ref: DomainRef,
 ): Promise<Domain> {
   const d = await findDomain(s, tenant.id, ref);
+  // A suspended domain (or any domain of a tenant whose account left pro) stays off the edge.
+  await checkDomainRules(s, tenant.id, d.hostname);
   const result = await checkDomainDns(s, tenant.slug, d);
   const now = new Date(s.clock.now());
   const patch = result.ok

@@ -8,6 +8,8 @@ export const kvKeys = {
     ["edge", "snapshot_chunk", slug, hash, i] as const,
   /** Custom domain → tenant slug, written for active domains only. */
   hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
+  /** An account's quota state as the edge reads it (lib/kv/quota.ts). */
+  quotaSnapshot: (userId: string) => ["edge", "quota", userId] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,
   userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
   userSessions: (userId: string) => ["user_session", userId] as const,
@@ -15,6 +17,8 @@ export const kvKeys = {
   passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
   /** The user's one pending reset (token hash), so a new reset kills the old token. */
   userPasswordReset: (userId: string) => ["user_password_reset", userId] as const,
+  /** A form result waiting for the page a no-JS form post is redirected to (one read). */
+  flash: (id: string) => ["flash", id] as const,
   rateLimit: (bucket: string, id: string, window: number) =>
     ["ratelimit", bucket, id, window] as const,
 };

@@ -48,8 +48,16 @@ export type AggregatorOptions = {
   random?: () => number;
 };
 
-/** Called for each tenant whose usage was flushed, at most once per gate interval. */
-export type ThresholdCheck = (tenantId: number) => Promise<void>;
+/**
+ * Called after each successful flush with the tenants whose usage moved. The check maps
+ * them to the accounts (orgs) it evaluates and asks `gate.allow(org, now)` before each,
+ * so an org is evaluated at most once per gate interval (lib/billing/quota_check.ts).
+ */
+export type ThresholdCheck = (
+  tenantIds: number[],
+  gate: ThresholdGate,
+  now: number,
+) => Promise<void>;
 
 export type AggregatorStatus = ReturnType<UsageAggregator["status"]>;
 
@@ -304,12 +312,12 @@ export class UsageAggregator implements UsageSink {
   async #afterFlush(tenants: Set<number>): Promise<void> {
     const now = this.#o.clock.now();
     const check = this.#thresholdCheck;
-    for (const id of tenants) {
-      if (!this.gate.allow(`tenant:${id}`, now) || !check) continue;
-      await check(id).catch((err) =>
-        this.#o.log.warn("threshold check failed", { tenantId: id, error: String(err) })
+    if (check && tenants.size > 0) {
+      // Quota state is fail-open: a failed check leaves the published snapshots as they were.
+      await check([...tenants], this.gate, now).catch((err) =>
+        this.#o.log.warn("threshold check failed", { error: String(err) })
       );
-    }
+    } else for (const id of tenants) this.gate.allow(`tenant:${id}`, now); // skippedDisabled
     const prune = this.#o.target.pruneLogs;
     const due = this.#c.lastPruneAt === null ||
       now - this.#c.lastPruneAt >= this.#o.pruneIntervalMs;

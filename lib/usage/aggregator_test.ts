@@ -214,12 +214,12 @@ Deno.test("flush() prunes request logs past retention at most once per interval"
   assertEquals(st.lastPruneAt, new Date(T0 + 1000).toISOString());
 });
 
-Deno.test("threshold checks run through the gate once per tenant per interval", async () => {
+Deno.test("threshold checks get the flushed tenants and gate them per org", async () => {
   const gate = new ThresholdGate({ intervalMs: 60_000 });
   const { agg, clock } = setup({ thresholdGate: gate });
   const checked: number[] = [];
-  agg.setThresholdCheck((id) => {
-    checked.push(id);
+  agg.setThresholdCheck((ids, g, now) => {
+    for (const id of ids) if (g.allow(`org:${id}`, now)) checked.push(id);
     return Promise.resolve();
   });
   agg.record(rec({ tenantId: 1 }));

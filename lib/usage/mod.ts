@@ -2,6 +2,7 @@
 import type { Services } from "../services.ts";
 import { UsageAggregator } from "./aggregator.ts";
 import { postgresFlushTarget } from "./pg_target.ts";
+import { ThresholdGate } from "./threshold_gate.ts";
 
 export { UsageAggregator } from "./aggregator.ts";
 export { ThresholdGate } from "./threshold_gate.ts";
@@ -16,5 +17,7 @@ export function createUsageAggregator(s: Services): UsageAggregator {
     flushMaxEntries: s.config.usage.flushMaxEntries,
     requestLogSampleRate: s.config.usage.requestLogSampleRate,
     requestLogMaxPerSecond: s.config.usage.requestLogMaxPerSecond,
+    // Enabled once a check is registered (bootstrap registers the quota check).
+    thresholdGate: new ThresholdGate({ enabled: false, intervalMs: s.config.quotaCheckIntervalMs }),
   });
 }

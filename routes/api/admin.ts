@@ -1,5 +1,5 @@
 /**
- * Master-admin endpoints: users (view, block). Every route checks the master-admin
+ * Master-admin endpoints: users (search, view, block). Every route checks the master-admin
  * rule (SPEC "Authentication"). Paths are relative to /api; the usage-aggregator
  * status lives in admin_usage.ts.
  */
@@ -7,9 +7,16 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
+import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
+import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
+
+const searchQuery = z.object({
+  q: str().max(254).optional(),
+  limit: str().regex(/^\d{1,3}$/, `must be an integer from 1 to ${USER_SEARCH_MAX}`)
+    .transform(Number).pipe(z.number().int().min(1).max(USER_SEARCH_MAX)).optional(),
+}).strict();
 
 const blockSchema = z.object({
   blocked: z.boolean(),
@@ -18,6 +25,12 @@ const blockSchema = z.object({
 
 export function adminRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.get("/admin/users", async (c) => {
+    requireMasterAdmin(c);
+    const q = parseQuery(c, searchQuery);
+    return c.json(await searchUsers(c.get("services"), { q: q.q, limit: q.limit ?? 50 }));
+  });
 
   app.get("/admin/users/:userId", async (c) => {
     requireMasterAdmin(c);

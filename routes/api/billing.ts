@@ -14,6 +14,7 @@ import { PLAN_CODES } from "../../lib/billing/plans.ts";
 import { billingView, findBilling, upsertBilling } from "../../lib/billing/state.ts";
 import { callStripe, notConfigured, stripeClient } from "../../lib/billing/stripe_client.ts";
 import { refreshSubscription } from "../../lib/billing/subscription.ts";
+import { accountMonth } from "../../lib/billing/quota.ts";
 import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
 
 const WEBHOOK_MAX_BYTES = 256 * 1024;
@@ -30,7 +31,8 @@ export function billingRoutes(): Hono<AppEnv> {
   app.get("/billing/state", async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
-    return c.json(billingView(s, await findBilling(s, auth.user.id)));
+    const { quota } = await accountMonth(s, auth.user.id);
+    return c.json(billingView(s, await findBilling(s, auth.user.id), quota));
   });
 
   app.post("/billing/checkout", async (c) => {

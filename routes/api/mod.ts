@@ -30,6 +30,7 @@ import { implementationCheckRoutes } from "./implementation_checks.ts";
 import { billingRoutes } from "./billing.ts";
 import { usageIngestRoutes } from "./usage_ingest.ts";
 import { adminPlatformRoutes } from "./admin_platform.ts";
+import { adminQuotaRoutes } from "./admin_quota.ts";
 
 const SESSIONLESS_PATHS = [
   /^\/api\/ai-experiments\/events$/, // public, CORS-open
@@ -78,6 +79,7 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route("/", billingRoutes());
   api.route("/", usageIngestRoutes());
   api.route("/", adminPlatformRoutes());
+  api.route("/", adminQuotaRoutes());
   api.route("/tenants", tenantRoutes());
   api.notFound((c) =>
     new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`).toResponse()

@@ -1,6 +1,7 @@
 /**
- * POST /api/auth/reset-password `{ token, password }`: completes a reset a master
- * admin started (the token arrives by mail). No session needed; the token is the proof.
+ * POST /api/auth/reset-password `{ token, password }`: completes a reset (the token arrives
+ * by mail). POST /api/auth/forgot-password `{ email }`: mails a reset link when the address
+ * is registered, and answers the same either way. No session needed for either.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -8,17 +9,24 @@ import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { completePasswordReset } from "../../lib/admin/password_reset.ts";
+import { requestPasswordReset } from "../../lib/auth/forgot_password.ts";
 
 const resetBody = z.object({
   token: str().min(1).max(200),
   password: str().min(1).max(200),
 }).strict();
 
+const forgotBody = z.object({ email: z.email().max(254) }).strict();
+
 export function passwordResetRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/auth/reset-password", async (c) => {
     const body = await parseJsonBody(c, resetBody);
     return c.json(await completePasswordReset(c.get("services"), body.token, body.password));
+  });
+  app.post("/auth/forgot-password", async (c) => {
+    const body = await parseJsonBody(c, forgotBody);
+    return c.json(await requestPasswordReset(c.get("services"), c.get("clientIp"), body.email));
   });
   return app;
 }

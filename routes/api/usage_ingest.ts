@@ -20,6 +20,7 @@ import {
 import { currentPeriod, PERIOD_RE, tenantPeriodUsage } from "../../lib/usage/query.ts";
 import { DEMO_TENANT_SLUG, demoFor, isDemoProvider } from "../../lib/demos/mod.ts";
 import { proxyBase } from "../../lib/tenants/service.ts";
+import { usageCheck } from "../../lib/billing/usage_check.ts";
 
 const checkQuery = z.object({
   tenant: str().min(1).max(100),
@@ -42,7 +43,7 @@ export function usageIngestRoutes(): Hono<AppEnv> {
     return c.json({ ok: true, accepted });
   });
 
-  // No plan usage limits exist yet (billing is separate): limits are null and allowed is true.
+  // The tenant's own month plus its billing account's plan limits, use and verdict.
   app.get("/usage/check", async (c) => {
     const s = c.get("services");
     requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
@@ -56,8 +57,7 @@ export function usageIngestRoutes(): Hono<AppEnv> {
       tenant: tenant.slug,
       period,
       usage,
-      limits: { requests: null, bytes: null },
-      allowed: true,
+      ...await usageCheck(s, tenant.id, period),
     });
   });
 

@@ -1,18 +1,18 @@
-/** The dashboard: the caller's tenants, and one page per tenant. */
+/** The dashboard home: the caller's tenants and the create form. Tenant areas: ./tenant/. */
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
-import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { CMS_KINDS } from "../../lib/providers/mod.ts";
-import { tenantOverview } from "../../lib/dashboard/overview.ts";
-import { TenantSections } from "../../components/TenantSections.tsx";
 import { PlanCard } from "../../components/PlanCard.tsx";
 import { billingView, findBilling } from "../../lib/billing/state.ts";
 import { billingEnabled } from "../../lib/config.ts";
+import { ApiForm, Field, Select } from "../../components/ApiForm.tsx";
+import { Empty, TableWrap } from "../../components/ui.tsx";
+import { tenantHref } from "../../components/nav.ts";
+import { tenantPages } from "./tenant/mod.tsx";
 
 export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -28,69 +28,79 @@ export function dashboardPages(): Hono<AppEnv> {
       c,
       <Layout title="Tenants" user={pageUser(c)}>
         <h1>Tenants</h1>
-        {rows.length === 0 ? <p class="muted">No tenants yet. Create one below.</p> : (
-          <table>
-            <thead>
-              <tr>
-                <th>Slug</th>
-                <th>CMS</th>
-                <th>Proxy host</th>
-                <th>Your role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ tenant, role }) => {
-                const v = tenantView(s, tenant).value;
-                return (
-                  <tr key={v.slug}>
-                    <td>
-                      <a href={`/dashboard/${v.slug}`}>{v.slug}</a>
-                    </td>
-                    <td>{v.cms}</td>
-                    <td>
-                      <code>{v.proxyBase}</code>
-                    </td>
-                    <td>{role}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+        {rows.length === 0
+          ? (
+            <Empty title="No tenants yet">
+              Create your first tenant below: pick a slug and the CMS it fronts.
+            </Empty>
+          )
+          : (
+            <TableWrap label="Your tenants">
+              <thead>
+                <tr>
+                  <th>Slug</th>
+                  <th>CMS</th>
+                  <th>Proxy host</th>
+                  <th>Your role</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ tenant, role }) => {
+                  const v = tenantView(s, tenant).value;
+                  return (
+                    <tr key={v.slug}>
+                      <td>
+                        <a href={tenantHref(v.slug)}>{v.slug}</a>
+                      </td>
+                      <td>{v.cms}</td>
+                      <td>
+                        <code>{v.proxyBase}</code>
+                      </td>
+                      <td>{role}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </TableWrap>
+          )}
         {billing && <PlanCard billing={billing} />}
-        <h2>New tenant</h2>
-        <Island
-          name="JsonForm"
-          props={{
-            method: "POST",
-            url: "/api/tenants",
-            submitLabel: "Create tenant",
-            redirectTo: "/dashboard/{key}",
-            fields: [
-              { name: "slug", label: "Slug", required: true, placeholder: "acme" },
-              { name: "cms", label: "CMS", type: "select", options: [...CMS_KINDS] },
-              { name: "apiOrigin", label: "API origin (optional)", type: "url" },
-              { name: "token", label: "API token (write-only)", type: "password" },
-              { name: "cloudName", label: "Cloud name (image host)" },
-            ],
-          }}
-        />
+        <section class="card">
+          <h2>New tenant</h2>
+          <ApiForm
+            api="/api/tenants"
+            submit="Create tenant"
+            busy="Creating…"
+            done="Tenant {key} created"
+            next="/dashboard/{key}"
+            label="New tenant"
+          >
+            <Field
+              name="slug"
+              label="Slug"
+              required
+              placeholder="acme"
+              hint="Lowercase letters, digits and hyphens; part of the proxy host"
+            />
+            <Select name="cms" label="CMS" options={CMS_KINDS} />
+            <Field
+              name="apiOrigin"
+              label="API origin (optional)"
+              type="url"
+              placeholder="https://api.example.com"
+            />
+            <Field
+              name="token"
+              label="API token (optional, write-only)"
+              type="password"
+              autocomplete="off"
+            />
+            <Field name="cloudName" label="Cloud name (image host only)" />
+          </ApiForm>
+        </section>
       </Layout>,
     );
   });
 
-  app.get("/dashboard/:slug", async (c) => {
-    const { tenant, role } = await requireTenant(c, "viewer");
-    const s = c.get("services");
-    const v = tenantView(s, tenant, role).value;
-    const overview = await tenantOverview(s, tenant.id);
-    return page(
-      c,
-      <Layout title={v.slug} user={pageUser(c)}>
-        <TenantSections tenant={v} role={role} overview={overview} />
-      </Layout>,
-    );
-  });
-
+  app.route("/", tenantPages());
   return app;
 }

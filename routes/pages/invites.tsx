@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
-import { Island } from "../../components/Island.tsx";
+import { ApiForm, Hidden } from "../../components/ApiForm.tsx";
 import { page, pageUser } from "./render.tsx";
 
 export function invitePages(): Hono<AppEnv> {
@@ -21,16 +21,16 @@ export function invitePages(): Hono<AppEnv> {
               <p>
                 You are signed in as {user.email}. Invites are for the address they were sent to.
               </p>
-              <Island
-                name="ActionButton"
-                props={{
-                  method: "POST",
-                  url: "/api/invites/accept",
-                  body: { token },
-                  label: "Accept invite",
-                  redirectTo: "/dashboard",
-                }}
-              />
+              <ApiForm
+                api="/api/invites/accept"
+                submit="Accept invite"
+                busy="Joining…"
+                done="You joined the tenant"
+                next="/dashboard"
+                label="Accept invite"
+              >
+                <Hidden name="token" value={token} />
+              </ApiForm>
             </>
           )
           : (

@@ -9,8 +9,9 @@ import { dashboardPages } from "./dashboard.tsx";
 import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
 import { passwordResetPages } from "./password_reset.tsx";
+import { type Dispatch, formBridge } from "./forms.tsx";
 
-export function pageRoutes(): Hono<AppEnv> {
+export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.route("/static", staticRoutes());
   app.use("*", authenticate);
@@ -37,6 +38,7 @@ export function pageRoutes(): Hono<AppEnv> {
   app.route("/", dashboardPages());
   app.route("/", invitePages());
   app.route("/", passwordResetPages());
+  app.route("/", formBridge(dispatch));
   app.onError((err, c) => pageError(c, err));
   return app;
 }

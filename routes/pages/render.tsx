@@ -1,13 +1,41 @@
-/** Page rendering helpers: doctype + Preact SSR, and the page-side error mapping. */
+/**
+ * Page rendering: doctype + Preact SSR inside the PageContext (CSP nonce, the pending form
+ * outcome of a no-JS post, the path), and the page-side error mapping.
+ */
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
+import { deleteCookie, getCookie } from "hono/cookie";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { Layout } from "../../components/Layout.tsx";
+import { PageContext } from "../../components/page_context.ts";
+import { takeFlash } from "../../lib/dashboard/flash.ts";
 
-export function page(c: Context<AppEnv>, vnode: VNode, status = 200): Response {
-  return c.html("<!doctype html>" + renderToString(vnode), status as 200);
+/** Cookie naming the stored outcome of a no-JS form post (routes/pages/forms.ts). */
+export const FLASH_COOKIE = "cly_flash";
+
+/** The CSP nonce when a security-headers middleware set one (Hono's secureHeaders does). */
+function cspNonce(c: Context<AppEnv>): string | undefined {
+  const vars = c.var as Record<string, unknown>;
+  const n = vars.secureHeadersNonce ?? vars.cspNonce;
+  return typeof n === "string" ? n : undefined;
+}
+
+/** Renders a whole page; every page handler ends with `return page(c, <Layout …>…</Layout>)`. */
+export async function page(c: Context<AppEnv>, vnode: VNode, status = 200): Promise<Response> {
+  let flash = null;
+  const id = getCookie(c, FLASH_COOKIE);
+  if (id) {
+    const s = c.get("services");
+    flash = await takeFlash(s.kv, id, s.clock.now());
+    deleteCookie(c, FLASH_COOKIE, { path: "/" });
+  }
+  const url = new URL(c.req.url);
+  const ctx = { nonce: cspNonce(c), flash, path: url.pathname + url.search };
+  const html = renderToString(<PageContext.Provider value={ctx}>{vnode}</PageContext.Provider>);
+  c.header("cache-control", "no-store");
+  return c.html("<!doctype html>" + html, status as 200);
 }
 
 export function pageUser(c: Context<AppEnv>) {
@@ -16,18 +44,19 @@ export function pageUser(c: Context<AppEnv>) {
 }
 
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */
-export function pageError(c: Context<AppEnv>, err: unknown): Response {
+export function pageError(c: Context<AppEnv>, err: unknown): Response | Promise<Response> {
   if (err instanceof ApiError && err.status === 401) return c.redirect(loginUrlFor(c));
   const status = err instanceof ApiError ? err.status : 500;
   if (status >= 500) {
     c.get("services")?.log.error("page error", { error: String(err), path: c.req.path });
   }
   const message = err instanceof ApiError ? err.message : "Something went wrong";
+  const title = status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Error";
   return page(
     c,
-    <Layout title="Error" user={pageUser(c)}>
-      <h1>{status === 404 ? "Not found" : "Error"}</h1>
-      <p>{message}</p>
+    <Layout title={title} user={pageUser(c)}>
+      <h1>{title}</h1>
+      <p class="notice error" role="alert">{message}</p>
       <p>
         <a href="/dashboard">Back to your tenants</a>
       </p>

@@ -1,4 +1,4 @@
-/* @cachely/sdk 0.12.0 (sdk/mod.ts) */
+/* @cachely/sdk 0.13.0 (sdk/mod.ts) */
 
 // sdk/rewrite.ts
 var ASSET_PREFIX = "/~assets/";
@@ -8,15 +8,14 @@ function escapeRe(s) {
 }
 var SL = "\\\\?/";
 function compileRewriter(rules) {
-  var _a, _b;
   const tenant = rules.tenantOrigin.replace(/\/+$/, "");
-  const sources = [...(_a = rules.sources) != null ? _a : []];
+  const sources = [...rules.sources ?? []];
   const img = rules.imageHost;
   if (img && img.cloudName) sources.push(...imageHostSources(img));
   const alts = sources.map(
     (r) => `(${escapeRe(r.host.toLowerCase())}${r.path ? SL + r.path.replaceAll("/", SL) : ""})(?=\\\\?/)`
   );
-  const hosts = ((_b = rules.assetHosts) != null ? _b : []).filter((h) => h.length > 0);
+  const hosts = (rules.assetHosts ?? []).filter((h) => h.length > 0);
   if (hosts.length > 0) {
     alts.push(
       `(${hosts.map((h) => escapeRe(h.toLowerCase())).join("|")})(?=[/\\\\?#"'\\s)<>,;]|$)`
@@ -77,8 +76,7 @@ function hostOf(origin) {
   return m[1].toLowerCase();
 }
 function createUrlRewriter(opts) {
-  var _a;
-  const host = hostOf((_a = opts.assetOrigin) != null ? _a : DEFAULT_ASSET_ORIGIN);
+  const host = hostOf(opts.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
   return compileRewriter({
     tenantOrigin: opts.base,
     imageHost: {
@@ -100,7 +98,6 @@ function hostOf2(origin) {
   return m[1].toLowerCase();
 }
 function createResponseTransformer(options) {
-  var _a;
   let rewrite = null;
   let base = "";
   let setupError = null;
@@ -109,7 +106,7 @@ function createResponseTransformer(options) {
     if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(base)) {
       throw new TypeError(`Invalid base: ${options.base}`);
     }
-    const host = hostOf2((_a = options.assetOrigin) != null ? _a : DEFAULT_ASSET_ORIGIN);
+    const host = hostOf2(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
     rewrite = compileRewriter({
       tenantOrigin: base,
       assetHosts: options.assetHosts,
@@ -123,13 +120,12 @@ function createResponseTransformer(options) {
     setupError = e;
   }
   return (data) => {
-    var _a2;
     try {
       if (setupError) throw setupError;
       let json = JSON.stringify(data);
       if (json === void 0) return data;
       json = rewrite(json);
-      for (const t of (_a2 = options.transformers) != null ? _a2 : []) {
+      for (const t of options.transformers ?? []) {
         const out = t(json, base);
         if (typeof out !== "string") throw new TypeError("A transformer must return a string");
         json = out;
@@ -184,6 +180,9 @@ var IDENTIFIER_RULES = {
   cloudName: { re: /^[A-Za-z0-9_-]{1,64}$/, message: "must be 1-64 of letters, digits, _ and -" },
   imgixDomain: { re: HOSTNAME_RE, message: "must be an imgix source domain such as x.imgix.net" }
 };
+function isHostname(value) {
+  return HOSTNAME_RE.test(value);
+}
 var REQUIRED_FIELDS = {
   contentful: [],
   prismic: [],
@@ -205,11 +204,10 @@ var PROVIDER_FIELDS = {
   generic: ["originUrl", "videoOrigin"]
 };
 function parseHttpsOrigin(value) {
-  var _a;
   const m = /^https:\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
   if (!m) return null;
   const host = m[1].toLowerCase();
-  const base = ((_a = m[2]) != null ? _a : "").replace(/\/+$/, "");
+  const base = (m[2] ?? "").replace(/\/+$/, "");
   if (base.split("/").some((s, i) => i > 0 && (s === "" || s === "." || s === ".."))) return null;
   if (/%2f|%5c|\\/i.test(base)) return null;
   return { host, base };
@@ -246,11 +244,10 @@ for (const e of "mp3 wav ogg oga m4a aac flac opus weba".split(" ")) CLASS_BY_EX
 for (const e of "woff woff2 ttf otf eot".split(" ")) CLASS_BY_EXT[e] = "font";
 CLASS_BY_EXT.pdf = "document";
 function fileClassOf(path) {
-  var _a;
   const slash = path.lastIndexOf("/");
   const dot = path.lastIndexOf(".");
   if (dot <= slash) return "other";
-  return (_a = CLASS_BY_EXT[path.slice(dot + 1).toLowerCase()]) != null ? _a : "other";
+  return CLASS_BY_EXT[path.slice(dot + 1).toLowerCase()] ?? "other";
 }
 var STORYBLOK_HOSTS = {
   eu: { assets: "a.storyblok.com", api: "https://api.storyblok.com/v2/cdn" },
@@ -260,7 +257,6 @@ var STORYBLOK_HOSTS = {
   cn: { assets: "a.storyblokchina.cn", api: "https://app.storyblokchina.cn/v2/cdn" }
 };
 function deriveOrigins(cfg, env = {}) {
-  var _a, _b, _c, _d;
   switch (cfg.cms) {
     case "contentful": {
       const s = cfg.spaceId;
@@ -309,9 +305,9 @@ function deriveOrigins(cfg, env = {}) {
     case "cloudinary": {
       const c = cfg.cloudName;
       if (!c) return { api: null, assets: [] };
-      const host = ((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST).replace(/\/+$/, "");
+      const host = (env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "");
       return {
-        api: `${((_b = env.imageHostApiOrigin) != null ? _b : DEFAULT_IMAGE_API).replace(/\/+$/, "")}/v1_1/${c}`,
+        api: `${(env.imageHostApiOrigin ?? DEFAULT_IMAGE_API).replace(/\/+$/, "")}/v1_1/${c}`,
         assets: [
           { role: "images", url: `${host}/${c}` },
           { role: "videos", url: `${host}/${c}` }
@@ -321,7 +317,7 @@ function deriveOrigins(cfg, env = {}) {
     case "imgix":
       return cfg.imgixDomain ? { api: null, assets: [{ role: "source", url: `https://${cfg.imgixDomain}` }] } : { api: null, assets: [] };
     case "storyblok": {
-      const h = (_d = STORYBLOK_HOSTS[(_c = cfg.region) != null ? _c : "eu"]) != null ? _d : STORYBLOK_HOSTS.eu;
+      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
       return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
     }
     case "generic": {
@@ -336,7 +332,6 @@ function deriveOrigins(cfg, env = {}) {
 }
 var lit = escapePathLiteral;
 function providerSources(cfg, env = {}, keepCloudName = false) {
-  var _a, _b, _c;
   switch (cfg.cms) {
     case "contentful": {
       const s = cfg.spaceId;
@@ -379,7 +374,7 @@ function providerSources(cfg, env = {}, keepCloudName = false) {
     case "cloudinary": {
       const c = cfg.cloudName;
       if (!c) return [];
-      const host = hostOf3((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST);
+      const host = hostOf3(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST);
       const seg = keepCloudName ? `/${c}` : "";
       const clean = (m) => `${seg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
       const out = [
@@ -393,7 +388,7 @@ function providerSources(cfg, env = {}, keepCloudName = false) {
     case "imgix":
       return cfg.imgixDomain ? [{ host: cfg.imgixDomain, path: "", clean: "" }] : [];
     case "storyblok": {
-      const h = (_c = STORYBLOK_HOSTS[(_b = cfg.region) != null ? _b : "eu"]) != null ? _c : STORYBLOK_HOSTS.eu;
+      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
       return [{ host: h.assets, path: "", clean: "" }];
     }
     case "generic": {
@@ -431,7 +426,6 @@ function segments(path) {
   return path.slice(1).split("/");
 }
 function compileProviderRoutes(cfg, env = {}) {
-  var _a, _b, _c;
   switch (cfg.cms) {
     case "contentful": {
       const s = cfg.spaceId;
@@ -517,7 +511,7 @@ function compileProviderRoutes(cfg, env = {}) {
     case "cloudinary": {
       const c = cfg.cloudName;
       if (!c) return NONE;
-      const origin = `${((_a = env.imageHostOrigin) != null ? _a : DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
+      const origin = `${(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
       const cloudPrefix = `/${c}/`;
       return {
         route(path) {
@@ -540,7 +534,7 @@ function compileProviderRoutes(cfg, env = {}) {
       };
     }
     case "storyblok": {
-      const h = (_c = STORYBLOK_HOSTS[(_b = cfg.region) != null ? _b : "eu"]) != null ? _c : STORYBLOK_HOSTS.eu;
+      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
       return {
         route(path, strict) {
           if (path === "/" || strict && !path.startsWith("/f/")) return null;
@@ -600,6 +594,317 @@ function describeProvider(cfg, opts) {
   return { ...deriveOrigins(cfg, opts.env), sample: sampleAsset(cfg, opts) };
 }
 
+// sdk/tenant_origin.ts
+var DEFAULT_PROXY_DOMAIN = "cachely.app";
+var TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
+function optionError(fn, option, detail) {
+  return new Error(`${fn}: invalid option ${option}: ${detail}`);
+}
+var LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
+function resolveTenantOrigin(fn, t) {
+  if (t.tenantOrigin !== void 0) {
+    let u;
+    try {
+      u = new URL(String(t.tenantOrigin));
+    } catch {
+      throw optionError(fn, "tenantOrigin", `${JSON.stringify(t.tenantOrigin)} is not a URL`);
+    }
+    if (u.protocol !== "https:" && u.protocol !== "http:") {
+      throw optionError(fn, "tenantOrigin", "must be an http or https origin");
+    }
+    return u.origin;
+  }
+  if (t.customDomain !== void 0) {
+    const d = String(t.customDomain).trim().toLowerCase();
+    if (!isHostname(d)) {
+      throw optionError(
+        fn,
+        "customDomain",
+        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`
+      );
+    }
+    return `https://${d}`;
+  }
+  if (t.tenant === void 0 || t.tenant === null || t.tenant === "") {
+    throw optionError(fn, "tenant", "is required (or customDomain or tenantOrigin)");
+  }
+  if (typeof t.tenant !== "string" || !TENANT_SLUG_RE.test(t.tenant)) {
+    throw optionError(
+      fn,
+      "tenant",
+      `${JSON.stringify(t.tenant)} is not a tenant slug (3-63 of a-z, 0-9 and -)`
+    );
+  }
+  const domain = (t.proxyDomain ?? DEFAULT_PROXY_DOMAIN).trim().toLowerCase();
+  if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(domain) || domain.startsWith(".")) {
+    throw optionError(fn, "proxyDomain", `${JSON.stringify(t.proxyDomain)} is not a domain`);
+  }
+  const scheme = LOCAL_RE.test(domain) ? "http" : "https";
+  return `${scheme}://${t.tenant}.${domain}`;
+}
+
+// sdk/provider_registry.ts
+var def = (kind, label, required, packages) => ({ kind, label, fields: PROVIDER_FIELDS[kind], required, packages });
+var providerRegistry = {
+  contentful: def("contentful", "Contentful", ["spaceId"], [
+    "contentful",
+    "@contentful/rich-text-react-renderer"
+  ]),
+  prismic: def("prismic", "Prismic", ["repository"], [
+    "@prismicio/client",
+    "@prismicio/next",
+    "@prismicio/react",
+    "@prismicio/vue",
+    "@nuxtjs/prismic"
+  ]),
+  sanity: def("sanity", "Sanity", ["projectId"], [
+    "@sanity/client",
+    "next-sanity",
+    "@sanity/image-url"
+  ]),
+  shopify: def("shopify", "Shopify", ["storeDomain"], [
+    "@shopify/hydrogen",
+    "@shopify/storefront-api-client",
+    "shopify-buy"
+  ]),
+  cloudinary: def("cloudinary", "Cloudinary", ["cloudName"], [
+    "cloudinary",
+    "@cloudinary/url-gen",
+    "next-cloudinary"
+  ]),
+  imgix: def("imgix", "imgix", ["imgixDomain"], ["@imgix/js-core", "react-imgix", "imgix-core-js"]),
+  storyblok: def("storyblok", "Storyblok", [], [
+    "@storyblok/js",
+    "@storyblok/react",
+    "@storyblok/vue",
+    "@storyblok/nuxt",
+    "storyblok-js-client"
+  ]),
+  generic: def("generic", "Generic origin (S3, R2, GCS, any HTTPS origin)", [], [])
+};
+var FN = "createGenericProvider";
+function createGenericProvider(opts = {}) {
+  if (opts === null || typeof opts !== "object") {
+    throw optionError(FN, "options", "must be an object");
+  }
+  const origins = (opts.assetHosts ?? []).map((raw, i) => {
+    const s = String(raw).trim();
+    const o = parseHttpsOrigin(/^https:\/\//i.test(s) ? s : `https://${s}`);
+    if (!o) {
+      throw optionError(
+        FN,
+        `assetHosts[${i}]`,
+        `${JSON.stringify(raw)} is not an https origin or host`
+      );
+    }
+    return o;
+  });
+  let apiOrigin = null;
+  if (opts.apiHost !== void 0) {
+    apiOrigin = parseApiOrigin(opts.apiHost);
+    if (!apiOrigin) {
+      throw optionError(FN, "apiHost", `${JSON.stringify(opts.apiHost)} is not an https origin`);
+    }
+  }
+  const config = {
+    cms: "generic",
+    originUrl: origins[0] ? `https://${origins[0].host}${origins[0].base}` : null,
+    videoOrigin: origins[1] ? `https://${origins[1].host}${origins[1].base}` : null
+  };
+  const sources = origins.map((o) => ({
+    host: o.host,
+    path: o.base.split("/").slice(1).map(escapePathLiteral).join("/"),
+    clean: ""
+  }));
+  return {
+    kind: "generic",
+    config,
+    apiOrigin,
+    rewriter: (tenantOrigin) => compileRewriter({ tenantOrigin, sources })
+  };
+}
+function parseApiOrigin(raw) {
+  const s = String(raw).trim();
+  let u;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`);
+  } catch {
+    return null;
+  }
+  if (u.search || u.hash || u.username || u.password) return null;
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])$/.test(u.hostname);
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && local)) return null;
+  return (u.origin + u.pathname).replace(/\/+$/, "");
+}
+function isResolved(p) {
+  return typeof p === "object" && p !== null && typeof p.rewriter === "function";
+}
+function resolveProvider(input, opts = {}) {
+  const fn = opts.fn ?? "resolveProvider";
+  const option = opts.option ?? "provider";
+  if (isResolved(input)) return input;
+  const cfg = typeof input === "string" ? { cms: input } : input;
+  if (!cfg || typeof cfg !== "object") {
+    throw optionError(
+      fn,
+      option,
+      `must be one of ${PROVIDER_KINDS.join(", ")}, or a provider config`
+    );
+  }
+  if (!PROVIDER_KINDS.includes(cfg.cms)) {
+    throw optionError(
+      fn,
+      typeof input === "string" ? option : `${option}.cms`,
+      `${JSON.stringify(cfg.cms)} is not a provider kind (one of ${PROVIDER_KINDS.join(", ")})`
+    );
+  }
+  let apiOrigin = null;
+  if (opts.apiOrigin !== void 0) {
+    apiOrigin = parseApiOrigin(opts.apiOrigin);
+    if (!apiOrigin) {
+      throw optionError(
+        fn,
+        "apiOrigin",
+        `${JSON.stringify(opts.apiOrigin)} is not an https origin`
+      );
+    }
+  }
+  if (cfg.cms === "generic") {
+    const assetHosts = [cfg.originUrl, cfg.videoOrigin].filter((v) => !!v);
+    for (const f of ["originUrl", "videoOrigin"]) {
+      if (cfg[f] && !parseHttpsOrigin(String(cfg[f]))) {
+        throw optionError(
+          fn,
+          `${option}.${f}`,
+          "must be an https:// origin without query or fragment"
+        );
+      }
+    }
+    return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? void 0 });
+  }
+  for (const f of providerRegistry[cfg.cms].required) {
+    if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
+  }
+  const problem = validateProviderConfig(cfg);
+  if (problem) throw optionError(fn, `${option}.${problem.field}`, problem.message);
+  const env = opts.env ?? {};
+  apiOrigin ??= deriveOrigins(cfg, env).api;
+  return {
+    kind: cfg.cms,
+    config: { ...cfg },
+    apiOrigin: apiOrigin ? apiOrigin.replace(/\/+$/, "") : null,
+    rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
+  };
+}
+
+// sdk/fetch.ts
+var FN2 = "createCachelyFetch";
+var PROFILE_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+var PARAM_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+var CREDENTIAL_PARAMS = ["access_token", "token"];
+function createCachelyFetch(options) {
+  if (options === null || typeof options !== "object") {
+    throw optionError(FN2, "options", "must be an object");
+  }
+  const tenantOrigin = resolveTenantOrigin(FN2, options);
+  if (options.provider === void 0) throw optionError(FN2, "provider", "is required");
+  const provider = resolveProvider(options.provider, {
+    fn: FN2,
+    env: options.env,
+    apiOrigin: options.apiOrigin
+  });
+  const previewParam = options.previewParam ?? "preview";
+  if (!PARAM_RE.test(previewParam)) {
+    throw optionError(
+      FN2,
+      "previewParam",
+      `${JSON.stringify(previewParam)} is not a parameter name`
+    );
+  }
+  if (options.transform !== void 0 && !PROFILE_RE.test(String(options.transform))) {
+    throw optionError(
+      FN2,
+      "transform",
+      `${JSON.stringify(options.transform)} is not a profile name`
+    );
+  }
+  const capture = options.experiments;
+  if (capture !== void 0 && typeof capture?.captureFromResponse !== "function") {
+    throw optionError(FN2, "experiments", "must be a tracker (with captureFromResponse)");
+  }
+  const inner = options.fetch ?? globalThis.fetch;
+  if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
+  const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
+  const proxyBase = `${tenantOrigin}/~api`;
+  const api = provider.apiOrigin ? new URL(provider.apiOrigin) : null;
+  const apiPath = api ? api.pathname.replace(/\/+$/, "") : "";
+  function proxied(raw) {
+    let u;
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
+      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+    } else {
+      u = new URL(raw);
+      if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
+      } else if (api && u.origin === api.origin && (u.pathname === apiPath || u.pathname.startsWith(apiPath + "/") || apiPath === "")) {
+        const rest = u.pathname.slice(apiPath.length);
+        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+      } else {
+        return null;
+      }
+    }
+    for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
+    if (options.preview) u.searchParams.set(previewParam, "1");
+    if (options.transform) u.searchParams.set("transform", String(options.transform));
+    return u;
+  }
+  const cachelyFetch = async function(input, init) {
+    const isRequest = typeof Request !== "undefined" && input instanceof Request;
+    const raw = isRequest ? input.url : String(input);
+    const target = proxied(raw);
+    let res;
+    if (target) {
+      const headers2 = new Headers(
+        init?.headers ?? (isRequest ? input.headers : void 0)
+      );
+      headers2.delete("authorization");
+      res = isRequest ? await inner(
+        new Request(target.toString(), new Request(input, { ...init, headers: headers2 }))
+      ) : await inner(target.toString(), { ...init, headers: headers2 });
+    } else {
+      res = await inner(input, init);
+    }
+    if (capture) {
+      try {
+        capture.captureFromResponse(res);
+      } catch {
+      }
+    }
+    if (!rewrite || !res.body || !isJson(res)) return res;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    headers.delete("content-encoding");
+    const out = new Response(rewrite(text), {
+      status: res.status,
+      statusText: res.statusText,
+      headers
+    });
+    Object.defineProperty(out, "url", { value: res.url });
+    Object.defineProperty(out, "redirected", { value: res.redirected });
+    return out;
+  };
+  return Object.assign(cachelyFetch, {
+    tenantOrigin,
+    provider,
+    proxyUrl: (url) => proxied(String(url))?.toString() ?? String(url),
+    rewriteAssets: (text) => rewrite ? rewrite(text) : text
+  });
+}
+function isJson(res) {
+  const type = (res.headers.get("content-type") ?? "").toLowerCase();
+  return type.includes("application/json") || /\+json\b/.test(type);
+}
+
 // sdk/tracker_storage.ts
 var STORAGE_KEY = "cachely.experiment";
 var VISITOR_KEY = "cachely.visitor";
@@ -607,7 +912,7 @@ var SESSION_KEY = "cachely.session";
 function defaultStorage(name) {
   try {
     const s = globalThis[name];
-    return s != null ? s : null;
+    return s ?? null;
   } catch {
     return null;
   }
@@ -630,8 +935,8 @@ function safeSet(s, key, value) {
 function randomId() {
   try {
     const c = globalThis.crypto;
-    if (c == null ? void 0 : c.randomUUID) return c.randomUUID();
-    if (c == null ? void 0 : c.getRandomValues) {
+    if (c?.randomUUID) return c.randomUUID();
+    if (c?.getRandomValues) {
       return Array.from(
         c.getRandomValues(new Uint8Array(16)),
         (b) => b.toString(16).padStart(2, "0")
@@ -703,7 +1008,7 @@ var EXPERIMENT_ATTR = "data-cachely-experiment-id";
 var META_ATTR_PREFIX = "data-cachely-meta-";
 var LISTENER = /* @__PURE__ */ Symbol.for("cachely.tracker.listener");
 function enableDeclarativeTracking(tracker, root) {
-  const target = root != null ? root : globalThis.document;
+  const target = root ?? globalThis.document;
   if (!target) return () => {
   };
   const host = target;
@@ -724,12 +1029,11 @@ function disable(host) {
   delete host[LISTENER];
 }
 function onClick(tracker, e) {
-  var _a, _b;
   try {
     const start = e.target;
-    const el = (_a = start == null ? void 0 : start.closest) == null ? void 0 : _a.call(start, `[${TRACK_ATTR}]`);
+    const el = start?.closest?.(`[${TRACK_ATTR}]`);
     if (!el) return;
-    const name = (_b = el.getAttribute(TRACK_ATTR)) != null ? _b : "";
+    const name = el.getAttribute(TRACK_ATTR) ?? "";
     const meta = {};
     for (const attr of Array.from(el.attributes)) {
       if (attr.name.startsWith(META_ATTR_PREFIX) && attr.name.length > META_ATTR_PREFIX.length) {
@@ -756,10 +1060,9 @@ var EXPERIMENT_HEADERS = {
 var EVENT_NAME_RE = /^[a-zA-Z0-9_.:-]{1,80}$/;
 var MAX_URL_CHARS = 2048;
 function createTracker(options) {
-  var _a;
   const session = options.sessionStorage === void 0 ? defaultStorage("sessionStorage") : options.sessionStorage;
   const local = options.localStorage === void 0 ? defaultStorage("localStorage") : options.localStorage;
-  const doFetch = (_a = options.fetch) != null ? _a : ((input, init) => globalThis.fetch(input, init));
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const loaded = parseStored(safeGet(session, STORAGE_KEY));
   const state = loaded.state;
   const persist = () => safeSet(session, STORAGE_KEY, JSON.stringify(state));
@@ -777,7 +1080,7 @@ function createTracker(options) {
   const all = () => Object.values(state.assignmentsById);
   function captureFromResponse(response) {
     try {
-      const h = response == null ? void 0 : response.headers;
+      const h = response?.headers;
       if (!h) return null;
       const a = toAssignment({
         experimentId: h.get(EXPERIMENT_HEADERS.experimentId),
@@ -796,7 +1099,7 @@ function createTracker(options) {
     }
   }
   function resolve(options2) {
-    const wanted = options2 == null ? void 0 : options2.experimentId;
+    const wanted = options2?.experimentId;
     if (wanted !== void 0 && wanted !== null) {
       const id = positiveInt(wanted);
       if (id === null) return { error: "invalid_experiment_id" };
@@ -834,28 +1137,21 @@ function createTracker(options) {
       parsed = await res.json();
     } catch {
     }
-    if (res.ok && (parsed == null ? void 0 : parsed.ok) === true && typeof parsed.id === "number") {
+    if (res.ok && parsed?.ok === true && typeof parsed.id === "number") {
       return { ok: true, id: parsed.id };
     }
     return { ok: false, error: "http_error", status: res.status };
   }
   async function track(name, meta, opts) {
-    var _a2, _b;
     try {
       const r = resolve(opts);
       if ("error" in r) return { ok: false, error: r.error };
       if (typeof name !== "string" || !EVENT_NAME_RE.test(name)) {
         return { ok: false, error: "invalid_event_name" };
       }
-      const url = readSafely((_a2 = options.pageUrl) != null ? _a2 : (() => {
-        var _a3;
-        return (_a3 = globalThis.location) == null ? void 0 : _a3.href;
-      }));
+      const url = readSafely(options.pageUrl ?? (() => globalThis.location?.href));
       const referrer = readSafely(
-        (_b = options.referrer) != null ? _b : (() => {
-          var _a3;
-          return (_a3 = globalThis.document) == null ? void 0 : _a3.referrer;
-        })
+        options.referrer ?? (() => globalThis.document?.referrer)
       );
       const body = JSON.stringify({
         tenantSlug: options.tenantSlug,
@@ -884,12 +1180,11 @@ function createTracker(options) {
       };
     },
     getAssignment(experimentId) {
-      var _a2, _b;
       if (experimentId === void 0) {
-        return state.latestExperimentId === null ? null : (_a2 = state.assignmentsById[String(state.latestExperimentId)]) != null ? _a2 : null;
+        return state.latestExperimentId === null ? null : state.assignmentsById[String(state.latestExperimentId)] ?? null;
       }
       const id = positiveInt(experimentId);
-      return id === null ? null : (_b = state.assignmentsById[String(id)]) != null ? _b : null;
+      return id === null ? null : state.assignmentsById[String(id)] ?? null;
     },
     getAllAssignments: () => all().map((a) => ({ ...a })),
     getVisitorId: () => visitorId,
@@ -906,12 +1201,14 @@ function readSafely(f) {
     return void 0;
   }
 }
+var createCachelyExperimentTracker = createTracker;
 
 // sdk/mod.ts
-var VERSION = "0.12.0";
+var VERSION = "0.13.0";
 export {
   ASSET_PREFIX,
   DEFAULT_ASSET_ORIGIN,
+  DEFAULT_PROXY_DOMAIN,
   EXPERIMENT_ATTR,
   EXPERIMENT_HEADERS,
   META_ATTR_PREFIX,
@@ -920,12 +1217,16 @@ export {
   SESSION_KEY,
   STORAGE_KEY,
   STORYBLOK_REGIONS,
+  TENANT_SLUG_RE,
   TRACK_ATTR,
   VERSION,
   VISITOR_KEY,
   cleanUrlFor,
   compileProviderRoutes,
   compileRewriter,
+  createCachelyExperimentTracker,
+  createCachelyFetch,
+  createGenericProvider,
   createProviderRewriter,
   createResponseTransformer,
   createTracker,
@@ -933,8 +1234,12 @@ export {
   deriveOrigins,
   describeProvider,
   fileClassOf,
+  parseApiOrigin,
   parseStored,
+  providerRegistry,
   providerSources,
+  resolveProvider,
+  resolveTenantOrigin,
   rewriteUrl,
   rewriteUrls,
   sampleAsset,

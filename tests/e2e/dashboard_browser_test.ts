@@ -60,16 +60,19 @@ Deno.test({
       assertStringIncludes(text, `http://acme.localhost:${server.port}`);
       assertStringIncludes(text, "token stored");
 
-      await page.click('button:has-text("Refresh api")');
-      await page.waitForSelector(".action .ok");
+      page.on("dialog", (d) => d.accept());
+      await page.goto(`${origin}/dashboard/acme/cache`);
+      await page.click('button:has-text("Purge api")');
+      await page.waitForSelector("#announce .notice.ok");
       const tenant = await findTenantBySlug(app.services, "acme");
       assertEquals(tenant?.apiCacheVersion, 2);
-      await page.reload();
+      assertStringIncludes(await page.textContent("#content") ?? "", "API cache version");
+      await page.goto(`${origin}/dashboard/acme`);
       assertStringIncludes(await page.textContent("main") ?? "", "api 2, assets 1, html 1");
 
       // The implementation check answers in place with its headline.
       await page.click('button:has-text("Probe the website surface")');
-      await page.waitForSelector('.action .ok:has-text("site proxy is off")');
+      await page.waitForSelector('#announce .notice.ok:has-text("site proxy is off")');
       await page.screenshot({ path: new URL("../../tmp/dashboard.png", import.meta.url).pathname })
         .catch(() => {});
       assertEquals(errors, [], "no script errors on the page");

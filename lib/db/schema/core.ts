@@ -112,7 +112,9 @@ export const domains = pgTable("domains", {
   id: serial("id").primaryKey(),
   tenantId: integer("tenant_id").notNull(),
   hostname: text("hostname").notNull().unique(),
-  status: text("status").$type<"pending" | "active" | "failed">().notNull().default("pending"),
+  status: text("status").$type<"pending" | "active" | "failed" | "suspended">().notNull().default(
+    "pending",
+  ),
   verificationToken: text("verification_token").notNull(),
   failureReason: text("failure_reason"),
   verifiedAt: ts("verified_at"),

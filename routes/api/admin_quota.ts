@@ -1,0 +1,39 @@
+/**
+ * Master-admin quota endpoints (SPEC "Master-admin endpoints"): republish every account's
+ * edge quota snapshot, and a tenant's earnings for a month. Paths are relative to /api.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
+import type { AppEnv } from "../../lib/http/env.ts";
+import { requireMasterAdmin } from "../../lib/http/auth.ts";
+import { parseQuery } from "../../lib/http/validate.ts";
+import { notFound } from "../../lib/errors.ts";
+import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
+import { findTenantBySlug } from "../../lib/tenants/service.ts";
+import { backfillQuotaSnapshots } from "../../lib/billing/quota_backfill.ts";
+import { tenantEarned } from "../../lib/billing/earned.ts";
+
+const periodQuery = z.object({
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+}).strict();
+
+export function adminQuotaRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post("/admin/quota-snapshots/backfill", async (c) => {
+    requireMasterAdmin(c);
+    return c.json(await backfillQuotaSnapshots(c.get("services")));
+  });
+
+  app.get("/admin/tenants/:slug/earned", async (c) => {
+    requireMasterAdmin(c);
+    const s = c.get("services");
+    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const tenant = await findTenantBySlug(s, c.req.param("slug").toLowerCase());
+    if (!tenant) throw notFound("Tenant");
+    return c.json(await tenantEarned(s, tenant, period));
+  });
+
+  return app;
+}

@@ -1,0 +1,106 @@
+/** Cache: current versions, purge per type (confirmed), edge-config rebuild, publish webhook. */
+import type { TenantAreaPage } from "./shell.tsx";
+import { ApiForm, Hidden } from "../../../components/ApiForm.tsx";
+import { Refusal, Stat } from "../../../components/ui.tsx";
+import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
+
+const WHAT: Record<(typeof REFRESH_TYPES)[number], string> = {
+  api: "API responses",
+  assets: "assets",
+  html: "website pages",
+  all: "everything",
+};
+
+export const cachePage: TenantAreaPage = (t) => {
+  const v = t.view;
+  return (
+    <>
+      <div class="cards">
+        <Stat label="API cache version" value={v.apiCacheVersion} />
+        <Stat label="Asset cache version" value={v.assetCacheVersion} />
+        <Stat label="HTML cache version" value={v.htmlCacheVersion} />
+        <Stat label="Cache TTL" value={`${v.cacheTTL} s`} />
+      </div>
+      <section class="card">
+        <h2>Purge</h2>
+        <p class="muted">
+          A purge bumps the version counter, so every cached copy of that type is fetched anew.
+        </p>
+        {t.can("editor")
+          ? (
+            <div class="actions">
+              {REFRESH_TYPES.map((type) => (
+                <ApiForm
+                  key={type}
+                  api={`${t.api}/refresh-cache`}
+                  submit={`Purge ${type}`}
+                  busy="Purging…"
+                  confirm={`Purge cached ${WHAT[type]}? The next requests go to the origin.`}
+                  done="Purged: versions now api {versions.apiCacheVersion}, assets {versions.assetCacheVersion}, html {versions.htmlCacheVersion}"
+                  layout="inline"
+                  secondary
+                  label={`Purge ${type}`}
+                >
+                  <Hidden name="type" value={type} />
+                </ApiForm>
+              ))}
+              <ApiForm
+                api={`${t.api}/edge-config`}
+                submit="Rebuild edge config"
+                busy="Rebuilding…"
+                done="Edge config rebuilt"
+                layout="inline"
+                secondary
+                label="Rebuild edge config"
+              />
+            </div>
+          )
+          : <Refusal role={t.role} need="editor" what="purge the cache" />}
+      </section>
+      <section class="card">
+        <h2>Publish webhook</h2>
+        <p>
+          Point your CMS's publish hook at{" "}
+          <code>POST {t.s.config.publicUrl}{t.api}/webhook?secret=&lt;secret&gt;</code>{" "}
+          to purge website pages (HTML) on publish.
+        </p>
+        <div class="actions">
+          {t.can("editor") && (
+            <ApiForm
+              api={`${t.api}/webhook-secret`}
+              submit="Show secret"
+              busy="Loading…"
+              done="Publish webhook secret"
+              reveal={{
+                key: "secret",
+                label: "Publish webhook URL",
+                prefix: `{origin}${t.api}/webhook?secret=`,
+              }}
+              layout="inline"
+              secondary
+              label="Show publish secret"
+            />
+          )}
+          {t.can("admin") && (
+            <ApiForm
+              api={`${t.api}/webhook-secret`}
+              method="PUT"
+              submit="Rotate secret"
+              busy="Rotating…"
+              confirm="Rotate the publish secret? The old URL stops working at once."
+              done="Secret rotated; update your CMS"
+              reveal={{
+                key: "secret",
+                label: "New publish webhook URL",
+                prefix: `{origin}${t.api}/webhook?secret=`,
+              }}
+              layout="inline"
+              danger
+              label="Rotate publish secret"
+            />
+          )}
+        </div>
+      </section>
+    </>
+  );
+};

@@ -1,0 +1,115 @@
+/** Domains: add, DNS instructions with copy buttons, status badges, verify, remove. */
+import type { TenantAreaPage } from "./shell.tsx";
+import { ApiForm, Field, Hidden } from "../../../components/ApiForm.tsx";
+import { Badge, Copyable, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
+import { domainView, listDomains } from "../../../lib/domains/service.ts";
+
+const TONE = { active: "ok", failed: "error", pending: "warn" } as const;
+
+export const domainsPage: TenantAreaPage = async (t) => {
+  const rows = (await listDomains(t.s, t.tenant.id)).map((d) => domainView(t.s, t.tenant.slug, d));
+  const admin = t.can("admin");
+  return (
+    <>
+      {!admin && <Refusal role={t.role} need="admin" what="add, verify or remove domains" />}
+      {rows.length === 0 && (
+        <Empty title="No custom domains yet">
+          Add a hostname such as <code>cdn.example.com</code>{" "}
+          below, then create the DNS records shown and verify.
+        </Empty>
+      )}
+      {rows.map((d) => (
+        <section class="card" key={d.id} aria-label={d.hostname}>
+          <h2>
+            {d.hostname}{" "}
+            <Badge tone={TONE[d.status as keyof typeof TONE] ?? "neutral"}>{d.status}</Badge>
+          </h2>
+          {d.status === "failed" && d.failureReason && (
+            <p class="error">Verification failed: {d.failureReason}</p>
+          )}
+          <p class="muted">
+            Last checked <Time at={d.lastCheckedAt} />
+            {d.verifiedAt && (
+              <>
+                , verified <Time at={d.verifiedAt} />
+              </>
+            )}
+          </p>
+          <TableWrap label={`DNS records for ${d.hostname}`}>
+            <thead>
+              <tr>
+                <th>Type</th>
+                <th>Name</th>
+                <th>Value / target</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>TXT</td>
+                <td>
+                  <Copyable value={d.verification.txt.name} label="TXT name" />
+                </td>
+                <td>
+                  <Copyable value={d.verification.txt.value} label="TXT value" />
+                </td>
+              </tr>
+              <tr>
+                <td>CNAME</td>
+                <td>
+                  <Copyable value={d.verification.cname.name} label="CNAME name" />
+                </td>
+                <td>
+                  <Copyable value={d.verification.cname.target} label="CNAME target" />
+                </td>
+              </tr>
+            </tbody>
+          </TableWrap>
+          <p class="muted">Either record proves ownership; the CNAME also routes traffic.</p>
+          {admin && (
+            <div class="actions">
+              <ApiForm
+                api={`${t.api}/domains/verify`}
+                submit="Verify now"
+                busy="Checking DNS…"
+                done="{hostname} is active"
+                expect="status=active"
+                fail="{hostname} is not verified yet: {failureReason}. Check the DNS records and try again."
+                layout="inline"
+                label={`Verify ${d.hostname}`}
+              >
+                <Hidden name="hostname" value={d.hostname} />
+              </ApiForm>
+              <ApiForm
+                api={`${t.api}/domains`}
+                method="DELETE"
+                submit="Remove"
+                busy="Removing…"
+                confirm={`Remove ${d.hostname}? Traffic to it stops being served.`}
+                done="Removed {hostname}"
+                layout="inline"
+                danger
+                label={`Remove ${d.hostname}`}
+              >
+                <Hidden name="hostname" value={d.hostname} />
+              </ApiForm>
+            </div>
+          )}
+        </section>
+      ))}
+      {admin && (
+        <section class="card">
+          <h2>Add a domain</h2>
+          <ApiForm
+            api={`${t.api}/domains`}
+            submit="Add domain"
+            busy="Adding…"
+            done="Added {hostname}: create the DNS records shown, then verify"
+            label="Add a domain"
+          >
+            <Field name="hostname" label="Hostname" required placeholder="cdn.example.com" />
+          </ApiForm>
+        </section>
+      )}
+    </>
+  );
+};

@@ -1,0 +1,114 @@
+/** Overview: where the tenant is reachable, how it is set up, the last 30 days at a glance. */
+import type { TenantAreaPage } from "./shell.tsx";
+import { tenantOverview } from "../../../lib/dashboard/overview.ts";
+import { ApiForm, Field } from "../../../components/ApiForm.tsx";
+import { Bytes, Empty, Stat } from "../../../components/ui.tsx";
+import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
+
+export const overviewPage: TenantAreaPage = async (t) => {
+  const o = await tenantOverview(t.s, t.tenant.id);
+  const v = t.view;
+  const steps = [
+    !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
+    o.domains.length === 0 && { href: `${t.href}/domains`, text: "Add a custom domain" },
+    o.members.length <= 1 && { href: `${t.href}/members`, text: "Invite a teammate" },
+  ].filter(Boolean) as { href: string; text: string }[];
+  return (
+    <>
+      <div class="cards">
+        <Stat label="Requests, last 30 days" value={formatCount(o.usage30d.requests)} />
+        <Stat label="Bandwidth, last 30 days" value={<Bytes n={o.usage30d.bytes} />} />
+        <Stat label="Cache hit ratio" value={formatPercent(o.usage30d.hitRatio)} />
+        <Stat label="Custom domains" value={o.domains.length} />
+      </div>
+      {steps.length > 0 && (
+        <section class="card">
+          <h2>Next steps</h2>
+          <ul>
+            {steps.map((s) => (
+              <li key={s.href}>
+                <a href={s.href}>{s.text}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section class="card">
+        <h2>Where it runs</h2>
+        <dl class="grid">
+          <dt>Proxy host</dt>
+          <dd>
+            <code>{v.proxyBase}</code>
+          </dd>
+          <dt>API proxy</dt>
+          <dd>
+            <code>{v.proxyBase}/~api/…</code> →{" "}
+            {v.apiOrigin
+              ? <code>{v.apiOrigin}</code>
+              : <a href={`${t.href}/api`}>not configured</a>}
+          </dd>
+          <dt>Preview host</dt>
+          <dd>
+            <code>{v.previewBase}</code>
+            {v.websiteOrigin
+              ? (
+                <>
+                  → <code>{v.websiteOrigin}</code>
+                </>
+              )
+              : " (no website origin)"}
+          </dd>
+          <dt>CMS</dt>
+          <dd>{v.cms}{v.cloudName ? ` (${v.cloudName})` : ""}</dd>
+          <dt>Auth</dt>
+          <dd>{v.apiAuthMode}, token {v.hasToken ? "stored" : "not set"}</dd>
+          <dt>Cache TTL</dt>
+          <dd>{v.cacheTTL} s</dd>
+          <dt>Cache versions</dt>
+          <dd>
+            api {v.apiCacheVersion}, assets {v.assetCacheVersion}, html {v.htmlCacheVersion}
+          </dd>
+        </dl>
+      </section>
+      <section class="card">
+        <h2>Implementation checks</h2>
+        <p class="muted">Is your website served through Cachely, and does its code use it?</p>
+        <div class="actions">
+          <ApiForm
+            api={`${t.api}/cachely-check`}
+            submit="Probe the website surface"
+            busy="Probing…"
+            done="{headline}"
+            layout="inline"
+            secondary
+            label="Probe the website surface"
+          />
+        </div>
+        <ApiForm
+          api={`${t.api}/website-implementation-check`}
+          submit="Check a website"
+          busy="Fetching the site…"
+          done="{analysis.verdict}"
+          expect="ok=true"
+          fail="The check could not finish: {message}"
+          label="Check a website"
+        >
+          <Field
+            name="url"
+            label="Website URL"
+            type="url"
+            required
+            placeholder="https://www.example.com/"
+            value={v.websiteOrigin}
+          />
+        </ApiForm>
+      </section>
+      {o.usage30d.requests === 0 && (
+        <Empty title="No traffic yet">
+          Send a request to <code>{v.proxyBase}/~api/</code> and it shows up under{" "}
+          <a href={`${t.href}/usage`}>Usage &amp; analytics</a>.
+        </Empty>
+      )}
+    </>
+  );
+};

@@ -1,0 +1,138 @@
+/** Webhooks: cache-refresh webhooks (create shows the URL once), regenerate, delete, events. */
+import type { TenantAreaPage } from "./shell.tsx";
+import { ApiForm, Checkbox, Select } from "../../../components/ApiForm.tsx";
+import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
+import { eventView, listWebhooks, webhookView } from "../../../lib/webhooks/cache_refresh.ts";
+import { listEvents } from "../../../lib/webhooks/cache_refresh.ts";
+
+export const webhooksPage: TenantAreaPage = async (t) => {
+  if (!t.can("editor")) {
+    return <Refusal role={t.role} need="editor" what="see cache-refresh webhooks" />;
+  }
+  const admin = t.can("admin");
+  const hooks = (await listWebhooks(t.s, t.tenant.id)).map(webhookView);
+  const events = await Promise.all(
+    hooks.map(async (h) => (await listEvents(t.s, t.tenant.id, h.id)).slice(0, 10).map(eventView)),
+  );
+  const reveal = { key: "url", label: "Webhook URL" };
+  return (
+    <>
+      <p>
+        A CMS calls its webhook URL on publish; Cachely then purges the API cache (and assets when
+        chosen). The URL carries its secret and is shown only once.
+      </p>
+      {!admin && (
+        <Refusal
+          role={t.role}
+          need="admin"
+          what="create, regenerate or delete webhooks"
+        />
+      )}
+      {hooks.length === 0 && (
+        <Empty title="No cache-refresh webhooks">
+          Create one below and paste its URL into your CMS's webhook settings.
+        </Empty>
+      )}
+      {hooks.map((h, i) => (
+        <section class="card" key={h.id} aria-label={`Webhook ${h.id}`}>
+          <h2>
+            #{h.id} {h.provider}{" "}
+            <Badge tone={h.lastStatus === "failed" ? "error" : h.lastStatus ? "ok" : "neutral"}>
+              {h.lastStatus ?? "never called"}
+            </Badge>
+          </h2>
+          <p class="muted">
+            Refreshes API{h.refreshAssets ? " and assets" : ""}. Created{" "}
+            <Time at={h.createdAt} />, last triggered <Time at={h.lastTriggeredAt} />.
+          </p>
+          {admin && (
+            <div class="actions">
+              <ApiForm
+                api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
+                submit="Regenerate URL"
+                busy="Regenerating…"
+                confirm="Regenerate? The old URL stops working at once."
+                done="New URL issued; update your CMS"
+                reveal={reveal}
+                layout="inline"
+                secondary
+                label={`Regenerate webhook ${h.id}`}
+              />
+              <ApiForm
+                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+                method="DELETE"
+                submit="Delete"
+                busy="Deleting…"
+                confirm="Delete this webhook? Its URL stops working at once."
+                done="Webhook deleted"
+                layout="inline"
+                danger
+                label={`Delete webhook ${h.id}`}
+              />
+            </div>
+          )}
+          <h3>Recent events</h3>
+          {events[i].length === 0
+            ? <p class="muted">No deliveries yet.</p>
+            : (
+              <TableWrap label={`Events of webhook ${h.id}`}>
+                <thead>
+                  <tr>
+                    <th>Received</th>
+                    <th>Event</th>
+                    <th>Status</th>
+                    <th>API version</th>
+                    <th class="num">ms</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {events[i].map((e) => (
+                    <tr key={e.id}>
+                      <td>
+                        <Time at={e.receivedAt} />
+                      </td>
+                      <td>{e.eventType ?? "—"}</td>
+                      <td>
+                        <Badge
+                          tone={e.status === "failed"
+                            ? "error"
+                            : e.status === "synced"
+                            ? "ok"
+                            : "warn"}
+                        >
+                          {e.status}
+                        </Badge>
+                        {e.message ? ` ${e.message}` : ""}
+                      </td>
+                      <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
+                      <td class="num">{e.durationMs ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </TableWrap>
+            )}
+        </section>
+      ))}
+      {admin && (
+        <section class="card">
+          <h2>Create a webhook</h2>
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks`}
+            submit="Create webhook"
+            busy="Creating…"
+            done="Webhook created: copy its URL now, it is not shown again"
+            reveal={reveal}
+            label="Create a webhook"
+          >
+            <Select
+              name="provider"
+              label="Provider"
+              options={["contentful", "sanity", "storyblok", "generic"]}
+            />
+            <Checkbox name="refreshAssets" label="Also purge assets" />
+          </ApiForm>
+        </section>
+      )}
+    </>
+  );
+};

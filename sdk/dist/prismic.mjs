@@ -1,0 +1,694 @@
+/* @cachely/sdk 0.13.0 (sdk/prismic.ts) */
+
+// sdk/prismic.ts
+import * as prismic from "@prismicio/client";
+
+// sdk/rewrite.ts
+var ASSET_PREFIX = "/~assets/";
+var IDENTITY = (text) => text;
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+var SL = "\\\\?/";
+function compileRewriter(rules) {
+  const tenant = rules.tenantOrigin.replace(/\/+$/, "");
+  const sources = [...rules.sources ?? []];
+  const img = rules.imageHost;
+  if (img && img.cloudName) sources.push(...imageHostSources(img));
+  const alts = sources.map(
+    (r) => `(${escapeRe(r.host.toLowerCase())}${r.path ? SL + r.path.replaceAll("/", SL) : ""})(?=\\\\?/)`
+  );
+  const hosts = (rules.assetHosts ?? []).filter((h) => h.length > 0);
+  if (hosts.length > 0) {
+    alts.push(
+      `(${hosts.map((h) => escapeRe(h.toLowerCase())).join("|")})(?=[/\\\\?#"'\\s)<>,;]|$)`
+    );
+  }
+  if (alts.length === 0) return IDENTITY;
+  const re = new RegExp(
+    `(?<![\\w.\\-/:\\\\@%])(https?:)?(${SL}${SL})(?:${alts.join("|")})`,
+    "gi"
+  );
+  const n = sources.length;
+  return (text) => {
+    if (text.length === 0) return text;
+    re.lastIndex = 0;
+    return text.replace(re, (...args) => {
+      const slashes = args[2];
+      const escaped = slashes.includes("\\");
+      let out;
+      let i = 0;
+      while (i < n && args[3 + i] === void 0) i++;
+      if (i < n) {
+        const rule = sources[i];
+        const clean = typeof rule.clean === "string" ? rule.clean : rule.clean(args[3 + i].replaceAll("\\/", "/"));
+        out = `${tenant}${clean}`;
+      } else {
+        out = `${tenant}${ASSET_PREFIX}${args[3 + n].toLowerCase()}`;
+      }
+      return escaped ? out.replaceAll("/", "\\/") : out;
+    });
+  };
+}
+function escapePathLiteral(s) {
+  return s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+}
+function imageHostSources(img) {
+  const cloudSeg = img.keepCloudName ? `/${img.cloudName}` : "";
+  const clean = (m) => `${cloudSeg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
+  const out = [{
+    host: img.host,
+    path: `${escapePathLiteral(img.cloudName)}/(?:image|video)/upload`,
+    clean
+  }];
+  if (img.privateHost) out.push({ host: img.privateHost, path: "(?:image|video)/upload", clean });
+  return out;
+}
+
+// sdk/providers.ts
+var PROVIDER_KINDS = [
+  "contentful",
+  "prismic",
+  "sanity",
+  "shopify",
+  "cloudinary",
+  "imgix",
+  "storyblok",
+  "generic"
+];
+var STORYBLOK_REGIONS = ["eu", "us", "ap", "ca", "cn"];
+var DEFAULT_IMAGE_HOST = "https://res.cloudinary.com";
+var DEFAULT_IMAGE_API = "https://api.cloudinary.com";
+var HOSTNAME_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+var IDENTIFIER_RULES = {
+  spaceId: { re: /^[a-z0-9]{4,64}$/, message: "must be a Contentful space ID (4-64 of a-z, 0-9)" },
+  repository: {
+    re: /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    message: "must be a Prismic repository name (a-z, 0-9 and -)"
+  },
+  projectId: { re: /^[a-z0-9]{1,64}$/, message: "must be a Sanity project ID (a-z, 0-9)" },
+  dataset: {
+    re: /^[a-z0-9][a-z0-9_-]{0,63}$/,
+    message: "must be a Sanity dataset name (a-z, 0-9, _ and -)"
+  },
+  storeDomain: { re: HOSTNAME_RE, message: "must be a store domain such as shop.myshopify.com" },
+  cloudName: { re: /^[A-Za-z0-9_-]{1,64}$/, message: "must be 1-64 of letters, digits, _ and -" },
+  imgixDomain: { re: HOSTNAME_RE, message: "must be an imgix source domain such as x.imgix.net" }
+};
+function isHostname(value) {
+  return HOSTNAME_RE.test(value);
+}
+var REQUIRED_FIELDS = {
+  contentful: [],
+  prismic: [],
+  sanity: [],
+  shopify: ["storeDomain"],
+  cloudinary: ["cloudName"],
+  imgix: ["imgixDomain"],
+  storyblok: [],
+  generic: []
+};
+var PROVIDER_FIELDS = {
+  contentful: ["spaceId"],
+  prismic: ["repository"],
+  sanity: ["projectId", "dataset"],
+  shopify: ["storeDomain"],
+  cloudinary: ["cloudName"],
+  imgix: ["imgixDomain"],
+  storyblok: ["region"],
+  generic: ["originUrl", "videoOrigin"]
+};
+function parseHttpsOrigin(value) {
+  const m = /^https:\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
+  if (!m) return null;
+  const host = m[1].toLowerCase();
+  const base = (m[2] ?? "").replace(/\/+$/, "");
+  if (base.split("/").some((s, i) => i > 0 && (s === "" || s === "." || s === ".."))) return null;
+  if (/%2f|%5c|\\/i.test(base)) return null;
+  return { host, base };
+}
+function validateProviderConfig(cfg) {
+  for (const f of REQUIRED_FIELDS[cfg.cms]) {
+    if (!cfg[f]) return { field: f, message: `is required for ${cfg.cms}` };
+  }
+  for (const f of PROVIDER_FIELDS[cfg.cms]) {
+    const v = cfg[f];
+    if (v === void 0 || v === null) continue;
+    if (typeof v !== "string") return { field: f, message: "must be a string" };
+    if (f === "region") {
+      if (!STORYBLOK_REGIONS.includes(v)) {
+        return { field: f, message: `must be one of ${STORYBLOK_REGIONS.join(", ")}` };
+      }
+    } else if (f === "originUrl" || f === "videoOrigin") {
+      if (!parseHttpsOrigin(v)) {
+        return { field: f, message: "must be an https:// origin without query or fragment" };
+      }
+    } else {
+      const rule = IDENTIFIER_RULES[f];
+      if (rule && !rule.re.test(v)) return { field: f, message: rule.message };
+    }
+  }
+  return null;
+}
+var CLASS_BY_EXT = {};
+for (const e of "jpg jpeg png webp avif gif svg bmp ico tif tiff heic heif jxl".split(" ")) {
+  CLASS_BY_EXT[e] = "image";
+}
+for (const e of "mp4 webm mov m4v ogv mkv m3u8 mpd".split(" ")) CLASS_BY_EXT[e] = "video";
+for (const e of "mp3 wav ogg oga m4a aac flac opus weba".split(" ")) CLASS_BY_EXT[e] = "audio";
+for (const e of "woff woff2 ttf otf eot".split(" ")) CLASS_BY_EXT[e] = "font";
+CLASS_BY_EXT.pdf = "document";
+var STORYBLOK_HOSTS = {
+  eu: { assets: "a.storyblok.com", api: "https://api.storyblok.com/v2/cdn" },
+  us: { assets: "a-us.storyblok.com", api: "https://api-us.storyblok.com/v2/cdn" },
+  ap: { assets: "a-ap.storyblok.com", api: "https://api-ap.storyblok.com/v2/cdn" },
+  ca: { assets: "a-ca.storyblok.com", api: "https://api-ca.storyblok.com/v2/cdn" },
+  cn: { assets: "a.storyblokchina.cn", api: "https://app.storyblokchina.cn/v2/cdn" }
+};
+function deriveOrigins(cfg, env = {}) {
+  switch (cfg.cms) {
+    case "contentful": {
+      const s = cfg.spaceId;
+      if (!s) return { api: null, assets: [] };
+      return {
+        api: `https://cdn.contentful.com/spaces/${s}`,
+        assets: [
+          { role: "images", url: `https://images.ctfassets.net/${s}` },
+          { role: "videos", url: `https://videos.ctfassets.net/${s}` },
+          { role: "assets", url: `https://assets.ctfassets.net/${s}` },
+          { role: "downloads", url: `https://downloads.ctfassets.net/${s}` }
+        ]
+      };
+    }
+    case "prismic": {
+      const r = cfg.repository;
+      if (!r) return { api: null, assets: [] };
+      return {
+        api: `https://${r}.cdn.prismic.io/api/v2`,
+        assets: [
+          { role: "images", url: `https://images.prismic.io/${r}` },
+          { role: "files", url: `https://${r}.cdn.prismic.io/${r}` }
+        ]
+      };
+    }
+    case "sanity": {
+      const p = cfg.projectId;
+      if (!p) return { api: null, assets: [] };
+      const d = cfg.dataset || "production";
+      return {
+        api: `https://${p}.apicdn.sanity.io`,
+        assets: [
+          { role: "images", url: `https://cdn.sanity.io/images/${p}/${d}` },
+          { role: "files", url: `https://cdn.sanity.io/files/${p}/${d}` }
+        ]
+      };
+    }
+    case "shopify": {
+      const st = cfg.storeDomain;
+      if (!st) return { api: null, assets: [] };
+      return {
+        api: `https://${st}/api`,
+        assets: [{ role: "store files", url: `https://${st}/cdn/shop` }]
+      };
+    }
+    case "cloudinary": {
+      const c = cfg.cloudName;
+      if (!c) return { api: null, assets: [] };
+      const host = (env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "");
+      return {
+        api: `${(env.imageHostApiOrigin ?? DEFAULT_IMAGE_API).replace(/\/+$/, "")}/v1_1/${c}`,
+        assets: [
+          { role: "images", url: `${host}/${c}` },
+          { role: "videos", url: `${host}/${c}` }
+        ]
+      };
+    }
+    case "imgix":
+      return cfg.imgixDomain ? { api: null, assets: [{ role: "source", url: `https://${cfg.imgixDomain}` }] } : { api: null, assets: [] };
+    case "storyblok": {
+      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
+      return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
+    }
+    case "generic": {
+      const assets = [];
+      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
+      if (o) assets.push({ role: "origin", url: `https://${o.host}${o.base}` });
+      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
+      if (v) assets.push({ role: "videos", url: `https://${v.host}${v.base}` });
+      return { api: null, assets };
+    }
+  }
+}
+var lit = escapePathLiteral;
+function providerSources(cfg, env = {}, keepCloudName = false) {
+  switch (cfg.cms) {
+    case "contentful": {
+      const s = cfg.spaceId;
+      if (!s) return [];
+      return ["images", "videos", "assets", "downloads"].map((sub) => ({
+        host: `${sub}.ctfassets.net`,
+        path: lit(s),
+        clean: ""
+      }));
+    }
+    case "prismic": {
+      const r = cfg.repository;
+      if (!r) return [];
+      const keep = `/${r}`;
+      return [
+        { host: "images.prismic.io", path: lit(r), clean: keep },
+        { host: `${r}.cdn.prismic.io`, path: lit(r), clean: keep },
+        { host: "prismic-io.imgix.net", path: lit(r), clean: keep },
+        { host: "prismic-io.s3.amazonaws.com", path: lit(r), clean: keep }
+      ];
+    }
+    case "sanity": {
+      const p = cfg.projectId;
+      if (!p) return [];
+      const d = cfg.dataset || "production";
+      return [
+        { host: "cdn.sanity.io", path: `images/${lit(p)}/${lit(d)}`, clean: "" },
+        { host: "cdn.sanity.io", path: `files/${lit(p)}/${lit(d)}`, clean: "" }
+      ];
+    }
+    case "shopify": {
+      const st = cfg.storeDomain;
+      if (!st) return [];
+      return [
+        { host: st, path: "cdn/shop", clean: "/cdn/shop" },
+        { host: "cdn.shopify.com", path: "s/files(?:/\\d+)+", clean: "/cdn/shop" },
+        { host: "cdn.shopify.com", path: "videos", clean: "/cdn/shop/videos" }
+      ];
+    }
+    case "cloudinary": {
+      const c = cfg.cloudName;
+      if (!c) return [];
+      const host = hostOf(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST);
+      const seg = keepCloudName ? `/${c}` : "";
+      const clean = (m) => `${seg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
+      const out = [
+        { host, path: `${lit(c)}/(?:image|video)/upload`, clean }
+      ];
+      if (host.startsWith("res.")) {
+        out.push({ host: `${c}-res.${host.slice(4)}`, path: "(?:image|video)/upload", clean });
+      }
+      return out;
+    }
+    case "imgix":
+      return cfg.imgixDomain ? [{ host: cfg.imgixDomain, path: "", clean: "" }] : [];
+    case "storyblok": {
+      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
+      return [{ host: h.assets, path: "", clean: "" }];
+    }
+    case "generic": {
+      const out = [];
+      for (const raw of [cfg.videoOrigin, cfg.originUrl]) {
+        const o = raw ? parseHttpsOrigin(raw) : null;
+        if (o) {
+          out.push({
+            host: o.host,
+            path: o.base.split("/").slice(1).map(lit).join("/"),
+            clean: ""
+          });
+        }
+      }
+      return out;
+    }
+  }
+}
+function hostOf(origin) {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
+  if (!m) throw new TypeError(`Invalid origin: ${origin}`);
+  return m[1].toLowerCase();
+}
+
+// sdk/tenant_origin.ts
+var DEFAULT_PROXY_DOMAIN = "cachely.app";
+var TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
+function optionError(fn, option, detail) {
+  return new Error(`${fn}: invalid option ${option}: ${detail}`);
+}
+var LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
+function resolveTenantOrigin(fn, t) {
+  if (t.tenantOrigin !== void 0) {
+    let u;
+    try {
+      u = new URL(String(t.tenantOrigin));
+    } catch {
+      throw optionError(fn, "tenantOrigin", `${JSON.stringify(t.tenantOrigin)} is not a URL`);
+    }
+    if (u.protocol !== "https:" && u.protocol !== "http:") {
+      throw optionError(fn, "tenantOrigin", "must be an http or https origin");
+    }
+    return u.origin;
+  }
+  if (t.customDomain !== void 0) {
+    const d = String(t.customDomain).trim().toLowerCase();
+    if (!isHostname(d)) {
+      throw optionError(
+        fn,
+        "customDomain",
+        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`
+      );
+    }
+    return `https://${d}`;
+  }
+  if (t.tenant === void 0 || t.tenant === null || t.tenant === "") {
+    throw optionError(fn, "tenant", "is required (or customDomain or tenantOrigin)");
+  }
+  if (typeof t.tenant !== "string" || !TENANT_SLUG_RE.test(t.tenant)) {
+    throw optionError(
+      fn,
+      "tenant",
+      `${JSON.stringify(t.tenant)} is not a tenant slug (3-63 of a-z, 0-9 and -)`
+    );
+  }
+  const domain = (t.proxyDomain ?? DEFAULT_PROXY_DOMAIN).trim().toLowerCase();
+  if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(domain) || domain.startsWith(".")) {
+    throw optionError(fn, "proxyDomain", `${JSON.stringify(t.proxyDomain)} is not a domain`);
+  }
+  const scheme = LOCAL_RE.test(domain) ? "http" : "https";
+  return `${scheme}://${t.tenant}.${domain}`;
+}
+
+// sdk/provider_registry.ts
+var def = (kind, label, required, packages) => ({ kind, label, fields: PROVIDER_FIELDS[kind], required, packages });
+var providerRegistry = {
+  contentful: def("contentful", "Contentful", ["spaceId"], [
+    "contentful",
+    "@contentful/rich-text-react-renderer"
+  ]),
+  prismic: def("prismic", "Prismic", ["repository"], [
+    "@prismicio/client",
+    "@prismicio/next",
+    "@prismicio/react",
+    "@prismicio/vue",
+    "@nuxtjs/prismic"
+  ]),
+  sanity: def("sanity", "Sanity", ["projectId"], [
+    "@sanity/client",
+    "next-sanity",
+    "@sanity/image-url"
+  ]),
+  shopify: def("shopify", "Shopify", ["storeDomain"], [
+    "@shopify/hydrogen",
+    "@shopify/storefront-api-client",
+    "shopify-buy"
+  ]),
+  cloudinary: def("cloudinary", "Cloudinary", ["cloudName"], [
+    "cloudinary",
+    "@cloudinary/url-gen",
+    "next-cloudinary"
+  ]),
+  imgix: def("imgix", "imgix", ["imgixDomain"], ["@imgix/js-core", "react-imgix", "imgix-core-js"]),
+  storyblok: def("storyblok", "Storyblok", [], [
+    "@storyblok/js",
+    "@storyblok/react",
+    "@storyblok/vue",
+    "@storyblok/nuxt",
+    "storyblok-js-client"
+  ]),
+  generic: def("generic", "Generic origin (S3, R2, GCS, any HTTPS origin)", [], [])
+};
+var FN = "createGenericProvider";
+function createGenericProvider(opts = {}) {
+  if (opts === null || typeof opts !== "object") {
+    throw optionError(FN, "options", "must be an object");
+  }
+  const origins = (opts.assetHosts ?? []).map((raw, i) => {
+    const s = String(raw).trim();
+    const o = parseHttpsOrigin(/^https:\/\//i.test(s) ? s : `https://${s}`);
+    if (!o) {
+      throw optionError(
+        FN,
+        `assetHosts[${i}]`,
+        `${JSON.stringify(raw)} is not an https origin or host`
+      );
+    }
+    return o;
+  });
+  let apiOrigin = null;
+  if (opts.apiHost !== void 0) {
+    apiOrigin = parseApiOrigin(opts.apiHost);
+    if (!apiOrigin) {
+      throw optionError(FN, "apiHost", `${JSON.stringify(opts.apiHost)} is not an https origin`);
+    }
+  }
+  const config = {
+    cms: "generic",
+    originUrl: origins[0] ? `https://${origins[0].host}${origins[0].base}` : null,
+    videoOrigin: origins[1] ? `https://${origins[1].host}${origins[1].base}` : null
+  };
+  const sources = origins.map((o) => ({
+    host: o.host,
+    path: o.base.split("/").slice(1).map(escapePathLiteral).join("/"),
+    clean: ""
+  }));
+  return {
+    kind: "generic",
+    config,
+    apiOrigin,
+    rewriter: (tenantOrigin) => compileRewriter({ tenantOrigin, sources })
+  };
+}
+function parseApiOrigin(raw) {
+  const s = String(raw).trim();
+  let u;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`);
+  } catch {
+    return null;
+  }
+  if (u.search || u.hash || u.username || u.password) return null;
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])$/.test(u.hostname);
+  if (u.protocol !== "https:" && !(u.protocol === "http:" && local)) return null;
+  return (u.origin + u.pathname).replace(/\/+$/, "");
+}
+function isResolved(p) {
+  return typeof p === "object" && p !== null && typeof p.rewriter === "function";
+}
+function resolveProvider(input, opts = {}) {
+  const fn = opts.fn ?? "resolveProvider";
+  const option = opts.option ?? "provider";
+  if (isResolved(input)) return input;
+  const cfg = typeof input === "string" ? { cms: input } : input;
+  if (!cfg || typeof cfg !== "object") {
+    throw optionError(
+      fn,
+      option,
+      `must be one of ${PROVIDER_KINDS.join(", ")}, or a provider config`
+    );
+  }
+  if (!PROVIDER_KINDS.includes(cfg.cms)) {
+    throw optionError(
+      fn,
+      typeof input === "string" ? option : `${option}.cms`,
+      `${JSON.stringify(cfg.cms)} is not a provider kind (one of ${PROVIDER_KINDS.join(", ")})`
+    );
+  }
+  let apiOrigin = null;
+  if (opts.apiOrigin !== void 0) {
+    apiOrigin = parseApiOrigin(opts.apiOrigin);
+    if (!apiOrigin) {
+      throw optionError(
+        fn,
+        "apiOrigin",
+        `${JSON.stringify(opts.apiOrigin)} is not an https origin`
+      );
+    }
+  }
+  if (cfg.cms === "generic") {
+    const assetHosts = [cfg.originUrl, cfg.videoOrigin].filter((v) => !!v);
+    for (const f of ["originUrl", "videoOrigin"]) {
+      if (cfg[f] && !parseHttpsOrigin(String(cfg[f]))) {
+        throw optionError(
+          fn,
+          `${option}.${f}`,
+          "must be an https:// origin without query or fragment"
+        );
+      }
+    }
+    return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? void 0 });
+  }
+  for (const f of providerRegistry[cfg.cms].required) {
+    if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
+  }
+  const problem = validateProviderConfig(cfg);
+  if (problem) throw optionError(fn, `${option}.${problem.field}`, problem.message);
+  const env = opts.env ?? {};
+  apiOrigin ??= deriveOrigins(cfg, env).api;
+  return {
+    kind: cfg.cms,
+    config: { ...cfg },
+    apiOrigin: apiOrigin ? apiOrigin.replace(/\/+$/, "") : null,
+    rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
+  };
+}
+
+// sdk/fetch.ts
+var FN2 = "createCachelyFetch";
+var PROFILE_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+var PARAM_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+var CREDENTIAL_PARAMS = ["access_token", "token"];
+function createCachelyFetch(options) {
+  if (options === null || typeof options !== "object") {
+    throw optionError(FN2, "options", "must be an object");
+  }
+  const tenantOrigin = resolveTenantOrigin(FN2, options);
+  if (options.provider === void 0) throw optionError(FN2, "provider", "is required");
+  const provider = resolveProvider(options.provider, {
+    fn: FN2,
+    env: options.env,
+    apiOrigin: options.apiOrigin
+  });
+  const previewParam = options.previewParam ?? "preview";
+  if (!PARAM_RE.test(previewParam)) {
+    throw optionError(
+      FN2,
+      "previewParam",
+      `${JSON.stringify(previewParam)} is not a parameter name`
+    );
+  }
+  if (options.transform !== void 0 && !PROFILE_RE.test(String(options.transform))) {
+    throw optionError(
+      FN2,
+      "transform",
+      `${JSON.stringify(options.transform)} is not a profile name`
+    );
+  }
+  const capture = options.experiments;
+  if (capture !== void 0 && typeof capture?.captureFromResponse !== "function") {
+    throw optionError(FN2, "experiments", "must be a tracker (with captureFromResponse)");
+  }
+  const inner = options.fetch ?? globalThis.fetch;
+  if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
+  const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
+  const proxyBase = `${tenantOrigin}/~api`;
+  const api = provider.apiOrigin ? new URL(provider.apiOrigin) : null;
+  const apiPath = api ? api.pathname.replace(/\/+$/, "") : "";
+  function proxied(raw) {
+    let u;
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
+      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+    } else {
+      u = new URL(raw);
+      if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
+      } else if (api && u.origin === api.origin && (u.pathname === apiPath || u.pathname.startsWith(apiPath + "/") || apiPath === "")) {
+        const rest = u.pathname.slice(apiPath.length);
+        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+      } else {
+        return null;
+      }
+    }
+    for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
+    if (options.preview) u.searchParams.set(previewParam, "1");
+    if (options.transform) u.searchParams.set("transform", String(options.transform));
+    return u;
+  }
+  const cachelyFetch = async function(input, init) {
+    const isRequest = typeof Request !== "undefined" && input instanceof Request;
+    const raw = isRequest ? input.url : String(input);
+    const target = proxied(raw);
+    let res;
+    if (target) {
+      const headers2 = new Headers(
+        init?.headers ?? (isRequest ? input.headers : void 0)
+      );
+      headers2.delete("authorization");
+      res = isRequest ? await inner(
+        new Request(target.toString(), new Request(input, { ...init, headers: headers2 }))
+      ) : await inner(target.toString(), { ...init, headers: headers2 });
+    } else {
+      res = await inner(input, init);
+    }
+    if (capture) {
+      try {
+        capture.captureFromResponse(res);
+      } catch {
+      }
+    }
+    if (!rewrite || !res.body || !isJson(res)) return res;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    headers.delete("content-encoding");
+    const out = new Response(rewrite(text), {
+      status: res.status,
+      statusText: res.statusText,
+      headers
+    });
+    Object.defineProperty(out, "url", { value: res.url });
+    Object.defineProperty(out, "redirected", { value: res.redirected });
+    return out;
+  };
+  return Object.assign(cachelyFetch, {
+    tenantOrigin,
+    provider,
+    proxyUrl: (url) => proxied(String(url))?.toString() ?? String(url),
+    rewriteAssets: (text) => rewrite ? rewrite(text) : text
+  });
+}
+function isJson(res) {
+  const type = (res.headers.get("content-type") ?? "").toLowerCase();
+  return type.includes("application/json") || /\+json\b/.test(type);
+}
+
+// sdk/prismic.ts
+var FN3 = "createCachelyPrismicClient";
+function createCachelyPrismicClient(options) {
+  if (options === null || typeof options !== "object") {
+    throw optionError(FN3, "options", "must be an object");
+  }
+  if ("accessToken" in options) {
+    throw optionError(
+      FN3,
+      "accessToken",
+      "the access token belongs on the tenant (set it in Cachely), not in the client"
+    );
+  }
+  const {
+    repositoryName,
+    tenant,
+    customDomain,
+    proxyDomain,
+    tenantOrigin,
+    experiments,
+    preview,
+    previewParam,
+    transform,
+    apiOrigin,
+    fetch: innerFetch,
+    ...clientConfig
+  } = options;
+  let cachelyFetch;
+  try {
+    cachelyFetch = createCachelyFetch({
+      tenant,
+      customDomain,
+      proxyDomain,
+      tenantOrigin,
+      experiments,
+      preview,
+      previewParam,
+      transform,
+      apiOrigin,
+      fetch: innerFetch,
+      provider: { cms: "prismic", repository: repositoryName }
+    });
+  } catch (e) {
+    throw new Error(
+      e.message.replace("createCachelyFetch", FN3).replace(
+        "provider.repository",
+        "repositoryName"
+      )
+    );
+  }
+  const client = prismic.createClient(repositoryName, {
+    ...clientConfig,
+    fetch: cachelyFetch
+  });
+  return Object.assign(client, { cachelyFetch });
+}
+export {
+  createCachelyPrismicClient
+};

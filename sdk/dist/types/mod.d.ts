@@ -1,0 +1,33 @@
+/**
+ * @cachely/sdk: client library for Cachely tenant hosts (browsers, Deno, Node).
+ *
+ * - `createResponseTransformer` / `transformResponse`: rewrite image/video host
+ *   URLs in JSON to the tenant host, then run your own transformers;
+ * - `createUrlRewriter` / `rewriteUrl`: the client-side URL rewriter (keeps the
+ *   cloud name as the first path segment);
+ * - `compileRewriter`: the rewriting core the edge itself uses;
+ * - the provider rule set (`createProviderRewriter`, `deriveOrigins`,
+ *   `compileProviderRoutes`, …): one identifier per CMS kind → origins and clean
+ *   tenant URLs, the same rules the server applies;
+ * - `createCachelyFetch`: a fetch that sends CMS API calls through the tenant's
+ *   `/~api/` proxy and rewrites asset URLs in JSON answers;
+ * - the provider registry (`providerRegistry`, `resolveProvider`,
+ *   `createGenericProvider`): every kind the server supports;
+ * - the experiment tracker (sdk/tracker.ts), also as `createCachelyExperimentTracker`.
+ *
+ * CMS helpers are their own entry points: `@cachely/sdk/contentful`,
+ * `@cachely/sdk/prismic`.
+ *
+ * @module
+ */
+/** Package version (SPEC "Versioning": composable generation requires 0.12.0 or later). */
+export declare const VERSION = "0.13.0";
+export { createResponseTransformer, type TextTransformer, type TransformerOptions, transformResponse, } from "./transformer.js";
+export { createUrlRewriter, DEFAULT_ASSET_ORIGIN, rewriteUrl, type UrlRewriterOptions, } from "./url.js";
+export { ASSET_PREFIX, compileRewriter, type Rewriter, type RewriteRules, rewriteUrls, } from "./rewrite.js";
+export { cleanUrlFor, compileProviderRoutes, createProviderRewriter, type DerivedOrigin, type DerivedOrigins, deriveOrigins, describeProvider, type FileClass, fileClassOf, PROVIDER_FIELDS, PROVIDER_KINDS, type ProviderConfig, type ProviderEnv, type ProviderKind, type ProviderProblem, type ProviderRewriterOptions, type ProviderRoutes, providerSources, type QueryPolicy, sampleAsset, STORYBLOK_REGIONS, type UpstreamTarget, validateProviderConfig, } from "./providers.js";
+export { type SourceRule } from "./rewrite.js";
+export { type CachelyFetch, type CachelyFetchOptions, createCachelyFetch, type ExperimentCapture, } from "./fetch.js";
+export { type CachelyProvider, createGenericProvider, type GenericProviderOptions, parseApiOrigin, type ProviderDefinition, type ProviderInput, providerRegistry, resolveProvider, } from "./provider_registry.js";
+export { DEFAULT_PROXY_DOMAIN, resolveTenantOrigin, TENANT_SLUG_RE, type TenantTarget, } from "./tenant_origin.js";
+export * from "./tracker.js";

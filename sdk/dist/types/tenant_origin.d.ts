@@ -1,0 +1,19 @@
+/** The proxy domain tenant hosts live under when none is given. */
+export declare const DEFAULT_PROXY_DOMAIN = "cachely.app";
+/** Tenant slugs: 3–63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
+export declare const TENANT_SLUG_RE: RegExp;
+/** How to reach a tenant: one of `tenant`, `customDomain` or `tenantOrigin`. */
+export type TenantTarget = {
+    /** The tenant slug: requests go to `https://<tenant>.<proxyDomain>`. */
+    tenant?: string;
+    /** A verified custom domain of the tenant (wins over `tenant`). */
+    customDomain?: string;
+    /** The proxy domain of your Cachely instance (default `cachely.app`). */
+    proxyDomain?: string;
+    /** An explicit tenant origin such as `http://acme.localhost:8000` (wins over both). */
+    tenantOrigin?: string;
+};
+/** An `Error` whose message names the option (SPEC style: detail after the colon). */
+export declare function optionError(fn: string, option: string, detail: string): Error;
+/** The tenant origin (no trailing slash) the options point at. */
+export declare function resolveTenantOrigin(fn: string, t: TenantTarget): string;

@@ -1,0 +1,22 @@
+/** A text transformer: receives the serialized JSON and the tenant base, returns JSON text. */
+export type TextTransformer = (json: string, base: string) => string;
+export type TransformerOptions<T = unknown> = {
+    /** The tenant host origin, e.g. `https://acme.cachely.example`. */
+    base: string;
+    /** Cloud name of an image-host tenant; without it only `assetHosts` are rewritten. */
+    cloudName?: string;
+    /** Extra functions run after the defaults, in order. */
+    transformers?: TextTransformer[];
+    /** Runs on the parsed result; its return value (when not undefined) is the result. */
+    postTransform?: (data: T) => T | void;
+    /** Decides what a failure returns; absent → `console.warn` and the original data. */
+    onError?: (error: unknown, original: T) => T | void;
+    /** The image/video host origin (default `https://res.cloudinary.com`). */
+    assetOrigin?: string;
+    /** Other provider asset hosts served under `/~assets/<host>/` on the tenant host. */
+    assetHosts?: string[];
+};
+/** Compiles the options once and returns `(data) => transformed data`. */
+export declare function createResponseTransformer<T = unknown>(options: TransformerOptions<T>): (data: T) => T;
+/** One-shot form: `transformResponse(data, { base, cloudName })`. */
+export declare function transformResponse<T>(data: T, options: TransformerOptions<T>): T;

@@ -1,0 +1,100 @@
+/**
+ * `@cachely/sdk/prismic`: the official `@prismicio/client` with its API calls on the
+ * tenant's `/~api/` proxy, asset URLs on the tenant host, and experiment assignments
+ * captured by your tracker (the same tracker then sends conversion events).
+ *
+ * @example
+ * ```ts
+ * import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+ * import { createCachelyExperimentTracker } from "@cachely/sdk";
+ *
+ * const experiments = createCachelyExperimentTracker({ tenantSlug: "acme", endpoint });
+ * const client = createCachelyPrismicClient({ repositoryName: "my-repo", tenant: "acme", experiments });
+ * const home = await client.getSingle("homepage");
+ * ```
+ *
+ * @module
+ */
+import * as prismic from "@prismicio/client";
+import { type CachelyFetch, createCachelyFetch, type ExperimentCapture } from "./fetch.ts";
+import { optionError, type TenantTarget } from "./tenant_origin.ts";
+
+/** Options of createCachelyPrismicClient: Cachely's, plus any `@prismicio/client` option. */
+export type CachelyPrismicClientOptions =
+  & TenantTarget
+  & Omit<prismic.ClientConfig, "fetch" | "accessToken">
+  & {
+    /** The Prismic repository name. */
+    repositoryName: string;
+    /** A tracker (createCachelyExperimentTracker) capturing the assignments of answers. */
+    experiments?: ExperimentCapture;
+    /** Bypass the edge cache (adds the tenant's preview parameter). */
+    preview?: boolean;
+    previewParam?: string;
+    /** AI transform profile for the API answers. */
+    transform?: string;
+    /** The tenant's API origin when it is not `https://<repo>.cdn.prismic.io/api/v2`. */
+    apiOrigin?: string;
+    /** The fetch underneath (default `globalThis.fetch`). */
+    fetch?: typeof fetch;
+  };
+
+const FN = "createCachelyPrismicClient";
+
+/** The official client, wired through Cachely. `client.cachelyFetch` is the fetch it uses. */
+export function createCachelyPrismicClient(
+  options: CachelyPrismicClientOptions,
+): prismic.Client & { cachelyFetch: CachelyFetch } {
+  if (options === null || typeof options !== "object") {
+    throw optionError(FN, "options", "must be an object");
+  }
+  if ("accessToken" in options) {
+    throw optionError(
+      FN,
+      "accessToken",
+      "the access token belongs on the tenant (set it in Cachely), not in the client",
+    );
+  }
+  const {
+    repositoryName,
+    tenant,
+    customDomain,
+    proxyDomain,
+    tenantOrigin,
+    experiments,
+    preview,
+    previewParam,
+    transform,
+    apiOrigin,
+    fetch: innerFetch,
+    ...clientConfig
+  } = options;
+  let cachelyFetch: CachelyFetch;
+  try {
+    cachelyFetch = createCachelyFetch({
+      tenant,
+      customDomain,
+      proxyDomain,
+      tenantOrigin,
+      experiments,
+      preview,
+      previewParam,
+      transform,
+      apiOrigin,
+      fetch: innerFetch,
+      provider: { cms: "prismic", repository: repositoryName },
+    });
+  } catch (e) {
+    throw new Error(
+      (e as Error).message.replace("createCachelyFetch", FN).replace(
+        "provider.repository",
+        "repositoryName",
+      ),
+    );
+  }
+  const client = prismic.createClient(repositoryName, {
+    ...clientConfig,
+    fetch: cachelyFetch as prismic.FetchLike,
+  });
+  return Object.assign(client, { cachelyFetch });
+}

@@ -1,0 +1,260 @@
+/**
+ * Every tenant area page rendered in process: happy (owner, with data), empty (fresh
+ * tenant: an empty state with a next step), forbidden (non-member 404, viewer refusals),
+ * and the form bridge: real form posts, no-JS redirects with the outcome, JSON for
+ * enhanced forms, refused fields named, never raw JSON.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { Client, createTenant, dbTest, signUp } from "./harness.ts";
+import { TENANT_AREAS } from "../components/nav.ts";
+
+type C = Awaited<ReturnType<typeof signUp>>;
+
+/** Posts a dashboard form the way a browser without JavaScript does. */
+function postForm(c: Client, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return c.request("POST", "/forms", new URLSearchParams(fields).toString(), {
+    "content-type": "application/x-www-form-urlencoded",
+    ...headers,
+  });
+}
+const asJson = { accept: "application/json" };
+
+async function invite(owner: C, slug: string, email: string, role: string) {
+  const r = await owner.post(`/api/tenants/${slug}/members/invite`, { email, role });
+  assertEquals(r.status, 200, r.text);
+  return r.body.token as string;
+}
+
+dbTest("every tenant area renders for its owner with the sidebar of all areas", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  for (const area of TENANT_AREAS) {
+    const path = `/dashboard/${slug}${area.path ? `/${area.path}` : ""}`;
+    const r = await owner.get(path);
+    assertEquals(r.status, 200, path);
+    assertStringIncludes(r.text, `<h1>${area.label.replace("&", "&amp;")}</h1>`, path);
+    assertStringIncludes(r.text, `href="${path}" aria-current="page"`, path);
+    for (const other of TENANT_AREAS) {
+      assertStringIncludes(r.text, `>${other.label.replace("&", "&amp;")}</a>`);
+    }
+    assertStringIncludes(r.text, 'id="announce"');
+    assertStringIncludes(r.text, 'aria-live="polite"');
+    assert(!/<form(?![^>]*method="post")/.test(r.text), `${path}: every form posts`);
+    assert(!/ on[a-z]+="/.test(r.text), `${path}: no inline event handlers`);
+    assert(!/ style="/.test(r.text), `${path}: no inline styles`);
+    assert(!/<script(?![^>]*src=)/.test(r.text), `${path}: no inline scripts`);
+  }
+});
+
+dbTest("empty areas say what is missing and the next step", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const expect: Record<string, string> = {
+    domains: "No custom domains yet",
+    webhooks: "No cache-refresh webhooks",
+    ai: "No rules yet",
+    experiments: "No experiments yet",
+    usage: "No traffic yet",
+    logs: "No request logs yet",
+  };
+  for (const [area, text] of Object.entries(expect)) {
+    const r = await owner.get(`/dashboard/${slug}/${area}`);
+    assertStringIncludes(r.text, text, area);
+    assertStringIncludes(r.text, 'class="empty"', area);
+  }
+  const members = await owner.get(`/dashboard/${slug}/members`);
+  assertStringIncludes(members.text, "No pending invites");
+});
+
+dbTest(
+  "a non-member gets 404 on every area; anonymous visitors go to log in and back",
+  async (app) => {
+    const owner = await signUp(app);
+    const other = await signUp(app);
+    const slug = await createTenant(owner);
+    for (const area of TENANT_AREAS) {
+      const path = `/dashboard/${slug}${area.path ? `/${area.path}` : ""}`;
+      const r = await other.get(path);
+      assertEquals(r.status, 404, path);
+      assertStringIncludes(r.text, "Tenant not found");
+      const anon = await new Client(app).get(path);
+      assertEquals(anon.status, 302);
+      assertEquals(anon.headers.get("location"), `/login?next=${encodeURIComponent(path)}`);
+    }
+  },
+);
+
+dbTest(
+  "a viewer sees the areas with refusals explained instead of management forms",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const viewer = await signUp(app);
+    const token = await invite(owner, slug, viewer.email, "viewer");
+    assertEquals((await viewer.post("/api/invites/accept", { token })).status, 200);
+    const cache = await viewer.get(`/dashboard/${slug}/cache`);
+    assertStringIncludes(cache.text, "Your role (viewer) cannot purge the cache");
+    assert(!cache.text.includes("refresh-cache"), "no purge form for a viewer");
+    const domains = await viewer.get(`/dashboard/${slug}/domains`);
+    assertStringIncludes(domains.text, "cannot add, verify or remove domains");
+    const settings = await viewer.get(`/dashboard/${slug}/settings`);
+    assertStringIncludes(settings.text, "cannot delete this tenant");
+    const nav = await viewer.get(`/dashboard/${slug}`);
+    assert(!nav.text.includes(`/dashboard/${slug}/webhooks"`), "webhooks need editor");
+  },
+);
+
+dbTest(
+  "form bridge without JavaScript: post, redirect back, the outcome shown once",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const back = `/dashboard/${slug}/domains`;
+    const r = await postForm(owner, {
+      _api: `/api/tenants/${slug}/domains`,
+      _method: "POST",
+      _back: back,
+      _done: "Added {hostname}",
+      hostname: "cdn.example.com",
+    });
+    assertEquals(r.status, 303);
+    assertEquals(r.headers.get("location"), back);
+    const page = await owner.get(back);
+    assertStringIncludes(page.text, "Added cdn.example.com");
+    assertStringIncludes(page.text, "_cachely.cdn.example.com");
+    assertStringIncludes(page.text, 'data-copy="cachely-verify=');
+    const again = await owner.get(back);
+    assert(!again.text.includes("Added cdn.example.com"), "the outcome is shown once");
+  },
+);
+
+dbTest("form bridge: a refused field is named, in red, never as raw JSON", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const fields = {
+    _api: `/api/tenants/${slug}/api-config`,
+    _method: "PUT",
+    _back: `/dashboard/${slug}/api`,
+    "cacheTTL:number": "-5",
+  };
+  const json = await postForm(owner, fields, asJson);
+  assertEquals(json.status, 200);
+  assertEquals(json.body.status, 400);
+  assertEquals(json.body.outcome.ok, false);
+  assertStringIncludes(json.body.outcome.message, "cacheTTL");
+  assert(json.body.outcome.fields.cacheTTL, "the field is named for marking in place");
+  await postForm(owner, fields);
+  const page = await owner.get(`/dashboard/${slug}/api`);
+  assertStringIncludes(page.text, 'class="notice error" role="alert"');
+  assertStringIncludes(page.text, "<code>cacheTTL</code>");
+  assert(!page.text.includes('{"error"'), "no raw JSON on the page");
+});
+
+dbTest(
+  "form bridge: saved state is what the page shows next (TTL does not snap back)",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const r = await postForm(owner, {
+      _api: `/api/tenants/${slug}/api-config`,
+      _method: "PUT",
+      _back: `/dashboard/${slug}/api`,
+      "cacheTTL:number": "321",
+      "apiOrigin:null": "https://api.example.com",
+    }, asJson);
+    assertEquals(r.body.outcome.ok, true, r.text);
+    const page = await owner.get(`/dashboard/${slug}/api`);
+    assertStringIncludes(page.text, 'value="321"');
+    assertStringIncludes(page.text, 'value="https://api.example.com"');
+  },
+);
+
+dbTest(
+  "form bridge: a 2xx that is not a success (failed verification) is a failure",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    await owner.post(`/api/tenants/${slug}/domains`, { hostname: "nx.invalid-example.test" });
+    const r = await postForm(owner, {
+      _api: `/api/tenants/${slug}/domains/verify`,
+      _back: `/dashboard/${slug}/domains`,
+      _expect: "status=active",
+      _fail: "{hostname} is not verified yet: {failureReason}",
+      hostname: "nx.invalid-example.test",
+    }, asJson);
+    assertEquals(r.body.outcome.ok, false, r.text);
+    assertStringIncludes(r.body.outcome.message, "nx.invalid-example.test is not verified yet");
+  },
+);
+
+dbTest("form bridge: destructive forms ask first without JavaScript", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const fields = {
+    _api: `/api/tenants/${slug}/refresh-cache`,
+    _back: `/dashboard/${slug}/cache`,
+    _confirm: "Purge cached API responses?",
+    type: "api",
+  };
+  const ask = await postForm(owner, fields);
+  assertEquals(ask.status, 200);
+  assertStringIncludes(ask.text, "Purge cached API responses?");
+  assertStringIncludes(ask.text, 'name="_confirmed" value="1"');
+  assertEquals((await owner.get(`/api/tenants/${slug}`)).body.value.apiCacheVersion, 1);
+  const done = await postForm(owner, { ...fields, _confirmed: "1" });
+  assertEquals(done.status, 303);
+  assertEquals((await owner.get(`/api/tenants/${slug}`)).body.value.apiCacheVersion, 2);
+});
+
+dbTest(
+  "form bridge: reveals a secret once, refuses non-API targets and cross-site posts",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const r = await postForm(owner, {
+      _api: `/api/tenants/${slug}/cache-refresh-webhooks`,
+      _reveal: "url",
+      _reveal_label: "Webhook URL",
+      provider: "generic",
+      "refreshAssets:bool": "false",
+    }, asJson);
+    assertEquals(r.body.outcome.ok, true, r.text);
+    assertStringIncludes(r.body.outcome.reveal.value, "/api/webhooks/cache-refresh/");
+    for (const api of ["/dashboard", "https://evil.example/api/x", "/api/../logout"]) {
+      const bad = await postForm(owner, { _api: api }, asJson);
+      assertEquals(bad.status, 400, api);
+    }
+    const csrf = await postForm(
+      owner,
+      { _api: `/api/tenants/${slug}/refresh-cache`, type: "api" },
+      {
+        origin: "https://evil.example",
+      },
+    );
+    assertEquals(csrf.status, 403);
+  },
+);
+
+dbTest(
+  "form bridge: logging in through the form sets the session and follows next",
+  async (app) => {
+    const user = await signUp(app);
+    const anon = new Client(app);
+    const r = await postForm(anon, {
+      _api: "/api/auth/login",
+      _back: "/login",
+      _next: "/dashboard",
+      email: user.email,
+      password: "correct horse battery",
+    });
+    assertEquals(r.status, 303);
+    assertEquals(r.headers.get("location"), "/dashboard");
+    assertEquals((await anon.get("/api/auth/me")).status, 200);
+    const expired = await postForm(new Client(app), {
+      _api: "/api/tenants",
+      _back: "/dashboard/x/cache",
+    });
+    assertEquals(expired.status, 303);
+    assertEquals(expired.headers.get("location"), "/login?next=%2Fdashboard%2Fx%2Fcache");
+  },
+);
