@@ -106,7 +106,6 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
       const next = outcome.ok && get("_next")
         ? safeNext(
           get("_next")!.replace(/\{([\w.]+)\}/g, (_, k: string) => {
-            // From the answer only: a typed field (a token, a password) never enters a URL.
             const v = (answer as Record<string, unknown> | null)?.[k];
             return encodeURIComponent(String(v ?? ""));
           }),
