@@ -77,6 +77,7 @@ export const tenantConfigFields = {
   /** Synonym of previewParam. */
   previewBypassParam: queryParamName.optional(),
   siteProxy: z.boolean().optional(),
+  cdnOffload: z.boolean().optional(),
   /** Content types served from asset origins; null restores the default list. */
   allowedTypes: z.array(mimeOrFamily).min(1).max(50).nullable().optional(),
   /** 403 for scrapers and AI crawlers on assets (default on). */
