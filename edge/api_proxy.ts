@@ -21,15 +21,20 @@ import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
 
-const EXPOSE = ["x-cachely-cache", "age", ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
+/** Cache outcome headers, exposed to browsers on every API response (issue 9). */
+const CACHE_EXPOSE = "x-cachely-cache, x-cache, age";
+const EXPOSE = [CACHE_EXPOSE, ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
 /**
  * Headers on every API response: CORS for browsers. Kept short on purpose (each
  * header is validated and copied per hit); `x-cachely-cache` is the edge marker.
  */
-const API_HEADERS: [string, string][] = [["access-control-allow-origin", "*"]];
+const API_HEADERS: [string, string][] = [
+  ["access-control-allow-origin", "*"],
+  ["access-control-expose-headers", CACHE_EXPOSE],
+];
 /** With experiment or transform headers: SPEC lists them in Access-Control-Expose-Headers. */
 const API_HEADERS_EXPOSED: [string, string][] = [
-  ...API_HEADERS,
+  ["access-control-allow-origin", "*"],
   ["access-control-expose-headers", EXPOSE],
 ];
 const ALLOW = "GET, HEAD, OPTIONS";

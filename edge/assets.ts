@@ -1,12 +1,16 @@
 /**
  * The asset proxy (SPEC "What the service does" 1, "The image/video host
- * integration"). Two path schemes on the tenant host (docs/decisions.md):
- * - image-host tenants: `/(image|video)/upload/<rest>` and
- *   `/<cloud>/(image|video)/upload/<rest>` → `{asset_host}/<cloud>/(image|video)/upload/<rest>`;
- *   transformation segments are part of the path and so of the key; the query
- *   is dropped from the key and from the upstream request;
- * - other CMS kinds: `/~assets/<host>/<rest>?<query>` → `https://<host>/<rest>?<query>`
- *   for the provider's allow-listed asset hosts only.
+ * integration"; issue 9). Clean tenant URLs, one rule set (sdk/providers.ts):
+ * a path of the tenant's provider (e.g. Contentful `/<asset>/<token>/<file>`,
+ * Prismic `/<repo>/<file>`, Shopify `/cdn/shop/…`, the image host's
+ * `/(image|video)/upload/…`) is routed by file type to one of the origins
+ * derived from the tenant's identifier; the query is kept (sorted) or dropped
+ * per provider (docs/providers.md). Old `/~assets/<host>/<path>` URLs answer 301
+ * to the clean form when the identifier maps them, else are served as before.
+ *
+ * Before any cache lookup, scrapers and AI crawlers are refused (403, no bytes).
+ * A response whose type is outside the tenant's allow-list is 403 and never
+ * cached; SVG gets a script-forbidding CSP; every answer carries nosniff.
  * Range requests are served from a cached whole object when one exists, and
  * forwarded to the upstream otherwise.
  */
@@ -19,60 +23,172 @@ import {
   type Outcome,
 } from "./respond.ts";
 import { assetKey, normaliseQuery } from "./cache/keys.ts";
-import { freshInMemory, readThrough } from "./cache/through.ts";
-import { BadPathError, joinUpstream } from "./url_join.ts";
-import { fetchUpstream } from "./upstream.ts";
-import { oversizeHeaders } from "./http.ts";
+import { freshInMemory, type Loaded, readThrough } from "./cache/through.ts";
+import { BadPathError, checkPath, joinUpstream } from "./url_join.ts";
+import { fetchUpstream, type UpstreamResult } from "./upstream.ts";
+import { edgeError, oversizeHeaders } from "./http.ts";
 import { ifRangeMatches, planRange, rangeResponseParts } from "./range.ts";
 import { type CachedObject, cachedObject } from "./cache/store.ts";
-import { PROVIDERS } from "../lib/providers/mod.ts";
+import {
+  compileProviderRoutes,
+  type ProviderConfig,
+  type ProviderRoutes,
+  PROVIDERS,
+  providerSources,
+} from "../lib/providers/mod.ts";
+import {
+  compileTypeAllowList,
+  SVG_CSP,
+  type TypeAllowList,
+} from "../lib/providers/content_types.ts";
+import { isBlockedBot } from "../lib/providers/bots.ts";
+import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { ASSET_PREFIX } from "../sdk/rewrite.ts";
 
 /** Short on purpose (validated per hit); `x-cachely-cache` is the edge marker. */
 const ASSET_HEADERS: [string, string][] = [
   ["access-control-allow-origin", "*"],
   ["accept-ranges", "bytes"],
+  ["x-content-type-options", "nosniff"],
 ];
+const NOSNIFF = { "x-content-type-options": "nosniff" };
 const UA = "Cachely-Edge/1";
-const MAX_ASSET_TTL_MS = 7 * 86_400_000;
+/** Default asset TTL when a snapshot predates asset settings: one day. */
+const DEFAULT_ASSET_TTL_S = 86_400;
+
+/** Everything the asset path needs from a snapshot, compiled once per snapshot object. */
+type AssetPlan = {
+  routes: ProviderRoutes;
+  /** Hosts still served under `/~assets/<host>/` (URLs issued before clean URLs). */
+  legacyHosts: readonly string[];
+  allowed: TypeAllowList;
+  ttlMs: number;
+  bots: { blockBots: boolean; allowImageSearchBots: boolean };
+  referer: string | null;
+};
+
+const plans = new WeakMap<EdgeSnapshot, AssetPlan>();
+
+/** The provider config of a snapshot (snapshots before issue 9 have kind and cloud only). */
+export function snapshotProvider(snap: EdgeSnapshot): ProviderConfig {
+  return snap.provider ?? { cms: snap.cms, cloudName: snap.cloudName };
+}
+
+function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
+  let p = plans.get(snap);
+  if (!p) {
+    const a = snap.assets;
+    const cfg = snapshotProvider(snap);
+    p = {
+      routes: compileProviderRoutes(cfg, {
+        imageHostOrigin: ec.providers.imageHostAssetOrigin,
+      }),
+      legacyHosts: legacyHostsOf(snap, cfg, ec),
+      allowed: compileTypeAllowList(a?.allowedTypes),
+      ttlMs: (a?.ttl ?? DEFAULT_ASSET_TTL_S) * 1000,
+      bots: {
+        blockBots: a?.blockBots ?? true,
+        allowImageSearchBots: a?.allowImageSearchBots ?? false,
+      },
+      referer: a?.referer ?? null,
+    };
+    plans.set(snap, p);
+  }
+  return p;
+}
 
 /**
- * An asset path of this tenant: its cache key, and where it goes upstream. The
- * upstream URL is built (and the path validated) only on a miss: an invalid
- * path is never stored, so it cannot hit.
+ * Hosts whose old `/~assets/<host>/` URLs are still fetched: the provider's
+ * legacy list minus the hosts its identifier rules cover (those answer 301 for
+ * the tenant's own URLs and 404 for anyone else's, e.g. another Contentful space).
  */
-export type AssetRoute = { key: string; base: string; rest: string; query: string };
+function legacyHostsOf(snap: EdgeSnapshot, cfg: ProviderConfig, ec: EdgeContext): string[] {
+  if (snap.cms === "cloudinary") return [];
+  const covered = new Set(
+    providerSources(cfg, { imageHostOrigin: ec.providers.imageHostAssetOrigin }).map((r) => r.host),
+  );
+  return (PROVIDERS[snap.cms]?.assetHosts ?? []).filter((h) => !covered.has(h));
+}
+
+/**
+ * An asset path of this tenant: its cache key, and where it goes upstream (or a
+ * redirect for an old URL). The upstream URL is built (and the path validated)
+ * only on a miss: an invalid path is never stored, so it cannot hit.
+ */
+export type AssetRoute =
+  | { kind: "fetch"; key: string; base: string; rest: string; query: string; plan: AssetPlan }
+  | { kind: "redirect"; location: string };
+
+/** Normalised kept queries, memoised (hot routes repeat a few query strings). */
+const queryMemo = new Map<string, string>();
+
+function keptQuery(raw: string, previewParam: string): string {
+  if (raw === "") return "";
+  const memoKey = `${previewParam}\n${raw}`;
+  let q = queryMemo.get(memoKey);
+  if (q === undefined) {
+    // the preview-bypass parameter is never forwarded (issue 9)
+    q = normaliseQuery(raw, [previewParam]);
+    if (memoKey.length <= 512) {
+      if (queryMemo.size >= 4096) queryMemo.clear();
+      queryMemo.set(memoKey, q);
+    }
+  }
+  return q;
+}
 
 /** Maps a request path to its asset route, or null when it is not an asset path of this tenant. */
 export function assetRoute(ec: EdgeContext, rc: RequestContext): AssetRoute | null {
   const { snap, path } = rc;
-  if (snap.cms === "cloudinary") {
-    const cloud = snap.cloudName;
-    if (!cloud) return null;
-    let rest = path;
-    const prefix = `/${cloud}/`;
-    if (rest.startsWith(prefix)) rest = rest.slice(prefix.length - 1);
-    if (!rest.startsWith("/image/upload/") && !rest.startsWith("/video/upload/")) return null;
-    // SPEC: query parameters on image URLs are stripped from the cache key; they are not
-    // forwarded either, so one key always means one upstream representation.
-    return {
-      key: assetKey(snap.tenantId, snap.versions.assets, rc.tenantOrigin, rest, ""),
-      base: `${ec.providers.imageHostAssetOrigin}/${cloud}`,
-      rest,
-      query: "",
-    };
+  const plan = planFor(ec, snap);
+  if (path.startsWith(ASSET_PREFIX)) return legacyRoute(rc, plan);
+  // Beside a website (preview host, custom domain with the site proxy), only paths
+  // with the provider's recognisable shape are assets; the rest is the site's.
+  const strict = rc.target.surface !== "tenant" && snap.website.siteProxy &&
+    snap.website.origin !== null;
+  const t = plan.routes.route(path, strict);
+  if (!t) {
+    if (!strict) checkPath(path); // `..`, encoded separators → 400 rather than 404
+    return null;
   }
-  if (!path.startsWith(ASSET_PREFIX)) return null;
+  const query = t.query === "keep" ? keptQuery(rc.query, snap.api.previewParam) : "";
+  return {
+    kind: "fetch",
+    key: assetKey(snap.tenantId, snap.versions.assets, rc.tenantOrigin, t.path, query),
+    base: t.origin,
+    rest: t.path,
+    query,
+    plan,
+  };
+}
+
+/**
+ * `/~assets/<host>/<path>`: 301 to the clean URL when the tenant's rules map it
+ * (links in sites, e-mails and built pages keep working), else served from the
+ * provider's legacy host list as before.
+ */
+function legacyRoute(rc: RequestContext, plan: AssetPlan): AssetRoute | null {
+  const { path } = rc;
   const slash = path.indexOf("/", ASSET_PREFIX.length);
   if (slash === -1) throw new BadPathError("missing asset path");
   const host = path.slice(ASSET_PREFIX.length, slash).toLowerCase();
-  if (!PROVIDERS[snap.cms].assetHosts.includes(host)) return null;
-  const query = normaliseQuery(rc.query, []);
+  const rest = checkPath(path.slice(slash));
+  const source = `https://${host}${rest}${rc.query ? `?${rc.query}` : ""}`;
+  const clean = rc.rewrite(source);
+  if (
+    clean !== source && clean.startsWith(rc.tenantOrigin + "/") && !clean.includes(ASSET_PREFIX)
+  ) {
+    return { kind: "redirect", location: clean };
+  }
+  if (!plan.legacyHosts.includes(host)) return null;
+  const query = normaliseQuery(rc.query, [rc.snap.api.previewParam]);
   return {
-    key: assetKey(snap.tenantId, snap.versions.assets, rc.tenantOrigin, path, query),
+    kind: "fetch",
+    key: assetKey(rc.snap.tenantId, rc.snap.versions.assets, rc.tenantOrigin, path, query),
     base: `https://${host}`,
-    rest: path.slice(slash),
+    rest,
     query,
+    plan,
   };
 }
 
@@ -84,6 +200,25 @@ export async function handleAsset(
 ): Promise<Outcome> {
   const head = rc.method === "HEAD";
   if (rc.method !== "GET" && !head) return methodNotAllowed(rc.method, "GET, HEAD");
+  if (route.kind === "redirect") {
+    return {
+      res: new Response(null, {
+        status: 301,
+        headers: { location: route.location, "cache-control": "public, max-age=86400", ...NOSNIFF },
+      }),
+      cache: null,
+      bytes: 0,
+    };
+  }
+  // Bots first: no cache lookup, no upstream fetch, no bytes (issue 9).
+  if (isBlockedBot(rc.req.headers.get("user-agent") ?? "", route.plan.bots)) {
+    return {
+      res: edgeError(403, "bot_blocked", "Forbidden: automated clients are not served", NOSNIFF),
+      cache: null,
+      bytes: 0,
+      blocked: true,
+    };
+  }
   const range = head ? null : rc.req.headers.get("range");
   const now = ec.deps.clock.now();
   if (range === null) {
@@ -100,10 +235,14 @@ export async function handleAsset(
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
     if (obj && ec.through.cache.isFresh(obj, now)) return ranged(obj, rc, range, "HIT", now);
-    return await forwardRange(ec, rc, upstream, range);
+    return await forwardRange(ec, rc, route.plan, upstream, range);
   }
-  const served = await readThrough(ec.through, route.key, () => loadAsset(ec, rc, upstream));
-  if (served.kind !== "object") return otherResponse(served, head, ASSET_HEADERS);
+  const served = await readThrough(
+    ec.through,
+    route.key,
+    () => loadAsset(ec, rc, route.plan, upstream),
+  );
+  if (served.kind !== "object") return refusedOr(otherResponse(served, head, ASSET_HEADERS));
   if (range !== null) return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now());
   return objectResponse(
     served.obj,
@@ -113,6 +252,14 @@ export async function handleAsset(
     ASSET_HEADERS,
     rc.req,
   );
+}
+
+/** Edge errors of the asset path carry nosniff too ("every asset answer"). */
+function refusedOr(out: Outcome): Outcome {
+  if (!out.res.headers.has("x-content-type-options")) {
+    out.res.headers.set("x-content-type-options", "nosniff");
+  }
+  return out;
 }
 
 function ranged(
@@ -132,55 +279,88 @@ function ranged(
   return objectResponse(partial, false, cache, now, ASSET_HEADERS);
 }
 
+/** The upstream request headers of an asset fetch: Referer from the website domain. */
+function assetRequestHeaders(plan: AssetPlan, extra: Record<string, string>): Headers {
+  const h = new Headers({ "user-agent": UA, ...extra });
+  // Origins with referer rules (Prismic's, hotlink protection) need the site's Referer.
+  if (plan.referer) h.set("referer", plan.referer);
+  return h;
+}
+
 /** Range without a cached whole object: passed to the upstream as is, never cached. */
 async function forwardRange(
   ec: EdgeContext,
   rc: RequestContext,
+  plan: AssetPlan,
   upstream: URL,
   range: string,
 ): Promise<Outcome> {
-  const headers = new Headers({ "user-agent": UA, range: range.slice(0, 1000) });
+  const headers = assetRequestHeaders(plan, { range: range.slice(0, 1000) });
   const ifRange = rc.req.headers.get("if-range");
   if (ifRange) headers.set("if-range", ifRange.slice(0, 200));
   const r = await fetchUpstream(ec.deps, { url: upstream, headers, maxBuffer: 0 });
-  const loaded = finishUpstream(r, {
-    now: ec.deps.clock.now(),
-    ttlMs: 0,
-    rewrite: (t) => t,
-    location: () => null,
-  });
+  const loaded = gateType(
+    plan,
+    finishUpstream(r, {
+      now: ec.deps.clock.now(),
+      ttlMs: 0,
+      rewrite: (t) => t,
+      location: () => null,
+    }),
+  );
   if (loaded.kind === "object") {
     return objectResponse(loaded.obj, false, "BYPASS", ec.deps.clock.now(), ASSET_HEADERS);
   }
-  return otherResponse(loaded, false, ASSET_HEADERS);
+  return refusedOr(otherResponse(loaded, false, ASSET_HEADERS));
 }
 
-async function loadAsset(ec: EdgeContext, rc: RequestContext, url: URL) {
-  const r = await fetchUpstream(ec.deps, {
+async function loadAsset(
+  ec: EdgeContext,
+  rc: RequestContext,
+  plan: AssetPlan,
+  url: URL,
+): Promise<Loaded> {
+  const r: UpstreamResult = await fetchUpstream(ec.deps, {
     url,
-    headers: new Headers({ accept: "*/*", "user-agent": UA }),
+    headers: assetRequestHeaders(plan, { accept: "*/*" }),
     maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
   });
-  const ttlMs = r.kind === "error" ? 0 : assetTtlMs(r.headers, rc.snap.cacheTtl);
-  return finishUpstream(r, {
-    now: ec.deps.clock.now(),
-    ttlMs,
-    rewrite: (t) => rc.rewrite(t),
-    location: (v) => rc.rewrite(v),
-  });
+  return gateType(
+    plan,
+    finishUpstream(r, {
+      now: ec.deps.clock.now(),
+      // The tenant's asset TTL (default one day): assets are named by version, and
+      // assetCacheVersion in the key refreshes them on demand.
+      ttlMs: plan.ttlMs,
+      rewrite: (t) => rc.rewrite(t),
+      location: (v) => rc.rewrite(v),
+    }),
+  );
 }
 
 /**
- * Assets are named by version (and by assetCacheVersion in the key), so the
- * upstream's own max-age may keep them longer than the API TTL: the larger of
- * the two, capped at 7 days.
+ * The content-type allow-list: a success or error answer of a type outside it is
+ * refused (403 for a success, the upstream status otherwise) and never cached;
+ * redirects pass (they carry no body the visitor sees). SVG gets its CSP here,
+ * once, before it is stored.
  */
-export function assetTtlMs(headers: [string, string][], tenantTtlSeconds: number): number {
-  let upstream = 0;
-  for (const [k, v] of headers) {
-    if (k !== "cache-control") continue;
-    const m = /(?:s-maxage|max-age)\s*=\s*(\d+)/i.exec(v);
-    if (m) upstream = Number(m[1]) * 1000;
+function gateType(plan: AssetPlan, loaded: Loaded): Loaded {
+  if (loaded.kind === "error") return loaded;
+  const status = loaded.kind === "object" ? loaded.obj.status : loaded.status;
+  const headers = loaded.kind === "object" ? loaded.obj.headers : loaded.headers;
+  if ((status >= 300 && status < 400) || status === 304) return loaded;
+  const ct = headers.find((h) => h[0] === "content-type")?.[1] ?? null;
+  if (!plan.allowed(ct)) {
+    if (loaded.kind === "stream") loaded.body?.cancel().catch(() => {});
+    return status < 300
+      ? {
+        kind: "error",
+        status: 403,
+        code: "type_not_allowed",
+        message: "Forbidden: content type not allowed",
+      }
+      : { kind: "error", status, code: "upstream_status", message: `Upstream answered ${status}` };
   }
-  return Math.min(Math.max(tenantTtlSeconds * 1000, upstream), MAX_ASSET_TTL_MS);
+  if (/^\s*image\/svg\+xml/i.test(ct!)) headers.push(["content-security-policy", SVG_CSP]);
+  return loaded;
 }

@@ -44,6 +44,10 @@ export function injectCredential(
       // stored as plain `user:secret` (base64 never contains ":") is encoded here.
       headers.set("authorization", `Basic ${token.includes(":") ? basic(token) : token}`);
       return;
+    case "token":
+      // `Authorization: Token <t>`, the synonym customers already use (issue 9)
+      headers.set("authorization", `Token ${token}`);
+      return;
     case "header":
       if (param) headers.set(param, token);
       return;

@@ -182,6 +182,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         cache: out.cache as CacheOutcome | null,
         kind,
         durationMs: deps.clock.now() - start,
+        ...(out.blocked ? { blocked: true } : {}),
         experiment: a && a.countExposure
           ? { experimentId: a.experimentId, variantId: a.variantId, variantKey: a.variantKey }
           : null,

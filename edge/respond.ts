@@ -9,7 +9,13 @@ import type { UpstreamResult } from "./upstream.ts";
 import { edgeError, isRewritable } from "./http.ts";
 
 /** What a handler hands back to edge/mod.ts for usage accounting. */
-export type Outcome = { res: Response; cache: CacheOutcome | null; bytes: number };
+export type Outcome = {
+  res: Response;
+  cache: CacheOutcome | null;
+  bytes: number;
+  /** Refused as a bot (counted as blocked, not as bandwidth). */
+  blocked?: boolean;
+};
 
 /** 405 with `Allow` (RFC 9110 §15.5.6), in the API error shape, uncached. */
 export function methodNotAllowed(method: string, allow: string): Outcome {
@@ -62,11 +68,13 @@ export function objectResponse(
     req && obj.status === 200 && (obj.etag !== null || obj.lastModified !== null) &&
     notModified(req, obj.etag, obj.lastModified)
   ) {
-    headers.push(["x-cachely-cache", cache]);
+    headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
     return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
   }
   headers.push(
     ["x-cachely-cache", cache],
+    // the name customers' tooling already reads (issue 9)
+    ["x-cache", cache],
     [
       "age",
       cache === "HIT" || cache === "STALE"
@@ -118,6 +126,7 @@ export function otherResponse(
   const headers = new Headers(served.headers);
   for (const [k, v] of extra) headers.set(k, v);
   headers.set("x-cachely-cache", "BYPASS");
+  headers.set("x-cache", "BYPASS");
   if (served.length !== null) headers.set("content-length", String(served.length));
   if (head) served.body?.cancel().catch(() => {});
   return {

@@ -29,6 +29,8 @@ export type UsageRecord = {
   cache: CacheOutcome | null;
   kind: "api" | "asset" | "site" | "other";
   durationMs: number;
+  /** A bot refused on the asset path (issue 9): counted as blocked, never as bandwidth. */
+  blocked?: boolean;
   experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
 };
 

@@ -9,7 +9,8 @@ import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../lib/net/ssrf
 import { filterResponseHeaders } from "./http.ts";
 import type { Bytes } from "./cache/store.ts";
 
-export type UpstreamFailure = { kind: "error"; status: 502 | 504; code: string; message: string };
+/** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
+export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
 
 /** A fetched response: fully buffered, or streaming because it outgrew the bound. */
 export type UpstreamResult =

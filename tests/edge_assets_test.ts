@@ -122,8 +122,17 @@ Deno.test("/~assets/<allow-listed host>/… proxies the provider asset with its 
   await hit.arrayBuffer();
 });
 
-Deno.test("CSS bodies from an asset host get provider URLs rewritten", async () => {
+Deno.test("CSS bodies from an asset host get provider URLs rewritten (when CSS is allowed)", async () => {
   await using t = await contentful();
+  await t.fx.update({
+    assets: {
+      ttl: 86400,
+      allowedTypes: ["image", "text/css"],
+      blockBots: true,
+      allowImageSearchBots: false,
+      referer: null,
+    },
+  });
   const ref = encodeURIComponent("https://images.ctfassets.net/sp/bg.png");
   const css = await t.fx.request(`/~assets/images.ctfassets.net/sp/site.css?ref=${ref}`);
   assertEquals(

@@ -3,7 +3,14 @@
  * URL before and after Cachely, rewritten by the real lib/rewrite for the example
  * tenant host `demo.<PROXY_DOMAIN>`.
  */
-import { CMS_KINDS, type CmsKind, PROVIDERS } from "../providers/mod.ts";
+import {
+  CMS_KINDS,
+  type CmsKind,
+  type DerivedOrigins,
+  deriveOrigins,
+  type ProviderConfig,
+  PROVIDERS,
+} from "../providers/mod.ts";
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import type { Config } from "../config.ts";
 import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
@@ -14,6 +21,9 @@ export type Demo = {
   provider: CmsKind;
   label: string;
   tenantOrigin: string;
+  /** The tenant's one identifier, and the origins derived from it. */
+  setup: ProviderConfig;
+  origins: DerivedOrigins;
   apiExample: {
     path: string;
     upstreamUrl: string;
@@ -33,7 +43,11 @@ export function demoFor(provider: CmsKind, config: Config, tenantOrigin: string)
   const sample = DEMO_SAMPLES[provider];
   const rewrite = (text: string) =>
     rewriteProviderUrls(text, {
-      snapshot: { cms: provider, cloudName: provider === "cloudinary" ? DEMO_CLOUD_NAME : null },
+      snapshot: {
+        cms: provider,
+        cloudName: provider === "cloudinary" ? DEMO_CLOUD_NAME : null,
+        provider: sample.provider,
+      },
       tenantOrigin,
       providerContext: {
         imageHostAssetOrigin: config.imageHostAssetOrigin,
@@ -44,6 +58,11 @@ export function demoFor(provider: CmsKind, config: Config, tenantOrigin: string)
     provider,
     label: provider === "cloudinary" ? "Cloudinary" : PROVIDERS[provider].label,
     tenantOrigin,
+    setup: sample.provider,
+    origins: deriveOrigins(sample.provider, {
+      imageHostOrigin: config.imageHostAssetOrigin,
+      imageHostApiOrigin: config.imageHostApiOrigin,
+    }),
     apiExample: {
       path: sample.path,
       upstreamUrl: sample.apiOrigin + sample.path,

@@ -2,9 +2,11 @@
  * Static, realistic samples of what each provider's API returns: a couple of entries
  * with titles and asset URLs on the provider's real asset host. Pure data.
  */
-import type { CmsKind } from "../providers/mod.ts";
+import type { CmsKind, ProviderConfig } from "../providers/mod.ts";
 
 export type DemoSample = {
+  /** The tenant's provider set-up: the one identifier of its kind. */
+  provider: ProviderConfig;
   /** Upstream API origin of the example (project-specific ones use a made-up project). */
   apiOrigin: string;
   /** Path and query, the same upstream and on the tenant host. */
@@ -19,8 +21,9 @@ export const DEMO_CLOUD_NAME = "demo";
 
 export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
   contentful: {
-    apiOrigin: "https://cdn.contentful.com",
-    path: "/spaces/demo0space/environments/master/entries?content_type=blogPost&limit=2",
+    provider: { cms: "contentful", spaceId: "demo0space" },
+    apiOrigin: "https://cdn.contentful.com/spaces/demo0space",
+    path: "/environments/master/entries?content_type=blogPost&limit=2",
     body: {
       sys: { type: "Array" },
       total: 2,
@@ -52,6 +55,7 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
     assetUrl: "https://images.ctfassets.net/demo0space/6mxb2GmNAwE7xnt5RAABEA/1c5e3c1c7f/hero.jpg",
   },
   sanity: {
+    provider: { cms: "sanity", projectId: "demo0proj", dataset: "production" },
     apiOrigin: "https://demo0proj.apicdn.sanity.io",
     path: "/v2021-10-21/data/query/production?query=*%5B_type%3D%3D%22post%22%5D%5B0..1%5D",
     body: {
@@ -79,8 +83,9 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
     assetUrl: "https://cdn.sanity.io/images/demo0proj/production/3c5c8a1f1e2d-1200x800.jpg",
   },
   storyblok: {
-    apiOrigin: "https://api.storyblok.com",
-    path: "/v2/cdn/stories?starts_with=blog%2F&per_page=2",
+    provider: { cms: "storyblok" },
+    apiOrigin: "https://api.storyblok.com/v2/cdn",
+    path: "/stories?starts_with=blog%2F&per_page=2",
     body: {
       stories: [
         {
@@ -109,8 +114,9 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
     assetUrl: "https://a.storyblok.com/f/123456/1200x630/ab12cd34ef/launch.jpg",
   },
   prismic: {
-    apiOrigin: "https://demo-repo.cdn.prismic.io",
-    path: "/api/v2/documents/search?ref=ZZdemoRef&q=%5B%5Bat(document.type%2C%22article%22)%5D%5D",
+    provider: { cms: "prismic", repository: "demo-repo" },
+    apiOrigin: "https://demo-repo.cdn.prismic.io/api/v2",
+    path: "/documents/search?ref=ZZdemoRef&q=%5B%5Bat(document.type%2C%22article%22)%5D%5D",
     body: {
       page: 1,
       results_per_page: 20,
@@ -123,6 +129,14 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
           data: {
             title: [{ type: "heading1", text: "Edge caching explained" }],
             cover: { url: "https://images.prismic.io/demo-repo/abc123_cover.jpg?auto=format" },
+            body: [{
+              type: "paragraph",
+              text: "Download the report",
+              spans: [{
+                type: "hyperlink",
+                data: { url: "https://demo-repo.cdn.prismic.io/demo-repo/xyz789_report.pdf" },
+              }],
+            }],
           },
         },
         {
@@ -139,6 +153,7 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
     assetUrl: "https://images.prismic.io/demo-repo/abc123_cover.jpg?auto=format",
   },
   cloudinary: {
+    provider: { cms: "cloudinary", cloudName: DEMO_CLOUD_NAME },
     apiOrigin: `https://api.cloudinary.com/v1_1/${DEMO_CLOUD_NAME}`,
     path: "/resources/image?max_results=2",
     body: {
@@ -163,7 +178,48 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
     },
     assetUrl: "https://res.cloudinary.com/demo/image/upload/w_400,c_scale/samples/food/dessert.jpg",
   },
+  shopify: {
+    provider: { cms: "shopify", storeDomain: "demo-store.myshopify.com" },
+    apiOrigin: "https://demo-store.myshopify.com/api",
+    path: "/2024-10/graphql.json?query=%7Bproducts(first%3A2)%7Bnodes%7Btitle%7D%7D%7D",
+    body: {
+      data: {
+        products: {
+          nodes: [
+            {
+              title: "Canvas tote",
+              featuredImage: {
+                url: "https://cdn.shopify.com/s/files/1/0262/4071/2726/files/tote.jpg?v=1700000000",
+              },
+              descriptionHtml:
+                '<p><img src="//demo-store.myshopify.com/cdn/shop/files/tote-detail.png?width=600"></p>',
+            },
+            {
+              title: "Enamel mug",
+              featuredImage: {
+                url: "https://cdn.shopify.com/s/files/1/0262/4071/2726/files/mug.png?v=1700000001",
+              },
+            },
+          ],
+        },
+      },
+    },
+    assetUrl: "https://cdn.shopify.com/s/files/1/0262/4071/2726/files/tote.jpg?v=1700000000",
+  },
+  imgix: {
+    provider: { cms: "imgix", imgixDomain: "demo-source.imgix.net" },
+    apiOrigin: "https://api.example.com",
+    path: "/gallery?limit=2",
+    body: {
+      photos: [
+        { id: 1, src: "https://demo-source.imgix.net/photos/alps.jpg?w=1200&auto=format" },
+        { id: 2, src: "https://demo-source.imgix.net/photos/coast.jpg?w=1200&fit=crop" },
+      ],
+    },
+    assetUrl: "https://demo-source.imgix.net/photos/alps.jpg?w=1200&auto=format",
+  },
   generic: {
+    provider: { cms: "generic", originUrl: "https://static.example.com" },
     apiOrigin: "https://api.example.com",
     path: "/articles?limit=2",
     body: {
@@ -172,7 +228,6 @@ export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
         { id: 2, title: "Cached at the edge", image: "https://static.example.com/img/two.jpg" },
       ],
     },
-    // A generic origin has no provider asset host: its bodies are cached, not rewritten.
-    assetUrl: null,
+    assetUrl: "https://static.example.com/img/one.jpg",
   },
 };

@@ -18,9 +18,14 @@ import type { AuthMode, CmsKind } from "../providers/mod.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
 import type { Tenant } from "../tenants/service.ts";
+import {
+  DEFAULT_ASSET_TTL_SECONDS,
+  DEFAULT_PREVIEW_PARAM,
+  providerConfigOf,
+} from "../tenants/provider_input.ts";
 import { billingOwner } from "../billing/owners.ts";
 
-export const DEFAULT_PREVIEW_PARAM = "cachely-preview";
+export { DEFAULT_PREVIEW_PARAM };
 
 export async function buildSnapshot(s: Services, tenant: Tenant): Promise<EdgeSnapshot> {
   const active = await s.db.select({ hostname: domains.hostname }).from(domains)
@@ -43,6 +48,14 @@ export async function buildSnapshot(s: Services, tenant: Tenant): Promise<EdgeSn
     website: {
       origin: tenant.websiteOrigin,
       siteProxy: tenant.websiteOrigin !== null && (tenant.settings.siteProxy ?? true),
+    },
+    provider: providerConfigOf(tenant),
+    assets: {
+      ttl: (tenant.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS,
+      allowedTypes: (tenant.settings.allowedTypes as string[] | undefined) ?? null,
+      blockBots: (tenant.settings.blockBots as boolean | undefined) ?? true,
+      allowImageSearchBots: (tenant.settings.allowImageSearchBots as boolean | undefined) ?? false,
+      referer: tenant.websiteDomain ? `https://${tenant.websiteDomain}/` : null,
     },
     versions: {
       api: tenant.apiCacheVersion,

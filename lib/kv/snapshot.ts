@@ -4,7 +4,7 @@
  * is split into chunks under a content hash and the head written last, in one
  * atomic operation: readers see the old or the new snapshot, never a mix.
  */
-import type { AuthMode, CmsKind } from "../providers/mod.ts";
+import type { AuthMode, CmsKind, ProviderConfig } from "../providers/mod.ts";
 import type { AiSnapshot } from "../ai/snapshot_types.ts";
 import type { ExperimentSnapshot } from "../experiments/snapshot_types.ts";
 import { kvKeys } from "./keys.ts";
@@ -30,6 +30,10 @@ export type EdgeSnapshot = {
     previewParam: string;
   };
   website: { origin: string | null; siteProxy: boolean };
+  /** Provider identifiers (issue 9); absent in snapshots built before them. */
+  provider?: ProviderConfig;
+  /** Asset delivery settings (issue 9); absent → defaults (edge/assets.ts). */
+  assets?: EdgeAssetSettings;
   versions: { api: number; assets: number; html: number };
   /** Active custom domains. */
   domains: string[];
@@ -37,6 +41,18 @@ export type EdgeSnapshot = {
   ownerId?: string | null;
   ai: AiSnapshot;
   experiments: ExperimentSnapshot[];
+};
+
+/** Asset delivery settings of a tenant, as the edge reads them. */
+export type EdgeAssetSettings = {
+  /** Asset cache time-to-live in seconds. */
+  ttl: number;
+  /** Allowed content types (MIME types or families); null → the default list. */
+  allowedTypes: string[] | null;
+  blockBots: boolean;
+  allowImageSearchBots: boolean;
+  /** `https://{websiteDomain}/`, sent as Referer on asset fetches; null when none. */
+  referer: string | null;
 };
 
 type Head = { hash: string; chunks: number; builtAt: string; generation?: number };

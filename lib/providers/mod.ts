@@ -1,23 +1,22 @@
 /**
- * CMS kinds, defined once: asset hosts, default API origin, auth mode and the
- * webhook event-type rule. Pure data and functions, shared by lib/ and edge/.
+ * CMS kinds, defined once: legacy asset hosts, default API origin, auth mode and
+ * the webhook event-type rule. Pure data and functions, shared by lib/ and edge/.
+ * The per-identifier rules (derived origins, clean URLs, routing) are the SDK's
+ * sdk/providers.ts, re-exported here so server and SDK use one rule set.
  */
+import { PROVIDER_KINDS } from "../../sdk/providers.ts";
 
-export const CMS_KINDS = [
-  "contentful",
-  "sanity",
-  "storyblok",
-  "prismic",
-  "cloudinary",
-  "generic",
-] as const;
+export * from "../../sdk/providers.ts";
+
+export const CMS_KINDS = PROVIDER_KINDS;
 export type CmsKind = typeof CMS_KINDS[number];
 
 /**
  * How the stored token reaches the upstream: `Authorization: Bearer`, `Authorization: Basic`,
- * a named header (`apiAuthHeader`), a named query parameter, or not at all.
+ * `Authorization: Token` (the `token` synonym customers know), a named header
+ * (`apiAuthHeader`), a named query parameter, or not at all.
  */
-export const AUTH_MODES = ["bearer", "basic", "header", "query", "none"] as const;
+export const AUTH_MODES = ["bearer", "basic", "token", "header", "query", "none"] as const;
 export type AuthMode = typeof AUTH_MODES[number];
 
 /** Cache-refresh webhook providers: three CMS kinds plus generic (SPEC). */
@@ -32,7 +31,10 @@ export type ProviderContext = {
 export type ProviderDef = {
   kind: CmsKind;
   label: string;
-  /** Hostnames whose URLs in bodies are rewritten to the tenant host. */
+  /**
+   * Legacy: hosts served under `/~assets/<host>/` (URLs issued before clean URLs;
+   * still answered, or 301 to the clean form when the tenant's identifier maps them).
+   */
   assetHosts: string[];
   defaultApiOrigin: string | null;
   defaultAuthMode: AuthMode;
@@ -75,6 +77,21 @@ export const PROVIDERS: Record<Exclude<CmsKind, "cloudinary">, ProviderDef> = {
     defaultApiOrigin: null, // https://<repo>.cdn.prismic.io, repository-specific
     defaultAuthMode: "query",
     defaultAuthParam: "access_token",
+  },
+  shopify: {
+    kind: "shopify",
+    label: "Shopify",
+    assetHosts: [],
+    defaultApiOrigin: null, // https://<store>/api, store-specific
+    defaultAuthMode: "header",
+    defaultAuthParam: "X-Shopify-Storefront-Access-Token",
+  },
+  imgix: {
+    kind: "imgix",
+    label: "imgix",
+    assetHosts: [],
+    defaultApiOrigin: null,
+    defaultAuthMode: "none",
   },
   generic: {
     kind: "generic",

@@ -1,18 +1,24 @@
 /**
- * The URL-rewriting core shared by the edge, regenerate and the sdk: provider
- * asset URLs in a body become tenant-host URLs. The matching itself lives in the
- * dependency-free sdk/rewrite.ts; this module derives the rules from a tenant's
- * snapshot and memoises the compiled rewriter, so the hot path compiles nothing.
+ * The URL-rewriting core shared by the edge, regenerate and the demos: provider
+ * asset URLs in a body become clean tenant-host URLs. The rules are the SDK's
+ * provider rule set (sdk/providers.ts), so the server and the SDK produce the
+ * same URLs; this module picks them for a tenant's snapshot and memoises the
+ * compiled rewriter per snapshot object, so the hot path compiles nothing.
  */
 import type { EdgeSnapshot } from "../kv/snapshot.ts";
-import { privateDistributionHost, type ProviderContext, PROVIDERS } from "../providers/mod.ts";
+import {
+  type ProviderConfig,
+  type ProviderContext,
+  PROVIDERS,
+  providerSources,
+} from "../providers/mod.ts";
 import { compileRewriter, type Rewriter, type RewriteRules } from "../../sdk/rewrite.ts";
 
 export { ASSET_PREFIX } from "../../sdk/rewrite.ts";
 
 export type RewriteTarget = {
-  /** Only the CMS kind and cloud name matter (the public demos pass just these). */
-  snapshot: Pick<EdgeSnapshot, "cms" | "cloudName">;
+  /** The CMS kind, cloud name and (since issue 9) the provider identifiers. */
+  snapshot: Pick<EdgeSnapshot, "cms" | "cloudName"> & { provider?: ProviderConfig };
   /** e.g. `http://acme.localhost:8000` or `https://cdn.example.com` */
   tenantOrigin: string;
   providerContext: ProviderContext;
@@ -28,38 +34,40 @@ export function hostOf(origin: string): string {
   return new URL(origin).host.toLowerCase();
 }
 
-/** Rewrite rules for a tenant: its provider's asset hosts, or the image host and its cloud. */
+/**
+ * Rewrite rules for a tenant: the clean-URL rules of its identifier; a tenant
+ * without one (created before identifiers) keeps the legacy `/~assets/<host>/`
+ * form for its provider's hosts.
+ */
 export function rulesFor(target: RewriteTarget): RewriteRules {
   const { snapshot, providerContext } = target;
-  if (snapshot.cms === "cloudinary") {
-    const host = hostOf(providerContext.imageHostAssetOrigin);
-    return {
-      tenantOrigin: target.tenantOrigin,
-      imageHost: snapshot.cloudName
-        ? {
-          host,
-          cloudName: snapshot.cloudName,
-          privateHost: privateDistributionHost(host, snapshot.cloudName),
-        }
-        : undefined,
-    };
+  const cfg: ProviderConfig = snapshot.provider ??
+    { cms: snapshot.cms, cloudName: snapshot.cloudName };
+  const sources = providerSources(cfg, {
+    imageHostOrigin: providerContext.imageHostAssetOrigin,
+  });
+  if (sources.length > 0 || snapshot.cms === "cloudinary") {
+    return { tenantOrigin: target.tenantOrigin, sources };
   }
-  return { tenantOrigin: target.tenantOrigin, assetHosts: PROVIDERS[snapshot.cms].assetHosts };
+  return {
+    tenantOrigin: target.tenantOrigin,
+    assetHosts: PROVIDERS[snapshot.cms]?.assetHosts ?? [],
+  };
 }
 
-const memo = new Map<string, Rewriter>();
+/** Compiled rewriters per snapshot object, then per tenant origin (few per snapshot). */
+const memo = new WeakMap<object, Map<string, Rewriter>>();
 
-/** The compiled rewriter for a target, memoised by everything the rules depend on. */
+/** The compiled rewriter for a target, memoised on its snapshot object. */
 export function rewriterFor(target: RewriteTarget): Rewriter {
-  const s = target.snapshot;
-  const key = `${s.cms}|${s.cloudName ?? ""}|${target.tenantOrigin}|${
-    s.cms === "cloudinary" ? target.providerContext.imageHostAssetOrigin : ""
-  }`;
-  let r = memo.get(key);
+  let byOrigin = memo.get(target.snapshot);
+  if (!byOrigin) memo.set(target.snapshot, byOrigin = new Map());
+  const key = `${target.tenantOrigin}|${target.providerContext.imageHostAssetOrigin}`;
+  let r = byOrigin.get(key);
   if (!r) {
     r = compileRewriter(rulesFor(target));
-    if (memo.size >= 5_000) memo.delete(memo.keys().next().value!);
-    memo.set(key, r);
+    if (byOrigin.size >= 64) byOrigin.clear();
+    byOrigin.set(key, r);
   }
   return r;
 }

@@ -10,14 +10,30 @@ const snap = (cms: EdgeSnapshot["cms"], cloudName: string | null = null) =>
   ({ cms, cloudName, slug: "acme" }) as EdgeSnapshot;
 const T = "https://acme.cachely.example";
 
-Deno.test("rewriteProviderUrls() uses the tenant's provider asset hosts", () => {
+Deno.test("rewriteProviderUrls() gives clean URLs from the tenant's provider rules", () => {
   const target = { snapshot: snap("storyblok"), tenantOrigin: T, providerContext: ctx };
   assertEquals(
     rewriteProviderUrls(
-      '{"f":"https://a.storyblok.com/f/1/x.png","o":"https://images.ctfassets.net/x"}',
+      '{"f":"https://a.storyblok.com/f/1/x.png","o":"https://images.ctfassets.net/x/y"}',
       target,
     ),
-    `{"f":"${T}/~assets/a.storyblok.com/f/1/x.png","o":"https://images.ctfassets.net/x"}`,
+    `{"f":"${T}/f/1/x.png","o":"https://images.ctfassets.net/x/y"}`,
+  );
+});
+
+Deno.test("rewriteProviderUrls() keeps /~assets/<host>/ for a tenant without its identifier", () => {
+  const target = { snapshot: snap("contentful"), tenantOrigin: T, providerContext: ctx };
+  assertEquals(
+    rewriteProviderUrls("https://images.ctfassets.net/sp/a/b/c.jpg", target),
+    `${T}/~assets/images.ctfassets.net/sp/a/b/c.jpg`,
+  );
+  const withId = {
+    ...target,
+    snapshot: { ...snap("contentful"), provider: { cms: "contentful" as const, spaceId: "sp00" } },
+  };
+  assertEquals(
+    rewriteProviderUrls("https://images.ctfassets.net/sp00/a/b/c.jpg", withId),
+    `${T}/a/b/c.jpg`,
   );
 });
 
@@ -33,7 +49,7 @@ Deno.test("rewriteProviderUrls() maps the image host and private host of the ten
   );
 });
 
-Deno.test("rewriterFor() memoises one compiled rewriter per tenant origin", () => {
+Deno.test("rewriterFor() memoises one compiled rewriter per snapshot and tenant origin", () => {
   const a = { snapshot: snap("sanity"), tenantOrigin: T, providerContext: ctx };
   assertEquals(rewriterFor(a), rewriterFor({ ...a }));
 });

@@ -1,6 +1,6 @@
 /** Request schemas for tenant create and update (SPEC "Tenants"; field list in docs/decisions.md). */
 import { z } from "zod";
-import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
+import { AUTH_MODES, CMS_KINDS, IDENTIFIER_RULES, STORYBLOK_REGIONS } from "../providers/mod.ts";
 
 export const hostnameSchema = z.string().trim().toLowerCase().max(253).regex(
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
@@ -10,26 +10,73 @@ export const hostnameSchema = z.string().trim().toLowerCase().max(253).regex(
 const urlString = z.string().trim().max(2048);
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name");
 
+const identifier = (f: keyof typeof IDENTIFIER_RULES) =>
+  z.string().trim().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message).nullable()
+    .optional();
+const hostIdentifier = (f: "storeDomain" | "imgixDomain") =>
+  z.string().trim().toLowerCase().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message)
+    .nullable().optional();
+const queryParamName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name");
+const apiTtl = z.number().int().min(10, "must be 10-3600 seconds").max(
+  3600,
+  "must be 10-3600 seconds",
+);
+/** A MIME type (`image/png`), a family (`image`, `image/*`). */
+const mimeOrFamily = z.string().trim().toLowerCase().regex(
+  /^[a-z]+(?:\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))?$/,
+  "must be a MIME type such as image/png or a family such as image",
+);
+
+/**
+ * The provider identifiers (one per CMS kind; sdk/providers.ts). Shapes are
+ * checked here; which one the kind requires is checked with the kind in
+ * lib/tenants/provider_input.ts.
+ */
+export const providerFields = {
+  spaceId: identifier("spaceId"),
+  repository: identifier("repository"),
+  projectId: identifier("projectId"),
+  dataset: identifier("dataset"),
+  storeDomain: hostIdentifier("storeDomain"),
+  imgixDomain: hostIdentifier("imgixDomain"),
+  cloudName: identifier("cloudName"),
+  region: z.enum(STORYBLOK_REGIONS).nullable().optional(),
+  originUrl: urlString.nullable().optional(),
+  videoOrigin: urlString.nullable().optional(),
+};
+
 export const tenantConfigFields = {
+  ...providerFields,
   websiteDomain: hostnameSchema.nullable().optional(),
   websiteOrigin: urlString.nullable().optional(),
-  cacheTTL: z.number().int().min(0).max(31_536_000).optional(),
+  /** Former name of apiCacheTTL (docs/decisions.md "Provider set-up"). */
+  cacheTTL: apiTtl.optional(),
+  apiCacheTTL: apiTtl.optional(),
+  /** Asset cache time-to-live: default one day, at most one year. */
+  assetCacheTTL: z.number().int().min(60, "must be 60-31536000 seconds").max(
+    31_536_000,
+    "must be 60-31536000 seconds",
+  ).optional(),
   apiOrigin: urlString.nullable().optional(),
   apiAuthMode: z.enum(AUTH_MODES).optional(),
   apiAuthHeader: headerName.nullable().optional(),
-  previewParam: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name")
-    .optional(),
+  /** Synonym of apiAuthHeader. */
+  apiTokenHeader: headerName.nullable().optional(),
+  previewParam: queryParamName.optional(),
+  /** Synonym of previewParam. */
+  previewBypassParam: queryParamName.optional(),
   siteProxy: z.boolean().optional(),
+  /** Content types served from asset origins; null restores the default list. */
+  allowedTypes: z.array(mimeOrFamily).min(1).max(50).nullable().optional(),
+  /** 403 for scrapers and AI crawlers on assets (default on). */
+  blockBots: z.boolean().optional(),
+  /** Let search engines' image crawlers through when blockBots is on (default off). */
+  allowImageSearchBots: z.boolean().optional(),
 };
 
 export const createTenantSchema = z.object({
   slug: z.string().trim().toLowerCase(),
   cms: z.enum(CMS_KINDS),
-  cloudName: z.string().trim().regex(
-    /^[A-Za-z0-9_-]{1,64}$/,
-    "must be 1-64 of letters, digits, _ and -",
-  )
-    .optional(),
   apiKey: z.string().min(1).max(256).optional(),
   apiSecret: z.string().min(1).max(256).optional(),
   token: z.string().min(1).max(8192).optional(),
@@ -56,8 +103,11 @@ export const apiConfigSchema = z.object({
   apiOrigin: tenantConfigFields.apiOrigin,
   apiAuthMode: tenantConfigFields.apiAuthMode,
   apiAuthHeader: tenantConfigFields.apiAuthHeader,
+  apiTokenHeader: tenantConfigFields.apiTokenHeader,
   cacheTTL: tenantConfigFields.cacheTTL,
+  apiCacheTTL: tenantConfigFields.apiCacheTTL,
   previewParam: tenantConfigFields.previewParam,
+  previewBypassParam: tenantConfigFields.previewBypassParam,
 }).strict();
 
 export const apiTokenSchema = z.object({ token: z.string().min(1).max(8192) }).strict();

@@ -5,9 +5,22 @@ import { tenantMembers, tenants } from "../db/schema/mod.ts";
 import type { Role } from "./roles.ts";
 import { slugProblem } from "./slug.ts";
 import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
+import type { CmsKind } from "../providers/mod.ts";
 import { validateUpstreamOrigin } from "./upstream.ts";
 import { badRequest, conflict, forbidden } from "../errors.ts";
-import { imageHostToken, providerFor } from "../providers/mod.ts";
+import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
+import {
+  canonicalApiSettings,
+  DEFAULT_API_TTL_SECONDS,
+  DEFAULT_ASSET_TTL_SECONDS,
+  DEFAULT_PREVIEW_PARAM,
+  derivedApiOrigin,
+  providerConfigOf,
+  providerEnv,
+  resolveProvider,
+  type StoredProvider,
+} from "./provider_input.ts";
+import { DEFAULT_ALLOWED_TYPES } from "../providers/content_types.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import type { Plan } from "../billing/plans.ts";
@@ -28,21 +41,39 @@ export function previewBase(s: Services, slug: string): string {
 
 /** The `{ key, value }` view of a tenant. Never includes the token or any secret. */
 export function tenantView(s: Services, t: Tenant, role?: Role) {
+  const cfg = providerConfigOf(t);
+  const described = describeProvider(cfg, {
+    tenantOrigin: proxyBase(s, t.slug),
+    env: providerEnv(s),
+  });
+  const provider = (t.settings.provider ?? {}) as StoredProvider;
   return {
     key: t.slug,
     value: {
       slug: t.slug,
       cms: t.cms,
       cloudName: t.cloudName,
+      ...provider,
+      ...(t.cms === "sanity" && provider.projectId
+        ? { dataset: provider.dataset ?? "production" }
+        : {}),
+      /** Derived from the identifier: API and asset origins, a sample clean URL. */
+      providerOrigins: { api: described.api, assets: described.assets },
+      sampleAsset: described.sample,
       websiteDomain: t.websiteDomain,
       websiteOrigin: t.websiteOrigin,
       cacheTTL: t.cacheTtl,
+      apiCacheTTL: t.cacheTtl,
+      assetCacheTTL: (t.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS,
+      allowedTypes: (t.settings.allowedTypes as string[] | undefined) ?? [...DEFAULT_ALLOWED_TYPES],
+      blockBots: (t.settings.blockBots as boolean | undefined) ?? true,
+      allowImageSearchBots: (t.settings.allowImageSearchBots as boolean | undefined) ?? false,
       apiOrigin: t.apiOrigin,
       apiAuthMode: t.apiAuthMode,
       apiAuthHeader: t.apiAuthHeader,
       hasToken: t.apiTokenEnc !== null,
       tokenUpdatedAt: t.apiTokenUpdatedAt?.toISOString() ?? null,
-      previewParam: t.settings.previewParam ?? "cachely-preview",
+      previewParam: t.settings.previewParam ?? DEFAULT_PREVIEW_PARAM,
       siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
       apiCacheVersion: t.apiCacheVersion,
       assetCacheVersion: t.assetCacheVersion,
@@ -73,9 +104,12 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
     imageHostApiOrigin: s.config.imageHostApiOrigin,
   };
   const provider = providerFor(input.cms, ctx, input.cloudName);
+  const ids = await resolveProvider(s, input.cms, input, {}, null);
+  const api = canonicalApiSettings(input);
+  // An explicit apiOrigin wins over the one derived from the identifier.
   const apiOrigin = input.apiOrigin
     ? await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin)
-    : provider.defaultApiOrigin;
+    : derivedApiOrigin(s, ids.config) ?? provider.defaultApiOrigin;
   const websiteOrigin = input.websiteOrigin
     ? await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin)
     : null;
@@ -93,15 +127,17 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
       cloudName: input.cloudName ?? null,
       websiteDomain: input.websiteDomain ?? null,
       websiteOrigin,
-      cacheTtl: input.cacheTTL ?? 60,
+      cacheTtl: api.apiTtl ?? DEFAULT_API_TTL_SECONDS,
       apiOrigin,
       apiAuthMode: authMode,
-      apiAuthHeader: input.apiAuthHeader ?? provider.defaultAuthParam ?? null,
+      apiAuthHeader: api.apiAuthHeader ?? provider.defaultAuthParam ?? null,
       apiTokenEnc: token ? await encryptSecret(requireEncryptionKey(s), token) : null,
       apiTokenUpdatedAt: token ? now : null,
       settings: {
-        ...(input.previewParam ? { previewParam: input.previewParam } : {}),
+        ...(api.previewParam ? { previewParam: api.previewParam } : {}),
         ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+        ...assetSettingsPatch(input),
+        ...(Object.keys(ids.provider).length ? { provider: ids.provider } : {}),
       },
       createdBy: userId,
       createdAt: now,
@@ -126,6 +162,18 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   });
   await syncTenantSnapshot(s, tenant.id);
   return tenant;
+}
+
+/** Asset settings from an input (only the fields given; null allowedTypes → default). */
+function assetSettingsPatch(input: UpdateTenantInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (input.assetCacheTTL !== undefined) out.assetCacheTtl = input.assetCacheTTL;
+  if (input.allowedTypes !== undefined) out.allowedTypes = input.allowedTypes ?? undefined;
+  if (input.blockBots !== undefined) out.blockBots = input.blockBots;
+  if (input.allowImageSearchBots !== undefined) {
+    out.allowImageSearchBots = input.allowImageSearchBots;
+  }
+  return out;
 }
 
 type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
@@ -185,6 +233,25 @@ export async function updateTenant(
   action = "tenant.updated",
 ): Promise<Tenant> {
   const patch: Partial<typeof tenants.$inferInsert> = {};
+  const api = canonicalApiSettings(input);
+  const before = providerConfigOf(tenant);
+  const ids = await resolveProvider(
+    s,
+    tenant.cms as CmsKind,
+    input,
+    (tenant.settings.provider ?? {}) as StoredProvider,
+    tenant.cloudName,
+  );
+  if (input.cloudName !== undefined) patch.cloudName = ids.cloudName;
+  // A changed identifier moves the API origin along when it was the derived one.
+  const oldDerived = derivedApiOrigin(s, before);
+  const newDerived = derivedApiOrigin(s, ids.config);
+  if (
+    input.apiOrigin === undefined && newDerived !== oldDerived &&
+    (tenant.apiOrigin === null || tenant.apiOrigin === oldDerived)
+  ) {
+    patch.apiOrigin = newDerived;
+  }
   if (input.apiOrigin !== undefined) {
     patch.apiOrigin = input.apiOrigin === null
       ? null
@@ -196,21 +263,21 @@ export async function updateTenant(
       : await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin);
   }
   if (input.websiteDomain !== undefined) patch.websiteDomain = input.websiteDomain;
-  if (input.cacheTTL !== undefined) patch.cacheTtl = input.cacheTTL;
+  if (api.apiTtl !== undefined) patch.cacheTtl = api.apiTtl;
   if (input.apiAuthMode !== undefined) patch.apiAuthMode = input.apiAuthMode;
-  if (input.apiAuthHeader !== undefined) patch.apiAuthHeader = input.apiAuthHeader;
+  if (api.apiAuthHeader !== undefined) patch.apiAuthHeader = api.apiAuthHeader;
   const mode = input.apiAuthMode ?? tenant.apiAuthMode;
-  const param = input.apiAuthHeader !== undefined ? input.apiAuthHeader : tenant.apiAuthHeader;
+  const param = api.apiAuthHeader !== undefined ? api.apiAuthHeader : tenant.apiAuthHeader;
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
-  if (input.previewParam !== undefined || input.siteProxy !== undefined) {
-    patch.settings = {
-      ...tenant.settings,
-      ...(input.previewParam !== undefined ? { previewParam: input.previewParam } : {}),
-      ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
-    };
-  }
+  patch.settings = {
+    ...tenant.settings,
+    ...(api.previewParam !== undefined ? { previewParam: api.previewParam } : {}),
+    ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+    ...assetSettingsPatch(input),
+    provider: ids.provider,
+  };
   patch.updatedAt = new Date(s.clock.now());
   const [updated] = await s.db.update(tenants).set(patch).where(eq(tenants.id, tenant.id))
     .returning();

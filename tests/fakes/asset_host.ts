@@ -27,6 +27,20 @@ export function assetBytes(path: string, size = 1000): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Content types the fake answers by extension (others: video/mp4 under /video/, else jpeg). */
+const TYPE_BY_EXT: Record<string, string> = {
+  png: "image/png",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+  pdf: "application/pdf",
+  woff2: "font/woff2",
+  html: "text/html; charset=utf-8",
+  js: "text/javascript",
+  exe: "application/octet-stream",
+};
+
 export function startAssetHost(): FakeAssetHost {
   const seen: FakeAssetHost["seen"] = [];
   const server = serveOnLoopback((req) => {
@@ -46,7 +60,8 @@ export function startAssetHost(): FakeAssetHost {
     }
     const size = Number(url.searchParams.get("size") ?? 1000);
     const body = assetBytes(url.pathname, size);
-    const type = url.pathname.includes("/video/") ? "video/mp4" : "image/jpeg";
+    const type = TYPE_BY_EXT[url.pathname.slice(url.pathname.lastIndexOf(".") + 1)] ??
+      (url.pathname.includes("/video/") ? "video/mp4" : "image/jpeg");
     const common = {
       "content-type": type,
       etag: `"${url.pathname.length}-${size}"`,

@@ -1,0 +1,66 @@
+/**
+ * The content-type allow-list of asset origins (issue 9, docs/providers.md).
+ * Anything else an asset origin answers is 403 at the edge and never cached:
+ * the tenant host is the customer's own domain, so an HTML page or a script from
+ * a CMS upload must not be served from it. Pure; compiled once per snapshot.
+ */
+
+/** The default list: images, pdf, video, audio and fonts. */
+export const DEFAULT_ALLOWED_TYPES: readonly string[] = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/avif",
+  "image/gif",
+  "image/svg+xml",
+  "application/pdf",
+  "video/mp4",
+  "video/webm",
+  "video/quicktime",
+  "video/x-m4v",
+  "audio",
+  "font",
+  "application/font-woff",
+  "application/x-font-ttf",
+  "application/x-font-otf",
+  "application/vnd.ms-fontobject",
+];
+
+/** A compiled allow-list: true when a Content-Type header value is allowed. */
+export type TypeAllowList = (contentType: string | null) => boolean;
+
+/** The bare `type/subtype` of a Content-Type value, lower case ("" when absent). */
+export function mediaTypeOf(contentType: string | null): string {
+  if (!contentType) return "";
+  const semi = contentType.indexOf(";");
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+/**
+ * Compiles a list of MIME types (`image/png`) and families (`image`, `image/*`).
+ * A response without a Content-Type is not allowed (it would be sniffed).
+ */
+export function compileTypeAllowList(list: readonly string[] | null | undefined): TypeAllowList {
+  const exact = new Set<string>();
+  const families = new Set<string>();
+  for (const raw of list ?? DEFAULT_ALLOWED_TYPES) {
+    const t = raw.trim().toLowerCase();
+    if (t.endsWith("/*")) families.add(t.slice(0, -2));
+    else if (!t.includes("/")) families.add(t);
+    else exact.add(t);
+  }
+  return (contentType) => {
+    const mt = mediaTypeOf(contentType);
+    if (mt === "") return false;
+    if (exact.has(mt)) return true;
+    const slash = mt.indexOf("/");
+    return slash > 0 && families.has(mt.slice(0, slash));
+  };
+}
+
+/**
+ * SVG may carry scripts; served from the customer's domain it must not run them
+ * (issue 9). The sandbox also stops forms, plugins and top navigation.
+ */
+export const SVG_CSP = "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'; " +
+  "font-src data: https:; script-src 'none'; sandbox";

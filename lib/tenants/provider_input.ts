@@ -1,0 +1,139 @@
+/**
+ * Tenant provider set-up (issue 9): the one identifier per CMS kind, the asset
+ * settings (TTL, allowed types, bot protection) and the names customers already
+ * use for API settings. Shapes are checked by the zod schema; this module checks
+ * them against the kind, normalises synonyms and builds what is stored.
+ */
+import type { Services } from "../services.ts";
+import type { tenants } from "../db/schema/mod.ts";
+import {
+  type CmsKind,
+  deriveOrigins,
+  PROVIDER_FIELDS,
+  type ProviderConfig,
+  type ProviderEnv,
+  validateProviderConfig,
+} from "../providers/mod.ts";
+import { badRequest } from "../errors.ts";
+import { validateUpstreamOrigin } from "./upstream.ts";
+
+type Tenant = typeof tenants.$inferSelect;
+
+/** Identifier fields other than cloudName (which has its own column). */
+export type StoredProvider = Partial<
+  Record<
+    | "spaceId"
+    | "repository"
+    | "projectId"
+    | "dataset"
+    | "storeDomain"
+    | "imgixDomain"
+    | "region"
+    | "originUrl"
+    | "videoOrigin",
+    string
+  >
+>;
+
+/** Every identifier field of any kind (a field of another kind is 400). */
+const IDENTIFIER_FIELDS = [
+  "spaceId",
+  "repository",
+  "projectId",
+  "dataset",
+  "storeDomain",
+  "cloudName",
+  "imgixDomain",
+  "region",
+  "originUrl",
+  "videoOrigin",
+] as const;
+
+/** Default asset TTL: one day (issue 9). */
+export const DEFAULT_ASSET_TTL_SECONDS = 86_400;
+/** Default preview bypass parameter (issue 9; was `cachely-preview`). */
+export const DEFAULT_PREVIEW_PARAM = "preview";
+/** Default API cache TTL (SPEC). */
+export const DEFAULT_API_TTL_SECONDS = 60;
+
+type Synonyms = {
+  cacheTTL?: number;
+  apiCacheTTL?: number;
+  apiAuthHeader?: string | null;
+  apiTokenHeader?: string | null;
+  previewParam?: string;
+  previewBypassParam?: string;
+};
+
+/**
+ * Resolves the synonyms customers already use: apiCacheTTL (wins over the former
+ * cacheTTL), apiTokenHeader (= apiAuthHeader), previewBypassParam (= previewParam).
+ */
+export function canonicalApiSettings(input: Synonyms): {
+  apiTtl?: number;
+  apiAuthHeader?: string | null;
+  previewParam?: string;
+} {
+  return {
+    apiTtl: input.apiCacheTTL ?? input.cacheTTL,
+    apiAuthHeader: input.apiAuthHeader !== undefined ? input.apiAuthHeader : input.apiTokenHeader,
+    previewParam: input.previewParam ?? input.previewBypassParam,
+  };
+}
+
+/** The provider config of a stored tenant (identifiers from settings, cloudName column). */
+export function providerConfigOf(
+  t: Pick<Tenant, "cms" | "cloudName" | "settings">,
+): ProviderConfig {
+  const p = (t.settings.provider ?? {}) as StoredProvider;
+  return { ...p, cms: t.cms as CmsKind, cloudName: t.cloudName } as ProviderConfig;
+}
+
+export function providerEnv(s: Services): ProviderEnv {
+  return {
+    imageHostOrigin: s.config.imageHostAssetOrigin,
+    imageHostApiOrigin: s.config.imageHostApiOrigin,
+  };
+}
+
+/**
+ * The stored identifiers after applying `input` (null clears a field) to
+ * `current`, checked against the kind (400 naming the field). Origins of the
+ * generic kind go through the SSRF check like any upstream origin.
+ */
+export async function resolveProvider(
+  s: Services,
+  cms: CmsKind,
+  input: Partial<Record<keyof StoredProvider | "cloudName", string | null | undefined>>,
+  current: StoredProvider,
+  currentCloudName: string | null,
+): Promise<{ provider: StoredProvider; cloudName: string | null; config: ProviderConfig }> {
+  const provider: StoredProvider = {};
+  const fields = PROVIDER_FIELDS[cms];
+  for (const k of IDENTIFIER_FIELDS) {
+    const v = input[k];
+    if (v === undefined || v === null) continue;
+    if (!(fields as readonly string[]).includes(k)) {
+      throw badRequest(`Invalid ${k}: does not apply to cms ${cms}`);
+    }
+  }
+  for (const f of fields) {
+    if (f === "cloudName") continue;
+    const key = f as keyof StoredProvider;
+    const v = input[key] !== undefined ? input[key] : current[key];
+    if (v === null || v === undefined || v === "") continue;
+    provider[key] = (key === "originUrl" || key === "videoOrigin") && input[key]
+      ? await validateUpstreamOrigin(s, key, v)
+      : v;
+  }
+  const cloudName = input.cloudName !== undefined ? input.cloudName : currentCloudName;
+  const config = { ...provider, cms, cloudName } as ProviderConfig;
+  const problem = validateProviderConfig(config);
+  if (problem) throw badRequest(`Invalid ${problem.field}: ${problem.message}`);
+  return { provider, cloudName: cloudName ?? null, config };
+}
+
+/** The API origin derived from a config (null when the kind derives none). */
+export function derivedApiOrigin(s: Services, config: ProviderConfig): string | null {
+  return deriveOrigins(config, providerEnv(s)).api;
+}
