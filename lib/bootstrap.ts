@@ -12,6 +12,7 @@ import type { Edge } from "../edge/types.ts";
 import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
+import { projectSlug, startProjector } from "./edge_config/projector.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 
 export type App = {
@@ -67,6 +68,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     transform: createTransformRunner(services),
   });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
+  services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
+  const projector = startProjector(services, config.edgeProjectorIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const handler = createHandler(services, edge);
   return {
@@ -74,6 +77,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     edge,
     handler,
     async close() {
+      await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise
       kv.close();

@@ -44,6 +44,14 @@ const EnvSchema = z.object({
   SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
+  EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
+  EDGE_PROJECTOR_INTERVAL_MS: intIn(50, 600_000).default(2_000),
+  MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  MIGRATE_ON_START: bool.default(true),
+  DB_REQUEST_TIMEOUT_MS: intIn(100, 120_000).default(5_000),
+  SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(4_000),
+  DENO_DEPLOY: bool.optional(),
   EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
   EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
   STALE_IF_ERROR_SECONDS: intIn(0, 7 * 86400).default(300),
@@ -142,6 +150,23 @@ export type Config = {
   sessionTtlMs: number;
   upstreamTimeoutMs: number;
   edgeSnapshotTtlMs: number;
+  /**
+   * Oldest snapshot an instance may answer from (serve-stale-while-refresh only inside it);
+   * never below edgeSnapshotTtlMs.
+   */
+  edgeSnapshotMaxStaleMs: number;
+  /** How often every instance looks for tenants whose KV snapshot is behind Postgres. */
+  edgeProjectorIntervalMs: number;
+  /** Session-capable URL for migrations (direct or session pooler); else databaseUrl. */
+  migrationDatabaseUrl: string | undefined;
+  /** Migrate at start under the advisory lock (default); false: only check and exit. */
+  migrateOnStart: boolean;
+  /** Per-request database deadline and statement timeout of management requests. */
+  dbRequestTimeoutMs: number;
+  /** How long in-flight requests may run after SIGINT/SIGTERM (exit always within 5 s). */
+  shutdownDeadlineMs: number;
+  /** Running on Deno Deploy: KV is Deno.openKv() and nothing is written to disk. */
+  denoDeploy: boolean;
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
   staleIfErrorSeconds: number;
@@ -217,6 +242,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,
+    edgeSnapshotMaxStaleMs: Math.max(e.EDGE_SNAPSHOT_MAX_STALE_MS, e.EDGE_SNAPSHOT_TTL_MS),
+    edgeProjectorIntervalMs: e.EDGE_PROJECTOR_INTERVAL_MS,
+    migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
+    migrateOnStart: e.MIGRATE_ON_START,
+    dbRequestTimeoutMs: e.DB_REQUEST_TIMEOUT_MS,
+    shutdownDeadlineMs: Math.min(e.SHUTDOWN_DEADLINE_MS, 4_500),
+    denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
     staleIfErrorSeconds: e.STALE_IF_ERROR_SECONDS,

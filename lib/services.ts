@@ -25,6 +25,11 @@ export type Services = {
   /** DNS resolution (domain verification, SSRF checks); injectable in tests. */
   resolveDns: typeof Deno.resolveDns;
   snapshotListeners: Set<SnapshotListener>;
+  /**
+   * Writes a tenant's snapshot to KV at its current generation (lib/edge_config/projector.ts),
+   * set by bootstrap. Domain code reaches it only through lib/edge_config/changes.ts.
+   */
+  edgeProjection?: { project(slug: string): Promise<unknown> };
   /** Fired after an account's quota snapshot is rewritten (userId), likewise. */
   quotaListeners: Set<(userId: string) => void>;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */

@@ -45,7 +45,10 @@ dbTest(
     const r = await owner.post(`${base}/edge-config`);
     assertEquals(r.status, 200);
     assertEquals(r.body.ok, true);
-    assertEquals(r.body.kv, { exists: true, publicOrigin: `http://${slug}.localhost:8000` });
+    assertEquals(r.body.kv.exists, true);
+    assertEquals(r.body.kv.publicOrigin, `http://${slug}.localhost:8000`);
+    assertEquals(r.body.kv.wasBehind, true, "the snapshot was gone");
+    assertEquals(r.body.kv.repaired, true);
     assertEquals(r.body.summary.slug, slug);
     assertEquals(r.body.summary.versions, {
       apiCacheVersion: 1,

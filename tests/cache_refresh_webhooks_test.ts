@@ -337,19 +337,41 @@ dbTest("receiver: 413 over 64 KB, counted while streaming", async (app) => {
 dbTest("receiver: 500 when the refresh fails, recorded as a failed event", async (app) => {
   const { owner, slug } = await ownerWithTenant(app);
   const created = await owner.post(base(slug), { provider: "generic" });
+  // A real database failure of the version bump (the KV step failing is not one: see below).
+  await app.services.dbHandle.exec(`
+    CREATE FUNCTION cachely_test_refuse() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'Database unavailable'; END $$;
+    CREATE TRIGGER cachely_test_refuse BEFORE UPDATE ON tenants
+      FOR EACH ROW EXECUTE FUNCTION cachely_test_refuse();`);
+  let r;
+  try {
+    r = await new Client(app).post(pathOf(created.body.url), {});
+  } finally {
+    await app.services.dbHandle.exec(`
+      DROP TRIGGER cachely_test_refuse ON tenants; DROP FUNCTION cachely_test_refuse();`);
+  }
+  assertEquals(r.status, 500);
+  assertEquals(r.body.error.code, "refresh_failed");
+  const ev = await owner.get(`${base(slug)}/${created.body.webhook.id}/events`);
+  assertEquals(ev.body.events[0].status, "failed");
+  assertMatch(ev.body.events[0].message, /^Refresh failed: /);
+  assert(ev.body.events[0].finishedAt !== null);
+  assertEquals((await owner.get(base(slug))).body.webhooks[0].lastStatus, "failed");
+});
+
+dbTest("receiver: a KV failure after the bump committed is no refresh failure", async (app) => {
+  const { owner, slug } = await ownerWithTenant(app);
+  const created = await owner.post(base(slug), { provider: "generic" });
   const boom = () => {
     throw new Error("KV unavailable");
   };
   app.services.snapshotListeners.add(boom);
   const r = await new Client(app).post(pathOf(created.body.url), {});
   app.services.snapshotListeners.delete(boom);
-  assertEquals(r.status, 500);
-  assertEquals(r.body.error.code, "refresh_failed");
+  assertEquals(r.status, 200, r.text);
+  assertEquals(r.body.versions.apiCacheVersion, 2);
   const ev = await owner.get(`${base(slug)}/${created.body.webhook.id}/events`);
-  assertEquals(ev.body.events[0].status, "failed");
-  assertMatch(ev.body.events[0].message, /^Refresh failed: KV unavailable/);
-  assert(ev.body.events[0].finishedAt !== null);
-  assertEquals((await owner.get(base(slug))).body.webhooks[0].lastStatus, "failed");
+  assertEquals(ev.body.events[0].status, "synced");
 });
 
 // ---- security ----

@@ -181,6 +181,8 @@ export type TestApp = App & { clock: ManualClock; backend: Backend };
 
 export type TestAppOptions = Omit<BootstrapOptions, "dbHandle" | "kv" | "clock"> & {
   env?: Record<string, string>;
+  /** KV to use instead of a fresh in-memory one (e.g. one that fails on demand). */
+  kv?: Deno.Kv;
   clock?: ManualClock;
 };
 
@@ -189,7 +191,7 @@ export async function createTestApp(backend: Backend, opts: TestAppOptions = {})
   const app = await bootstrap(testConfig(opts.env), {
     ...opts,
     dbHandle: await acquirePooledDb(backend),
-    kv: await Deno.openKv(":memory:"),
+    kv: opts.kv ?? await Deno.openKv(":memory:"),
     clock,
     log: opts.log ?? silentLogger,
   });

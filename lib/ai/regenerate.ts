@@ -7,7 +7,8 @@
 import type { Services } from "../services.ts";
 import { proxyBase, type Tenant } from "../tenants/service.ts";
 import { ApiError, badRequest, notFound } from "../errors.ts";
-import { buildSnapshot, syncTenantSnapshot } from "../edge_config/sync.ts";
+import { buildSnapshot } from "../edge_config/projector.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { aiEngineFor, routeMatches } from "./engine.ts";
@@ -73,15 +74,17 @@ export async function regenerate(
     apiPath,
     body: rewritten,
   });
-  const regenVersion = await bumpRegenVersion(s, tenant.id, input.profile);
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: "ai_transform.regenerated",
-    target: `profile:${input.profile}`,
-    metadata: { apiPath, regenVersion, status: r.outcome },
+  const regenVersion = await changeTenant(s, tenant.id, async (tx) => {
+    const regenVersion = await bumpRegenVersion(tx, tenant.id, input.profile);
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: "ai_transform.regenerated",
+      target: `profile:${input.profile}`,
+      metadata: { apiPath, regenVersion, status: r.outcome },
+    });
+    return regenVersion;
   });
-  await syncTenantSnapshot(s, tenant.id);
   const st = r.stats;
   return {
     profile: input.profile,

@@ -9,7 +9,7 @@ import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { aiRules, type AiRuleStatus } from "../db/schema/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { zodToApiError } from "../http/validate.ts";
 import {
@@ -84,20 +84,20 @@ export async function createRule(
   actorUserId: string,
   input: CreateRuleInput,
 ): Promise<AiRule> {
-  const [row] = await s.db.insert(aiRules).values({
-    tenantId: tenant.id,
-    presetId: input.presetId,
-    fieldSelector: input.fieldSelector,
-    routePattern: input.routePattern ?? null,
-    profile: input.profile ?? DEFAULT_PROFILE,
-    ...presetColumns(input.presetId, input),
-    status: "draft",
-    createdBy: actorUserId,
-  }).returning();
-  await audit(s, tenant, actorUserId, "ai_transform.rule_created", row);
-  // A draft changes nothing live, but the sync keeps KV a pure function of Postgres.
-  await syncTenantSnapshot(s, tenant.id);
-  return row;
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const [row] = await tx.db.insert(aiRules).values({
+      tenantId: tenant.id,
+      presetId: input.presetId,
+      fieldSelector: input.fieldSelector,
+      routePattern: input.routePattern ?? null,
+      profile: input.profile ?? DEFAULT_PROFILE,
+      ...presetColumns(input.presetId, input),
+      status: "draft",
+      createdBy: actorUserId,
+    }).returning();
+    await audit(tx, tenant, actorUserId, "ai_transform.rule_created", row);
+    return row;
+  });
 }
 
 /** Keeps only the columns that belong to the preset; others are cleared. */
@@ -128,39 +128,40 @@ export async function updateRule(
   id: number,
   input: UpdateRuleInput,
 ): Promise<AiRule> {
-  const cur = await getRule(s, tenant.id, id);
-  const presetId = input.presetId ?? cur.presetId;
-  const merged = {
-    tone: pick(input.tone, cur.tone),
-    targetLanguage: pick(input.targetLanguage, cur.targetLanguage),
-    customInstruction: pick(input.customInstruction, cur.customInstruction),
-    constraints: pick(input.constraints, cur.constraints),
-    example: input.example !== undefined ? input.example : exampleOf(cur),
-  };
-  // Preset requirements apply to the rule after the change, not just to the body.
-  const check = z.unknown().superRefine((_, ctx) =>
-    checkPresetFields({ presetId, ...merged }, ctx, input)
-  ).safeParse(null);
-  if (!check.success) throw zodToApiError(check.error);
-  const [row] = await s.db.update(aiRules).set({
-    presetId,
-    fieldSelector: input.fieldSelector ?? cur.fieldSelector,
-    routePattern: input.routePattern !== undefined ? input.routePattern : cur.routePattern,
-    profile: input.profile ?? cur.profile,
-    ...presetColumns(presetId, merged),
-    version: cur.version + 1,
-    updatedAt: new Date(s.clock.now()),
-  }).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id))).returning();
-  await audit(s, tenant, actorUserId, "ai_transform.rule_updated", row, {
-    fields: Object.keys(input),
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const cur = await getRule(tx, tenant.id, id);
+    const presetId = input.presetId ?? cur.presetId;
+    const merged = {
+      tone: pick(input.tone, cur.tone),
+      targetLanguage: pick(input.targetLanguage, cur.targetLanguage),
+      customInstruction: pick(input.customInstruction, cur.customInstruction),
+      constraints: pick(input.constraints, cur.constraints),
+      example: input.example !== undefined ? input.example : exampleOf(cur),
+    };
+    // Preset requirements apply to the rule after the change, not just to the body.
+    const check = z.unknown().superRefine((_, ctx) =>
+      checkPresetFields({ presetId, ...merged }, ctx, input)
+    ).safeParse(null);
+    if (!check.success) throw zodToApiError(check.error);
+    const [row] = await tx.db.update(aiRules).set({
+      presetId,
+      fieldSelector: input.fieldSelector ?? cur.fieldSelector,
+      routePattern: input.routePattern !== undefined ? input.routePattern : cur.routePattern,
+      profile: input.profile ?? cur.profile,
+      ...presetColumns(presetId, merged),
+      version: cur.version + 1,
+      updatedAt: new Date(s.clock.now()),
+    }).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id))).returning();
+    await audit(tx, tenant, actorUserId, "ai_transform.rule_updated", row, {
+      fields: Object.keys(input),
+    });
+    if (cur.status === "active") {
+      // Live output changes: new cache keys for the old and new profile (docs/decisions.md).
+      await bumpRegenVersion(tx, tenant.id, cur.profile);
+      if (row.profile !== cur.profile) await bumpRegenVersion(tx, tenant.id, row.profile);
+    }
+    return row;
   });
-  if (cur.status === "active") {
-    // Live output changes: new cache keys for the old and new profile (docs/decisions.md).
-    await bumpRegenVersion(s, tenant.id, cur.profile);
-    if (row.profile !== cur.profile) await bumpRegenVersion(s, tenant.id, row.profile);
-  }
-  await syncTenantSnapshot(s, tenant.id);
-  return row;
 }
 
 function pick<T>(next: T | undefined, cur: T): T {
@@ -173,11 +174,12 @@ export async function deleteRule(
   actorUserId: string,
   id: number,
 ): Promise<void> {
-  const cur = await getRule(s, tenant.id, id);
-  await s.db.delete(aiRules).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id)));
-  await audit(s, tenant, actorUserId, "ai_transform.rule_deleted", cur);
-  if (cur.status === "active") await bumpRegenVersion(s, tenant.id, cur.profile);
-  await syncTenantSnapshot(s, tenant.id);
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const cur = await getRule(tx, tenant.id, id);
+    await tx.db.delete(aiRules).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id)));
+    await audit(tx, tenant, actorUserId, "ai_transform.rule_deleted", cur);
+    if (cur.status === "active") await bumpRegenVersion(tx, tenant.id, cur.profile);
+  });
 }
 
 export type StatusAction = "activate" | "pause" | "resume";
@@ -201,21 +203,22 @@ export async function changeStatus(
   id: number,
   action: StatusAction,
 ): Promise<AiRule> {
-  const cur = await getRule(s, tenant.id, id);
-  const status = nextStatus(cur.status, action);
-  if (status === cur.status) return cur;
-  const [row] = await s.db.update(aiRules)
-    .set({ status, updatedAt: new Date(s.clock.now()) })
-    .where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id))).returning();
-  await audit(s, tenant, actorUserId, `ai_transform.rule_${action}d`, row, {
-    from: cur.status,
-    to: status,
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const cur = await getRule(tx, tenant.id, id);
+    const status = nextStatus(cur.status, action);
+    if (status === cur.status) return cur;
+    const [row] = await tx.db.update(aiRules)
+      .set({ status, updatedAt: new Date(s.clock.now()) })
+      .where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id))).returning();
+    await audit(tx, tenant, actorUserId, `ai_transform.rule_${action}d`, row, {
+      from: cur.status,
+      to: status,
+    });
+    if (cur.status === "active" || status === "active") {
+      await bumpRegenVersion(tx, tenant.id, row.profile);
+    }
+    return row;
   });
-  if (cur.status === "active" || status === "active") {
-    await bumpRegenVersion(s, tenant.id, row.profile);
-  }
-  await syncTenantSnapshot(s, tenant.id);
-  return row;
 }
 
 async function audit(

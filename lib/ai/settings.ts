@@ -8,7 +8,7 @@ import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { tenants } from "../db/schema/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import {
   type AiLimits,
   DEFAULT_MAX_FIELDS_PER_RESPONSE,
@@ -42,22 +42,25 @@ export async function updateAiSettings(
   input: SettingsInput,
 ): Promise<AiLimits> {
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const [row] = await s.db.update(tenants)
-    .set({
-      settings: sql`${tenants.settings} || ${JSON.stringify(patch)}::jsonb`,
-      updatedAt: new Date(s.clock.now()),
-    })
-    .where(eq(tenants.id, tenant.id))
-    .returning();
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: "ai_transform.settings_updated",
-    // Renamed: audit redaction hides any key containing "token", and caps are not secrets.
-    metadata: Object.fromEntries(
-      Object.entries(patch).map(([k, v]) => [k.replace("TokenCap", "Cap"), v]),
-    ),
+  const row = await changeTenant(s, tenant.id, async (tx) => {
+    // `||` merges key by key in the statement: no read-modify-write of the whole JSON.
+    const [row] = await tx.db.update(tenants)
+      .set({
+        settings: sql`${tenants.settings} || ${JSON.stringify(patch)}::jsonb`,
+        updatedAt: new Date(s.clock.now()),
+      })
+      .where(eq(tenants.id, tenant.id))
+      .returning();
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: "ai_transform.settings_updated",
+      // Renamed: audit redaction hides any key containing "token", and caps are not secrets.
+      metadata: Object.fromEntries(
+        Object.entries(patch).map(([k, v]) => [k.replace("TokenCap", "Cap"), v]),
+      ),
+    });
+    return row;
   });
-  await syncTenantSnapshot(s, tenant.id);
   return tenantAiLimits(row);
 }

@@ -1,13 +1,14 @@
 /**
  * On-demand edge configuration rebuild (SPEC "Tenants": edge-config): rewrites the
- * tenant's KV snapshot from stored state, then reads it back from KV. Idempotent;
- * no data mutation and no cache purge. The summary holds no secret: only whether
- * a token is set.
+ * tenant's KV snapshot from stored state at its current generation, then reads it
+ * back from KV. Idempotent; no data mutation and no cache purge. `kv.wasBehind` says
+ * whether KV held an older generation (or none) and `kv.repaired` whether it now
+ * holds the latest. The summary holds no secret: only whether a token is set.
  */
 import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { proxyBase } from "../tenants/service.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { repairTenantSnapshot } from "../edge_config/projector.ts";
 import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
 
 export function snapshotSummary(snap: EdgeSnapshot) {
@@ -33,7 +34,7 @@ export function snapshotSummary(snap: EdgeSnapshot) {
 }
 
 export async function rebuildEdgeConfig(s: Services, tenant: Tenant) {
-  await syncTenantSnapshot(s, tenant.id);
+  const repair = await repairTenantSnapshot(s, tenant.slug);
   // Read back what the edge will read, not what we just built.
   const stored = await readSnapshot(s.kv, tenant.slug);
   return {
@@ -43,6 +44,9 @@ export async function rebuildEdgeConfig(s: Services, tenant: Tenant) {
       exists: stored !== null,
       // The tenant host always serves; custom domains are listed in the summary.
       publicOrigin: stored ? proxyBase(s, stored.slug) : null,
+      generation: repair.generation,
+      wasBehind: repair.behind,
+      repaired: repair.repaired,
     },
   };
 }

@@ -1,15 +1,15 @@
 /**
  * Cache version counters (SPEC "What the service does" 5): the edge builds cache
  * keys from them, so incrementing one makes every older entry unreachable. Bumps
- * are single SQL increments (no lost update under concurrency), then the tenant's
- * KV snapshot is rewritten in the same request.
+ * are single SQL increments (no lost update under concurrency) that mark the tenant
+ * changed in the same transaction (lib/edge_config/changes.ts).
  */
 import { eq, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenants } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 
 export const REFRESH_TYPES = ["api", "assets", "html", "all"] as const;
 export type RefreshType = typeof REFRESH_TYPES[number];
@@ -41,20 +41,21 @@ export async function bumpCacheVersions(
   const api = type === "api" || type === "all";
   const assets = type === "assets" || type === "all";
   const html = type === "html" || type === "all";
-  const [row] = await s.db.update(tenants).set({
-    ...(api ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
-    ...(assets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
-    ...(html ? { htmlCacheVersion: sql`${tenants.htmlCacheVersion} + 1` } : {}),
-    updatedAt: new Date(s.clock.now()),
-  }).where(eq(tenants.id, tenant.id)).returning();
-  const versions = versionsOf(row);
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId: audit.actorUserId,
-    action: audit.action,
-    target: tenant.slug,
-    metadata: { type, ...versions },
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const [row] = await tx.db.update(tenants).set({
+      ...(api ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
+      ...(assets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
+      ...(html ? { htmlCacheVersion: sql`${tenants.htmlCacheVersion} + 1` } : {}),
+      updatedAt: new Date(s.clock.now()),
+    }).where(eq(tenants.id, tenant.id)).returning();
+    const versions = versionsOf(row);
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId: audit.actorUserId,
+      action: audit.action,
+      target: tenant.slug,
+      metadata: { type, ...versions },
+    });
+    return versions;
   });
-  await syncTenantSnapshot(s, tenant.id);
-  return versions;
 }

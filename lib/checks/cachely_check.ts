@@ -27,7 +27,7 @@ export type CachelyCheckResult = {
 
 type Surface = { label: "production" | "preview"; url: string; guarded: boolean };
 
-/** Same rule as the edge snapshot (lib/edge_config/sync.ts): an origin and the proxy not off. */
+/** Same rule as the edge snapshot (lib/edge_config/projector.ts): an origin and the proxy not off. */
 function siteProxyOn(t: Tenant): boolean {
   return t.websiteOrigin !== null && (t.settings.siteProxy ?? true);
 }

@@ -13,7 +13,8 @@ import { billedTenants, billingOwner } from "../billing/owners.ts";
 import { accountPlan, findBilling } from "../billing/state.ts";
 import { nextPeriodStart } from "../billing/quota.ts";
 import { currentPeriod } from "../usage/query.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
+import type { Db } from "../db/client.ts";
 
 /** Two-label public suffixes under which the third label is still a registrable apex. */
 const TWO_LABEL_SUFFIXES = new Set([
@@ -96,18 +97,28 @@ export async function enforceDomainPlan(
   const ids = (await billedTenants(s, userId)).map((t) => t.id);
   if (ids.length === 0) return 0;
   const from = plan === "pro" ? "suspended" : "active";
-  const candidates = await s.db.select({ id: domains.id }).from(domains)
+  const candidates = await s.db.select({ id: domains.id, tenantId: domains.tenantId }).from(domains)
     .where(and(inArray(domains.tenantId, ids), eq(domains.status, from)));
   if (candidates.length === 0) return 0;
   if (plan !== "pro" && s.clock.now() < await graceEnd(s, userId)) return 0;
-  const changed = await s.db.update(domains).set(
-    plan === "pro"
-      ? { status: "active", failureReason: null }
-      : { status: "suspended", failureReason: SUSPENDED_REASON },
-  ).where(and(inArray(domains.tenantId, ids), eq(domains.status, from)))
-    .returning({ tenantId: domains.tenantId });
-  for (const tenantId of new Set(changed.map((d) => d.tenantId))) {
-    await syncTenantSnapshot(s, tenantId);
-  }
+  // The affected tenants are marked changed in the same transaction (tenant rows locked first,
+  // in id order, like every edge write), then projected after commit.
+  const affected = [...new Set(candidates.map((c) => c.tenantId))].sort((a, b) => a - b);
+  const { changed, slugs } = await s.db.transaction(async (txAny) => {
+    const tx = txAny as unknown as Db;
+    const slugs: string[] = [];
+    for (const id of affected) {
+      const slug = await markTenantChanged(tx, id);
+      if (slug) slugs.push(slug);
+    }
+    const changed = await tx.update(domains).set(
+      plan === "pro"
+        ? { status: "active", failureReason: null }
+        : { status: "suspended", failureReason: SUSPENDED_REASON },
+    ).where(and(inArray(domains.tenantId, affected), eq(domains.status, from)))
+      .returning({ tenantId: domains.tenantId });
+    return { changed, slugs };
+  });
+  for (const slug of slugs) await projectTenant(s, slug);
   return changed.length;
 }

@@ -1,7 +1,7 @@
 /**
  * Custom domains of a tenant: add, list, find, delete. Hostnames are unique across
  * all tenants. Only active domains reach the edge (snapshot `domains` + KV host
- * route, written by syncTenantSnapshot); verification lives in verify.ts.
+ * route, written by the projector); verification lives in verify.ts.
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
@@ -10,7 +10,7 @@ import type { Tenant } from "../tenants/service.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
 import { randomToken } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import { checkDomainRules } from "./plan_rules.ts";
 
 export type Domain = typeof domains.$inferSelect;
@@ -112,16 +112,17 @@ export async function deleteDomain(
   actorUserId: string,
   ref: DomainRef,
 ): Promise<Domain> {
-  const d = await findDomain(s, tenant.id, ref);
-  await s.db.delete(domains).where(and(eq(domains.tenantId, tenant.id), eq(domains.id, d.id)));
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: "domain.deleted",
-    target: d.hostname,
-    metadata: { domainId: d.id, status: d.status },
+  // The projection drops the host route in the same request when the domain was active.
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const d = await findDomain(tx, tenant.id, ref);
+    await tx.db.delete(domains).where(and(eq(domains.tenantId, tenant.id), eq(domains.id, d.id)));
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: "domain.deleted",
+      target: d.hostname,
+      metadata: { domainId: d.id, status: d.status },
+    });
+    return d;
   });
-  // Drops the host route in the same request when the domain was active.
-  await syncTenantSnapshot(s, tenant.id);
-  return d;
 }

@@ -9,7 +9,8 @@ import type { Services } from "../services.ts";
 import { domains } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { notFound } from "../errors.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import {
   cnameTarget,
   type Domain,
@@ -86,15 +87,18 @@ export async function verifyDomain(
       verifiedAt: d.status === "active" && d.verifiedAt ? d.verifiedAt : now,
     }
     : { status: "failed" as const, failureReason: result.reason, verifiedAt: null };
-  const [updated] = await s.db.update(domains).set({ ...patch, lastCheckedAt: now })
-    .where(and(eq(domains.tenantId, tenant.id), eq(domains.id, d.id))).returning();
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: result.ok ? "domain.verified" : "domain.verification_failed",
-    target: d.hostname,
-    metadata: result.ok ? { method: result.method } : {},
+  // DNS is looked up outside the transaction; the row may have gone meanwhile (404).
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const [updated] = await tx.db.update(domains).set({ ...patch, lastCheckedAt: now })
+      .where(and(eq(domains.tenantId, tenant.id), eq(domains.id, d.id))).returning();
+    if (!updated) throw notFound("Domain");
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: result.ok ? "domain.verified" : "domain.verification_failed",
+      target: d.hostname,
+      metadata: result.ok ? { method: result.method } : {},
+    });
+    return updated;
   });
-  await syncTenantSnapshot(s, tenant.id);
-  return updated;
 }

@@ -10,7 +10,7 @@ import type { Db } from "../db/client.ts";
 import { experiments, experimentVariants, tenants } from "../db/schema/mod.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { normalizeRoutePattern } from "./route.ts";
 import { activationProblems } from "./activation.ts";
 import type { CreateExperimentInput, PatchExperimentInput, VariantInput } from "./schema.ts";
@@ -162,7 +162,7 @@ export async function updateExperiment(
   userId: string,
   patch: PatchExperimentInput,
 ): Promise<ExperimentView> {
-  const { before, after } = await s.db.transaction(async (txAny) => {
+  const { changedSlug } = await s.db.transaction(async (txAny) => {
     const tx = txAny as unknown as Db;
     await lockTenant(tx, tenantId);
     const before = await findExperiment(tx, tenantId, id);
@@ -197,11 +197,11 @@ export async function updateExperiment(
       target: String(id),
       metadata: { ...patch, previousStatus: before.status },
     });
-    return { before, after };
+    const live = before.status === "active" || after.status === "active";
+    const changedSlug = live ? await markTenantChanged(tx, tenantId) : null;
+    return { before, after, changedSlug };
   });
-  if (before.status === "active" || after.status === "active") {
-    await syncTenantSnapshot(s, tenantId);
-  }
+  if (changedSlug) await projectTenant(s, changedSlug);
   return await getExperiment(s, tenantId, id);
 }
 
@@ -227,7 +227,7 @@ export async function replaceVariants(
   userId: string,
   variants: VariantInput[],
 ): Promise<ExperimentView> {
-  const e = await s.db.transaction(async (txAny) => {
+  const { changedSlug } = await s.db.transaction(async (txAny) => {
     const tx = txAny as unknown as Db;
     await lockTenant(tx, tenantId);
     const e = await findExperiment(tx, tenantId, id);
@@ -252,9 +252,10 @@ export async function replaceVariants(
         })),
       },
     });
-    return e;
+    // SPEC: PUT variants re-syncs the proxy configuration.
+    const changedSlug = e.status === "active" ? await markTenantChanged(tx, tenantId) : null;
+    return { e, changedSlug };
   });
-  // SPEC: PUT variants re-syncs the proxy configuration.
-  if (e.status === "active") await syncTenantSnapshot(s, tenantId);
+  if (changedSlug) await projectTenant(s, changedSlug);
   return await getExperiment(s, tenantId, id);
 }

@@ -1,4 +1,4 @@
-/** Builds the active-experiment part of a tenant's edge snapshot (lib/edge_config/sync.ts). */
+/** Builds the active-experiment part of a tenant's edge snapshot (lib/edge_config/projector.ts). */
 import { and, asc, eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { experiments } from "../db/schema/mod.ts";

@@ -1,9 +1,7 @@
 /** Every Deno KV key the service uses, built in one place. */
 export const kvKeys = {
-  /** Head of a tenant's edge snapshot: `{ chunks, hash, builtAt }`. */
+  /** Head of a tenant's edge snapshot: `{ chunks, hash, builtAt, gen, domains, deleted? }`. */
   snapshotHead: (slug: string) => ["edge", "snapshot", slug] as const,
-  /** Monotonic counter of snapshot builds: a build never overwrites a later one. */
-  snapshotGeneration: (slug: string) => ["edge", "snapshot_gen", slug] as const,
   snapshotChunk: (slug: string, hash: string, i: number) =>
     ["edge", "snapshot_chunk", slug, hash, i] as const,
   /** Custom domain → tenant slug, written for active domains only. */

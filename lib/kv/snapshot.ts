@@ -3,12 +3,14 @@
  * answer for a tenant without Postgres. Values are capped at 64 KiB, so the JSON
  * is split into chunks under a content hash and the head written last, in one
  * atomic operation: readers see the old or the new snapshot, never a mix.
+ * Every write goes through kvRetry (transient errors are retried).
  */
 import type { AuthMode, CmsKind, ProviderConfig } from "../providers/mod.ts";
 import type { AiSnapshot } from "../ai/snapshot_types.ts";
 import type { ExperimentSnapshot } from "../experiments/snapshot_types.ts";
 import { kvKeys } from "./keys.ts";
 import { sha256Hex } from "../crypto/mod.ts";
+import { kvCommit, kvRetry } from "./retry.ts";
 
 export type EdgeSnapshot = {
   v: 1;
@@ -55,27 +57,33 @@ export type EdgeAssetSettings = {
   referer: string | null;
 };
 
-type Head = { hash: string; chunks: number; builtAt: string; generation?: number };
+/**
+ * `gen` is the Postgres generation the snapshot was built at (lib/edge_config/): KV
+ * refuses an older one. `domains` are the custom domains routed to it, so the next
+ * write (or a delete) knows which host routes to drop. `deleted` is a tombstone: a
+ * deleted tenant keeps its generation, so a late older build cannot bring it back.
+ */
+type Head = {
+  hash: string;
+  chunks: number;
+  builtAt: string;
+  gen?: number;
+  domains?: string[];
+  deleted?: boolean;
+};
 const CHUNK_CHARS = 60_000; // 64 KiB KV value limit with headroom for UTF-8 expansion kept below
 
-/**
- * Takes the next build generation for a tenant. Call it before reading the state a
- * snapshot is built from: a build with a higher generation read newer state.
- */
-export async function nextSnapshotGeneration(kv: Deno.Kv, slug: string): Promise<number> {
-  const key = kvKeys.snapshotGeneration(slug);
-  for (;;) {
-    const cur = await kv.get<number>(key);
-    const next = (cur.value ?? 0) + 1;
-    if ((await kv.atomic().check(cur).set(key, next).commit()).ok) return next;
-  }
+/** The generation KV holds for a tenant (a tombstone counts), or 0 when it holds none. */
+export async function storedGeneration(kv: Deno.Kv, slug: string): Promise<number> {
+  return (await kvRetry(() => kv.get<Head>(kvKeys.snapshotHead(slug)))).value?.gen ?? 0;
 }
 
 /**
- * Writes a snapshot unless a build of a later generation already did: concurrent
- * syncs (in one process or across instances) may finish out of order, and the
- * older one must not win. Returns false when it stood back. Without a generation
- * (tools, tests) the write is unconditional and keeps the current generation.
+ * Writes a snapshot and its custom-domain host routes in one atomic operation,
+ * unless KV already holds a later generation: concurrent projections (in one
+ * process or across instances) may finish out of order, and the older one must not
+ * win. Returns false when it stood back. Without a generation (tools, tests) the
+ * write is unconditional and keeps the current generation.
  */
 export async function writeSnapshot(
   kv: Deno.Kv,
@@ -85,27 +93,47 @@ export async function writeSnapshot(
   const json = JSON.stringify(snap);
   const hash = (await sha256Hex(json)).slice(0, 16);
   const parts = splitByBytes(json, CHUNK_CHARS);
-  for (;;) {
-    const prev = await kv.get<Head>(kvKeys.snapshotHead(snap.slug));
-    const current = prev.value?.generation ?? 0;
-    if (generation !== undefined && current > generation) return false;
-    const op = kv.atomic().check(prev);
-    parts.forEach((p, i) => op.set(kvKeys.snapshotChunk(snap.slug, hash, i), p));
-    op.set(kvKeys.snapshotHead(snap.slug), {
-      hash,
-      chunks: parts.length,
-      builtAt: snap.builtAt,
-      generation: generation ?? current,
-    });
-    if (!(await op.commit()).ok) continue; // another writer got in between: look again
-    if (prev.value && prev.value.hash !== hash) await deleteChunks(kv, snap.slug, prev.value);
-    return true;
-  }
+  return await kvRetry(async () => {
+    for (;;) {
+      const prev = await kv.get<Head>(kvKeys.snapshotHead(snap.slug));
+      const current = prev.value?.gen ?? 0;
+      if (generation !== undefined && current > generation) return false;
+      const previousDomains = await domainsOf(kv, snap.slug, prev.value);
+      const op = kv.atomic().check(prev);
+      parts.forEach((p, i) => op.set(kvKeys.snapshotChunk(snap.slug, hash, i), p));
+      op.set(
+        kvKeys.snapshotHead(snap.slug),
+        {
+          hash,
+          chunks: parts.length,
+          builtAt: snap.builtAt,
+          gen: generation ?? current,
+          domains: snap.domains,
+        } satisfies Head,
+      );
+      for (const host of snap.domains) op.set(kvKeys.hostRoute(host), snap.slug);
+      for (const host of previousDomains) {
+        if (!snap.domains.includes(host)) op.delete(kvKeys.hostRoute(host));
+      }
+      if (!(await op.commit()).ok) continue; // another writer got in between: look again
+      if (prev.value && !prev.value.deleted && prev.value.hash !== hash) {
+        await deleteChunks(kv, snap.slug, prev.value);
+      }
+      return true;
+    }
+  });
+}
+
+/** Domains routed to the current head; heads written before they carried the list: from the body. */
+async function domainsOf(kv: Deno.Kv, slug: string, head: Head | null): Promise<string[]> {
+  if (!head) return [];
+  if (head.domains) return head.domains;
+  return (await readSnapshot(kv, slug).catch(() => null))?.domains ?? [];
 }
 
 export async function readSnapshot(kv: Deno.Kv, slug: string): Promise<EdgeSnapshot | null> {
   const head = await kv.get<Head>(kvKeys.snapshotHead(slug));
-  if (!head.value) return null;
+  if (!head.value || head.value.deleted) return null;
   const { hash, chunks } = head.value;
   const keys = Array.from({ length: chunks }, (_, i) => kvKeys.snapshotChunk(slug, hash, i));
   const parts: string[] = [];
@@ -119,16 +147,46 @@ export async function readSnapshot(kv: Deno.Kv, slug: string): Promise<EdgeSnaps
   return JSON.parse(parts.join("")) as EdgeSnapshot;
 }
 
-export async function deleteSnapshot(kv: Deno.Kv, slug: string): Promise<void> {
-  const head = await kv.get<Head>(kvKeys.snapshotHead(slug));
-  await kv.delete(kvKeys.snapshotHead(slug));
-  if (head.value) await deleteChunks(kv, slug, head.value);
+/**
+ * Removes a tenant from the edge: a tombstone head at `generation` (so an older
+ * build finishing later stands back), its host routes and its chunks.
+ */
+export async function deleteSnapshot(
+  kv: Deno.Kv,
+  slug: string,
+  generation?: number,
+): Promise<boolean> {
+  return await kvRetry(async () => {
+    for (;;) {
+      const prev = await kv.get<Head>(kvKeys.snapshotHead(slug));
+      const current = prev.value?.gen ?? 0;
+      if (generation !== undefined && current > generation) return false;
+      const op = kv.atomic().check(prev);
+      op.set(
+        kvKeys.snapshotHead(slug),
+        {
+          hash: "",
+          chunks: 0,
+          builtAt: new Date().toISOString(),
+          gen: generation ?? current,
+          domains: [],
+          deleted: true,
+        } satisfies Head,
+      );
+      for (const host of await domainsOf(kv, slug, prev.value)) op.delete(kvKeys.hostRoute(host));
+      if (!(await op.commit()).ok) continue;
+      if (prev.value && !prev.value.deleted) await deleteChunks(kv, slug, prev.value);
+      return true;
+    }
+  });
 }
 
 async function deleteChunks(kv: Deno.Kv, slug: string, head: Head): Promise<void> {
-  const op = kv.atomic();
-  for (let i = 0; i < head.chunks; i++) op.delete(kvKeys.snapshotChunk(slug, head.hash, i));
-  await op.commit();
+  await kvCommit(() => {
+    const op = kv.atomic();
+    for (let i = 0; i < head.chunks; i++) op.delete(kvKeys.snapshotChunk(slug, head.hash, i));
+    return op;
+  });
 }
 
 /** Splits a string into pieces of at most maxBytes UTF-8 bytes, never inside a code point. */
@@ -151,9 +209,10 @@ function splitByBytes(s: string, maxBytes: number): string[] {
   return out;
 }
 
+/** Sets or clears one host route by hand (tools, tests); projections write them with the head. */
 export async function writeHostRoute(kv: Deno.Kv, hostname: string, slug: string | null) {
-  if (slug === null) await kv.delete(kvKeys.hostRoute(hostname));
-  else await kv.set(kvKeys.hostRoute(hostname), slug);
+  if (slug === null) await kvRetry(() => kv.delete(kvKeys.hostRoute(hostname)));
+  else await kvRetry(() => kv.set(kvKeys.hostRoute(hostname), slug));
 }
 
 export async function readHostRoute(kv: Deno.Kv, hostname: string): Promise<string | null> {

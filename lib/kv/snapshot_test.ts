@@ -1,8 +1,10 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../tests/assert.ts";
 import {
+  deleteSnapshot,
   type EdgeSnapshot,
-  nextSnapshotGeneration,
+  readHostRoute,
   readSnapshot,
+  storedGeneration,
   writeSnapshot,
 } from "./snapshot.ts";
 import { EMPTY_AI_SNAPSHOT } from "../ai/snapshot_types.ts";
@@ -27,14 +29,39 @@ function snap(api: number, filler = ""): EdgeSnapshot {
 
 Deno.test("writeSnapshot() never lets an older build overwrite a newer one", async () => {
   using kv = await Deno.openKv(":memory:");
-  const older = await nextSnapshotGeneration(kv, "acme");
-  const newer = await nextSnapshotGeneration(kv, "acme");
-  assert(newer > older);
-  assertEquals(await writeSnapshot(kv, snap(2), newer), true);
-  assertEquals(await writeSnapshot(kv, snap(1), older), false); // finished last, read older state
+  assertEquals(await writeSnapshot(kv, snap(2), 5), true);
+  assertEquals(await writeSnapshot(kv, snap(1), 4), false); // finished last, read older state
   assertEquals((await readSnapshot(kv, "acme"))?.versions.api, 2);
-  assertEquals(await writeSnapshot(kv, snap(3), await nextSnapshotGeneration(kv, "acme")), true);
+  assertEquals(await storedGeneration(kv, "acme"), 5);
+  assertEquals(await writeSnapshot(kv, snap(3), 6), true);
   assertEquals((await readSnapshot(kv, "acme"))?.versions.api, 3);
+});
+
+Deno.test("deleteSnapshot() leaves a tombstone an older build cannot overwrite, and unroutes hosts", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const withDomain = { ...snap(1), domains: ["shop.example.com"] };
+  await writeSnapshot(kv, withDomain, 1);
+  assertEquals(await readHostRoute(kv, "shop.example.com"), "acme");
+  assertEquals(await deleteSnapshot(kv, "acme", 3), true);
+  assertEquals(await readSnapshot(kv, "acme"), null);
+  assertEquals(await readHostRoute(kv, "shop.example.com"), null);
+  assertEquals(
+    await writeSnapshot(kv, withDomain, 2),
+    false,
+    "a build that read the tenant earlier",
+  );
+  assertEquals(await readSnapshot(kv, "acme"), null);
+  assertEquals(await writeSnapshot(kv, snap(9), 4), true, "the slug used again");
+  assertEquals((await readSnapshot(kv, "acme"))?.versions.api, 9);
+});
+
+Deno.test("writeSnapshot() routes added domains and unroutes dropped ones with the head", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await writeSnapshot(kv, { ...snap(1), domains: ["a.example", "b.example"] }, 1);
+  await writeSnapshot(kv, { ...snap(1), domains: ["b.example", "c.example"] }, 2);
+  assertEquals(await readHostRoute(kv, "a.example"), null);
+  assertEquals(await readHostRoute(kv, "b.example"), "acme");
+  assertEquals(await readHostRoute(kv, "c.example"), "acme");
 });
 
 Deno.test("writeSnapshot() splits values over 64 KiB into chunks and reads them back whole", async () => {

@@ -25,7 +25,8 @@ import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import type { Plan } from "../billing/plans.ts";
 import { accountPlan } from "../billing/state.ts";
-import { removeTenantFromEdge, syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
+import { settingsPatch } from "./settings_patch.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -158,9 +159,10 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
         hasToken: !!token,
       },
     });
+    await markTenantChanged(tx as unknown as Services["db"], t.id);
     return t;
   });
-  await syncTenantSnapshot(s, tenant.id);
+  await projectTenant(s, tenant.slug);
   return tenant;
 }
 
@@ -271,47 +273,51 @@ export async function updateTenant(
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
-  patch.settings = {
-    ...tenant.settings,
+  // Key by key in the statement: a concurrent change to another settings key (AI limits,
+  // token caps) is never undone by rewriting the JSON this request read.
+  const settings = settingsPatch({
     ...(api.previewParam !== undefined ? { previewParam: api.previewParam } : {}),
     ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
     ...assetSettingsPatch(input),
     provider: ids.provider,
-  };
-  patch.updatedAt = new Date(s.clock.now());
-  const [updated] = await s.db.update(tenants).set(patch).where(eq(tenants.id, tenant.id))
-    .returning();
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action,
-    target: tenant.slug,
-    metadata: { changed: Object.keys(input) },
   });
-  await syncTenantSnapshot(s, tenant.id);
-  return updated;
+  const settingsUpdate = settings ? { settings } : {};
+  patch.updatedAt = new Date(s.clock.now());
+  return await changeTenant(s, tenant.id, async (tx) => {
+    const [updated] = await tx.db.update(tenants).set({ ...patch, ...settingsUpdate })
+      .where(eq(tenants.id, tenant.id)).returning();
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action,
+      target: tenant.slug,
+      metadata: { changed: Object.keys(input) },
+    });
+    return updated;
+  });
 }
 
 /** Stores a new upstream token, encrypted; the value never leaves this function in clear. */
 export async function setApiToken(s: Services, tenant: Tenant, actorUserId: string, token: string) {
   const now = new Date(s.clock.now());
-  await s.db.update(tenants).set({
-    apiTokenEnc: await encryptSecret(requireEncryptionKey(s), token),
-    apiTokenUpdatedAt: now,
-    updatedAt: now,
-  }).where(eq(tenants.id, tenant.id));
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId,
-    action: "tenant.api_token.updated",
-    target: tenant.slug,
+  const sealed = await encryptSecret(requireEncryptionKey(s), token);
+  await changeTenant(s, tenant.id, async (tx) => {
+    await tx.db.update(tenants).set({ apiTokenEnc: sealed, apiTokenUpdatedAt: now, updatedAt: now })
+      .where(eq(tenants.id, tenant.id));
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action: "tenant.api_token.updated",
+      target: tenant.slug,
+    });
   });
-  await syncTenantSnapshot(s, tenant.id);
   return { ok: true, updatedAt: now.toISOString() };
 }
 
+/** Deletes the tenant; the projector then tombstones its snapshot and unroutes its domains. */
 export async function deleteTenant(s: Services, tenant: Tenant): Promise<void> {
-  const hostnames = await removeTenantFromEdge(s, tenant);
-  await s.db.delete(tenants).where(eq(tenants.id, tenant.id));
-  s.log.info("tenant deleted", { slug: tenant.slug, domains: hostnames.length });
+  await changeTenant(s, tenant.id, async (tx) => {
+    await tx.db.delete(tenants).where(eq(tenants.id, tenant.id));
+  });
+  s.log.info("tenant deleted", { slug: tenant.slug });
 }

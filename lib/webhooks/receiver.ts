@@ -12,7 +12,7 @@ import type { CacheRefreshWebhook } from "./cache_refresh.ts";
 import { readBodyText } from "../http/validate.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
-import { syncTenantSnapshot } from "../edge_config/sync.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 import { pruneEvents } from "./events.ts";
 
 /** SPEC "Limits": cache-refresh webhook body 64 KB. */
@@ -157,17 +157,17 @@ export async function receiveCacheRefresh(
 
 async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {
   // One atomic increment: concurrent deliveries each get their own version step.
-  const [v] = await s.db.update(tenants).set({
-    ...(w.refreshApi ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
-    ...(w.refreshAssets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
-    updatedAt: new Date(s.clock.now()),
-  }).where(eq(tenants.id, w.tenantId)).returning({
-    apiCacheVersion: tenants.apiCacheVersion,
-    assetCacheVersion: tenants.assetCacheVersion,
-    htmlCacheVersion: tenants.htmlCacheVersion,
-  });
+  const [v] = await changeTenant(s, w.tenantId, (tx) =>
+    tx.db.update(tenants).set({
+      ...(w.refreshApi ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
+      ...(w.refreshAssets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
+      updatedAt: new Date(s.clock.now()),
+    }).where(eq(tenants.id, w.tenantId)).returning({
+      apiCacheVersion: tenants.apiCacheVersion,
+      assetCacheVersion: tenants.assetCacheVersion,
+      htmlCacheVersion: tenants.htmlCacheVersion,
+    }));
   if (!v) throw new Error("Tenant vanished during refresh");
-  await syncTenantSnapshot(s, w.tenantId);
   return v;
 }
 

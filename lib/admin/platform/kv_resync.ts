@@ -2,12 +2,13 @@
  * POST /api/admin/migrate-kv-to-d1: the predecessor copied KV into its database. Here the
  * database is the source of truth and KV holds derived edge snapshots, so the honest
  * equivalent is the other direction: rebuild every tenant's snapshot from the database
- * into KV (lib/edge_config/sync.ts). One tenant's failure does not stop the others.
+ * into KV at its current generation (lib/edge_config/projector.ts). One tenant's failure does
+ * not stop the others.
  */
 import { asc } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { tenants } from "../../db/schema/mod.ts";
-import { syncTenantSnapshot } from "../../edge_config/sync.ts";
+import { projectSlug } from "../../edge_config/projector.ts";
 
 export async function resyncEdgeSnapshots(
   s: Services,
@@ -21,7 +22,7 @@ export async function resyncEdgeSnapshots(
   if (!opts.dryRun) {
     for (const t of all) {
       try {
-        await syncTenantSnapshot(s, t.id);
+        await projectSlug(s, t.slug);
         synced++;
       } catch (err) {
         failed.push({ slug: t.slug, error: err instanceof Error ? err.message : String(err) });

@@ -3,3 +3,4 @@ export * from "./core.ts";
 export * from "./ai.ts";
 export * from "./experiments.ts";
 export * from "./billing.ts";
+export * from "./edge.ts";

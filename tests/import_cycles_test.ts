@@ -1,0 +1,76 @@
+/**
+ * The edge projection's dependency direction (issue 8): domain code depends only on
+ * "mark tenant changed" (lib/edge_config/changes.ts), the projector depends on domain
+ * reads, so no import cycle runs through lib/edge_config/.
+ */
+import { assert, assertEquals } from "./assert.ts";
+
+type Info = {
+  modules: Array<
+    {
+      specifier: string;
+      dependencies?: Array<{ code?: { specifier?: string }; type?: { specifier?: string } }>;
+    }
+  >;
+};
+
+async function graph(entry: string): Promise<Map<string, string[]>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL(entry, import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as Info;
+  const local = (s: string) => s.startsWith("file://") && !s.includes("/node_modules/");
+  const g = new Map<string, string[]>();
+  for (const m of info.modules) {
+    if (!local(m.specifier)) continue;
+    const deps = (m.dependencies ?? []).flatMap((d) =>
+      [d.code?.specifier, d.type?.specifier].filter((x): x is string => !!x && local(x))
+    );
+    g.set(m.specifier, deps);
+  }
+  return g;
+}
+
+/** Strongly connected components with more than one module (Tarjan). */
+function cycles(g: Map<string, string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1) out.push(comp);
+    }
+  };
+  for (const v of g.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+Deno.test("no import cycle runs through lib/edge_config/ (deno info)", async () => {
+  const g = await graph("../main.ts");
+  assert([...g.keys()].some((s) => s.includes("/lib/edge_config/")), "graph walked");
+  const through = cycles(g).filter((c) => c.some((m) => m.includes("/lib/edge_config/")));
+  const short = (c: string[]) => c.map((m) => m.replace(/^.*\/(lib|edge|routes)\//, "$1/"));
+  assertEquals(through.map(short), []);
+});
