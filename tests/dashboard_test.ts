@@ -118,4 +118,6 @@ dbTest("with billing on, the dashboard shows the free plan and the upgrade butto
   assertStringIncludes(r.text, "/api/billing/checkout");
   assert(!r.text.includes("/api/billing/portal"), "no portal before a Stripe customer exists");
   assert(!r.text.includes("sk_test_dashboard"), "the secret key never reaches a page");
-}, { env: { STRIPE_SECRET_KEY: "sk_test_dashboard", STRIPE_PRICE_PRO: "price_pro" } });
+}, {
+  env: { STRIPE_SECRET_KEY: "sk_test_dashboard", STRIPE_PRICE_PRO: "price_pro", QUOTAS: "on" },
+});
