@@ -12,10 +12,11 @@ import { pageRoutes } from "./routes/pages/mod.tsx";
 import { classifyHost, type HostClass } from "./lib/http/host.ts";
 import { clientIp, type TrustedProxies } from "./lib/http/client_ip.ts";
 
+/** Returns a Response directly for an edge hit (no promise), else a promise of one. */
 export type Handler = (
   req: Request,
   info?: Deno.ServeHandlerInfo,
-) => Promise<Response>;
+) => Response | Promise<Response>;
 
 export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -81,7 +82,15 @@ class HostMemo {
   }
 }
 
-/** The Host header, or the URL's host for in-process requests that carry none. */
+/**
+ * The request's host (with port). Deno.serve builds the URL's authority from the Host
+ * header (or an absolute-form target, which RFC 9112 §3.2.2 says wins), so it is read
+ * from the URL: a cache hit then never builds the request's Headers object, which
+ * copies every request header out of the runtime (bench/ANALYSIS.md).
+ */
 function requestHost(req: Request): string {
-  return req.headers.get("host") ?? new URL(req.url).host;
+  const url = req.url;
+  const s = url.indexOf("://") + 3;
+  const e = url.indexOf("/", s);
+  return url.slice(s, e === -1 ? url.length : e);
 }

@@ -3,15 +3,42 @@
  * dir unless BENCH_DATABASE_URL is set, in-memory KV), one user with a personal
  * access token, and tenant `bench` whose API origin is the benchmark origin.
  *
+ * With BENCH_DATABASE_URL (a PostgreSQL server) it creates a fresh database there and
+ * drops it on exit, so runs never collide.
+ *
  * Run: ORIGIN=http://127.0.0.1:N deno run -A bench/cachely_server.ts
- *   → prints {"ready":true,"port":N,"slug":"bench","host":"bench.localhost:N","token":"cly_pat_…"}
- * Extra environment (e.g. from scenarios) is passed through to lib/config.ts.
+ *   → prints {"ready":true,"port":N,"slug":"bench","host":"bench.localhost:N","token":"cly_pat_…",
+ *   "control":"http://127.0.0.1:M"}
+ * The control port answers GET /memory with the process's memory after a full GC (when run
+ * with --v8-flags=--expose-gc) and the edge cache's entry count and bytes. Extra environment
+ * (e.g. from scenarios) is passed through to lib/config.ts.
  */
 import { loadConfig } from "../lib/config.ts";
 import { bootstrap } from "../lib/bootstrap.ts";
 import { createUser } from "../lib/users/mod.ts";
 import { createPersonalToken } from "../lib/auth/tokens.ts";
 import { createTenant } from "../lib/tenants/service.ts";
+import type { EdgeCache } from "../edge/cache/store.ts";
+import postgres from "postgres";
+
+/** A fresh database on the PostgreSQL server of `base`, dropped by drop(). */
+async function benchDatabase(base: string | undefined) {
+  if (!base) return null;
+  const name = `cachely_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(base, { max: 1, onnotice: () => {} });
+      await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
 
 const origin = Deno.env.get("ORIGIN");
 if (!origin) throw new Error("ORIGIN is required");
@@ -22,6 +49,7 @@ const port = (listener.addr as Deno.NetAddr).port;
 listener.close();
 
 const dataDir = await Deno.makeTempDir({ prefix: "cachely-bench-" });
+const db = await benchDatabase(Deno.env.get("BENCH_DATABASE_URL"));
 const config = loadConfig({
   ...Deno.env.toObject(),
   PORT: String(port),
@@ -29,10 +57,11 @@ const config = loadConfig({
   PUBLIC_URL: `http://localhost:${port}`,
   PROXY_DOMAIN: `localhost:${port}`,
   DATA_DIR: dataDir,
-  DATABASE_URL: Deno.env.get("BENCH_DATABASE_URL"),
+  DATABASE_URL: db?.url,
   KV_PATH: ":memory:",
   ENCRYPTION_KEY: btoa("bench-key-0123456789abcdef012345"),
   ALLOW_PRIVATE_UPSTREAMS: "true",
+  IMAGE_HOST_ASSET_ORIGIN: origin,
   LOG_LEVEL: Deno.env.get("LOG_LEVEL") ?? "warn",
 });
 const app = await bootstrap(config);
@@ -45,17 +74,44 @@ await createTenant(app.services, user.id, {
   apiAuthMode: "bearer",
   token: "bench-upstream-token",
 });
+// The image host tenant: /video/upload/… goes to <origin>/bench/video/upload/… (large objects).
+await createTenant(app.services, user.id, {
+  slug: "benchimg",
+  cms: "cloudinary",
+  cloudName: "bench",
+  apiKey: "bench",
+  apiSecret: "bench",
+});
+// CDN offload on: what the CDN stand-in (nginx in front) caches.
+await createTenant(app.services, user.id, {
+  slug: "benchcdn",
+  cms: "generic",
+  apiOrigin: origin,
+  apiAuthMode: "bearer",
+  token: "bench-upstream-token",
+  cdnOffload: true,
+});
 const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.handler);
+const cache = (app.edge as unknown as { cache: EdgeCache }).cache;
+const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = Deno.memoryUsage();
+  return Response.json({ ...m, entries: cache.lru.count, cacheBytes: cache.lru.bytes });
+});
 console.log(JSON.stringify({
   ready: true,
   port,
   slug: "bench",
   host: `bench.localhost:${port}`,
+  imgHost: `benchimg.localhost:${port}`,
+  cdnHost: `benchcdn.localhost:${port}`,
   token: pat.token,
+  control: `http://127.0.0.1:${control.addr.port}`,
 }));
 const stop = async () => {
   await server.shutdown().catch(() => {});
   await app.close().catch(() => {});
+  await db?.drop().catch(() => {});
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   Deno.exit(0);
 };

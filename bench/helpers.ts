@@ -1,13 +1,8 @@
 /** Small helpers shared by scenarios. */
-import type { BenchContext, ResultRow, Target, WrkOptions, WrkResult } from "./types.ts";
+import type { BenchContext, Check, ResultRow, Target, WrkOptions, WrkResult } from "./types.ts";
 import { rawGet } from "./http1.ts";
 
-/**
- * Runs wrk `ctx.rounds` times and reports the best figure of each kind: the highest
- * throughput and the lowest p50 and p99 seen in any round. The same rule applies to
- * every target, and on a shared machine it filters out rounds that lost the CPU to
- * other processes (the `[bench]` log lines keep every round).
- */
+/** Runs wrk ctx.rounds times against one target: medians, like interleaved(). */
 export async function bestOf(
   ctx: BenchContext,
   target: Target,
@@ -24,11 +19,11 @@ export async function bestOf(
     );
     all.push(r);
   }
-  const best = all.reduce((a, b) => (b.rps > a.rps ? b : a));
   return {
-    ...best,
-    p50Ms: Math.min(...all.map((r) => r.p50Ms)),
-    p99Ms: Math.min(...all.map((r) => r.p99Ms)),
+    ...all[0],
+    rps: median(all.map((r) => r.rps)),
+    p50Ms: median(all.map((r) => r.p50Ms)),
+    p99Ms: median(all.map((r) => r.p99Ms)),
     errors: all.reduce((n, r) => n + r.errors, 0),
   };
 }
@@ -48,3 +43,51 @@ export async function probe(
 }
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+/** Median of a non-empty list (mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export type Run = { label: string; target: Target; path: string; opts?: WrkOptions };
+
+/**
+ * Runs every entry once per round, in turn, for ctx.rounds rounds, and reports per entry
+ * the median of the rounds (requests/s, p50, p99 each; errors summed). Interleaving puts
+ * a burst of load from other processes on all targets alike.
+ */
+export async function interleaved(ctx: BenchContext, runs: Run[]): Promise<WrkResult[]> {
+  const all: WrkResult[][] = runs.map(() => []);
+  for (let r = 0; r < ctx.rounds; r++) {
+    for (const [i, x] of runs.entries()) {
+      const w = await ctx.wrk(x.target, x.path, x.opts);
+      ctx.log(
+        `  round ${r + 1} ${x.label} (${x.target.name}): ${w.rps.toFixed(0)} req/s p50 ${
+          w.p50Ms.toFixed(3)
+        } ms p99 ${w.p99Ms.toFixed(3)} ms errors ${w.errors}`,
+      );
+      all[i].push(w);
+    }
+  }
+  return all.map((ws) => ({
+    requests: ws.reduce((n, w) => n + w.requests, 0),
+    durationSec: ws.reduce((n, w) => n + w.durationSec, 0),
+    rps: median(ws.map((w) => w.rps)),
+    p50Ms: median(ws.map((w) => w.p50Ms)),
+    p99Ms: median(ws.map((w) => w.p99Ms)),
+    meanMs: median(ws.map((w) => w.meanMs)),
+    errors: ws.reduce((n, w) => n + w.errors, 0),
+  }));
+}
+
+/** A "≥ want×" or "≤ want×" target for a ratio. */
+export function ratioCheck(name: string, got: number, want: number, atMost = false): Check {
+  return {
+    name,
+    want: `${atMost ? "≤" : "≥"} ${want.toFixed(2)}×`,
+    got: `${got.toFixed(2)}×`,
+    pass: atMost ? got <= want : got >= want,
+  };
+}

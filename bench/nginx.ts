@@ -8,7 +8,15 @@ import { run } from "./proc.ts";
 
 export type Nginx = { port: number; stop(): Promise<void>; version: string };
 
-function conf(dir: string, port: number, originPort: number): string {
+/**
+ * `cdn`: nginx as the CDN in front of Cachely (the local stand-in for Deno Deploy's
+ * cache or a CDN): it sends `upstreamHost` as Host, caches only responses that carry
+ * `CDN-Cache-Control` (what Cachely sets for tenants with CDN offload on) and ignores
+ * the browser-facing Cache-Control, as a CDN honouring CDN-Cache-Control does.
+ */
+export type NginxOptions = { cdn?: { upstreamHost: string } };
+
+function conf(dir: string, port: number, originPort: number, opts: NginxOptions): string {
   // As root the worker would drop to `nobody`, which cannot write our 0700 temp dir.
   const user = Deno.uid() === 0 ? "user root;" : "";
   return `
@@ -27,6 +35,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bench:32m max_size=2g inactive=10m use_temp_path=off;
+  map $upstream_http_cdn_cache_control $not_for_cdn { "" 1; default 0; }
   upstream origin {
     server 127.0.0.1:${originPort};
     keepalive 128;
@@ -42,7 +51,14 @@ http {
       proxy_cache_valid 200 60s;
       proxy_cache_lock on;
       proxy_cache_lock_timeout 10s;
-      add_header X-Cache $upstream_cache_status;
+      add_header X-Cache $upstream_cache_status;${
+    opts.cdn
+      ? `
+      proxy_set_header Host ${opts.cdn.upstreamHost};
+      proxy_ignore_headers Cache-Control Expires;
+      proxy_no_cache $not_for_cdn;`
+      : ""
+  }
     }
   }
 }
@@ -69,11 +85,16 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-export async function startNginx(dir: string, originPort: number): Promise<Nginx> {
+export async function startNginx(
+  parent: string,
+  originPort: number,
+  opts: NginxOptions = {},
+): Promise<Nginx> {
   const port = freePort();
+  const dir = `${parent}/nginx-${port}`;
   await Deno.mkdir(`${dir}/cache`, { recursive: true });
   const file = `${dir}/nginx.conf`;
-  await Deno.writeTextFile(file, conf(dir, port, originPort));
+  await Deno.writeTextFile(file, conf(dir, port, originPort, opts));
   const version = (await new Deno.Command("nginx", { args: ["-v"], stderr: "piped" }).output())
     .stderr;
   await run("nginx", ["-t", "-q", "-p", dir, "-c", file]);

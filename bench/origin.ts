@@ -7,6 +7,7 @@
  *   GET /image.jpg          200 KB binary, image/jpeg
  *   GET /miss/<anything>    the 2 KB JSON under a unique key (cache misses)
  *   GET /slow/<key>?ms=N    the JSON after N ms (concurrent-miss coalescing)
+ *   GET /<cloud>/video/upload/<…>  50 MB video/mp4, with single byte-range support
  *   GET /__count?path=P     how many requests for exactly path P
  *
  * Run: deno run -A bench/origin.ts  → prints {"ready":true,"port":N} on stdout.
@@ -39,8 +40,20 @@ export function imageBody(): Uint8Array<ArrayBuffer> {
   return b;
 }
 
+/** Size of the benchmark video. */
+export const VIDEO_BYTES = 50 * 1024 * 1024;
+
+/** `bytes=a-b` / `bytes=a-` / `bytes=-n` against `size`, or null (whole body). */
+function singleRange(h: string | null, size: number): [number, number] | null {
+  const m = h ? /^bytes=(\d*)-(\d*)$/.exec(h.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return null;
+  if (m[1] === "") return [Math.max(0, size - Number(m[2])), size - 1];
+  return [Number(m[1]), m[2] === "" ? size - 1 : Math.min(size - 1, Number(m[2]))];
+}
+
 if (import.meta.main) {
   const json = jsonBody();
+  const video = new Uint8Array(VIDEO_BYTES).fill(7);
   const image = imageBody();
   const counts = new Map<string, number>();
   const jsonHeaders = { "content-type": "application/json", "cache-control": "max-age=60" };
@@ -58,6 +71,20 @@ if (import.meta.main) {
     if (path === "/image.jpg") {
       return new Response(image, {
         headers: { "content-type": "image/jpeg", "cache-control": "max-age=60" },
+      });
+    }
+    if (path.includes("/video/upload/")) {
+      const r = singleRange(req.headers.get("range"), video.length);
+      const headers = {
+        "content-type": "video/mp4",
+        "cache-control": "max-age=3600",
+        "accept-ranges": "bytes",
+        "last-modified": "Sun, 01 Nov 2026 00:00:00 GMT",
+      };
+      if (!r) return new Response(video, { headers });
+      return new Response(video.subarray(r[0], r[1] + 1), {
+        status: 206,
+        headers: { ...headers, "content-range": `bytes ${r[0]}-${r[1]}/${video.length}` },
       });
     }
     if (path.startsWith("/slow/")) {

@@ -9,6 +9,7 @@ export function renderResults(r: {
   finished: Date;
   machine: Record<string, string>;
   settings: { durationSec: number; connections: number; rounds: number };
+  database: string;
   results: ScenarioResult[];
 }): string {
   const lines: string[] = [];
@@ -21,8 +22,11 @@ export function renderResults(r: {
   lines.push(
     `Run ${r.started.toISOString()} → ${r.finished.toISOString()}. ` +
       `wrk: 1 thread, ${r.settings.connections} connections, ${r.settings.durationSec} s per run, ` +
-      `best of ${r.settings.rounds} round(s) per target (highest requests/s, lowest p50 and p99, ` +
-      `each taken independently; errors summed over rounds).`,
+      `${r.settings.rounds} interleaved round(s): each round runs every target of a table once, ` +
+      `in turn, and each figure is the median over the rounds (errors summed). Cachely's ` +
+      `database: ${r.database}. Took ${
+        ((r.finished.getTime() - r.started.getTime()) / 1000).toFixed(0)
+      } s.`,
     "",
   );
   lines.push("| machine | |", "|---|---|");

@@ -5,8 +5,13 @@
  * in name order, and writes bench/RESULTS.md. Installs nginx and wrk with apt-get
  * when missing (root only).
  *
- * Environment: BENCH_DURATION (seconds per wrk run, default 10), BENCH_CONNECTIONS
- * (default 64), BENCH_ROUNDS (default 3; the best figures per target are reported),
+ * Also starts the floors (bench/floor.ts: a bare Deno.serve with one header, and with
+ * Cachely's own hit header set) and a second nginx in front of Cachely as the CDN
+ * stand-in, and runs bench/cold_start.ts when it exists.
+ *
+ * Environment: BENCH_DURATION (seconds per wrk run, default 5), BENCH_CONNECTIONS
+ * (default 64), BENCH_ROUNDS (default 3; targets are interleaved per round and the
+ * median of the rounds is reported),
  * BENCH_ONLY (comma-separated scenario names), BENCH_DATABASE_URL (Cachely on
  * PostgreSQL instead of PGlite), BENCH_OUT (results file, default bench/RESULTS.md).
  */
@@ -41,8 +46,11 @@ async function ensureTools(): Promise<void> {
   ]);
 }
 
+const only = () =>
+  Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean) ?? null;
+
 async function loadScenarios(): Promise<Scenario[]> {
-  const only = Deno.env.get("BENCH_ONLY")?.split(",").map((s) => s.trim()).filter(Boolean);
+  const names0 = only();
   const names: string[] = [];
   for await (const e of Deno.readDir(new URL("./scenarios/", here))) {
     if (e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) names.push(e.name);
@@ -53,7 +61,7 @@ async function loadScenarios(): Promise<Scenario[]> {
     const mod = await import(new URL(`./scenarios/${n}`, here).href);
     const s = mod.scenario as Scenario | undefined;
     if (!s) throw new Error(`bench/scenarios/${n} exports no \`scenario\``);
-    if (!only || only.includes(s.name)) out.push(s);
+    if (!names0 || names0.includes(s.name)) out.push(s);
   }
   return out;
 }
@@ -75,13 +83,14 @@ async function machine(): Promise<Record<string, string>> {
 
 async function main() {
   await ensureTools();
-  const durationSec = envInt("BENCH_DURATION", 10);
+  const durationSec = envInt("BENCH_DURATION", 5);
   const connections = envInt("BENCH_CONNECTIONS", 64);
   const rounds = envInt("BENCH_ROUNDS", 3);
   const scenarios = await loadScenarios();
   const tmp = await Deno.makeTempDir({ prefix: "cachely-bench-run-" });
   const children: Child[] = [];
   let nginx: Nginx | null = null;
+  let cdn: Nginx | null = null;
   const started = new Date();
   const log = (m: string) =>
     console.log(`[bench ${((Date.now() - started.getTime()) / 1000).toFixed(0)}s] ${m}`);
@@ -95,6 +104,14 @@ async function main() {
     const originPort = origin.ready.port as number;
     const originUrl = `http://127.0.0.1:${originPort}`;
     log(`origin on ${originUrl}`);
+    const floor = await spawnReady(Deno.execPath(), [
+      "run",
+      "-A",
+      new URL("./floor.ts", here).pathname,
+    ]);
+    children.push(floor);
+    const floorUrl = `http://127.0.0.1:${floor.ready.port}`;
+    log(`floors on ${floorUrl}`);
     const env: Record<string, string> = { ORIGIN: originUrl };
     for (const s of scenarios) Object.assign(env, s.env ?? {});
     const cachely = await spawnReady(
@@ -102,6 +119,7 @@ async function main() {
       [
         "run",
         "-A",
+        "--v8-flags=--expose-gc",
         "--config",
         new URL("../deno.json", here).pathname,
         new URL("./cachely_server.ts", here).pathname,
@@ -114,6 +132,9 @@ async function main() {
     log(`cachely on 127.0.0.1:${cPort} (host ${cachely.ready.host})`);
     nginx = await startNginx(tmp, originPort);
     log(`nginx ${nginx.version} on 127.0.0.1:${nginx.port}`);
+    const cdnHost = cachely.ready.cdnHost as string;
+    cdn = await startNginx(tmp, cPort, { cdn: { upstreamHost: cdnHost } });
+    log(`CDN stand-in (nginx) on 127.0.0.1:${cdn.port} in front of ${cdnHost}`);
 
     const targets: BenchContext["targets"] = {
       cachely: {
@@ -124,7 +145,21 @@ async function main() {
       },
       nginx: { name: "nginx", base: `http://127.0.0.1:${nginx.port}`, path: (p) => p },
       origin: { name: "origin", base: originUrl, path: (p) => p },
+      floorOne: { name: "floor, one header", base: floorUrl, path: (p) => `/one${p}` },
+      floorSame: { name: "floor, same headers", base: floorUrl, path: (p) => `/same${p}` },
+      cdn: {
+        name: "nginx CDN in front of cachely",
+        base: `http://127.0.0.1:${cdn.port}`,
+        path: (p) => `/~api${p}`,
+      },
+      cachelyCdn: {
+        name: "cachely (CDN offload tenant)",
+        base: `http://127.0.0.1:${cPort}`,
+        host: cdnHost,
+        path: (p) => `/~api${p}`,
+      },
     };
+    const control = cachely.ready.control as string;
     const ctx: BenchContext = {
       targets,
       durationSec,
@@ -133,6 +168,15 @@ async function main() {
       wrk: (t: Target, p, o = {}) => runWrk(tmp, t, p, { connections, durationSec, ...o }),
       originCount: async (path) =>
         (await (await fetch(`${originUrl}/__count?path=${encodeURIComponent(path)}`)).json()).count,
+      registerSameHeaders: async (path, headers) => {
+        const res = await fetch(`${floorUrl}/__same?path=${encodeURIComponent(path)}`, {
+          method: "POST",
+          body: JSON.stringify(headers),
+        });
+        await res.body?.cancel();
+      },
+      cachelyPid: cachely.pid,
+      cachelyMemory: async () => await (await fetch(`${control}/memory`)).json(),
       cachelyToken: cachely.ready.token as string,
       cachelyApi: `http://localhost:${cPort}`,
       log,
@@ -142,6 +186,21 @@ async function main() {
       log(`scenario ${s.name}`);
       results.push({ scenario: s, result: await s.run(ctx) });
     }
+    const coldStart = new URL("./cold_start.ts", here);
+    if (!only() && await Deno.stat(coldStart).then(() => true, () => false)) {
+      log("bench/cold_start.ts");
+      const out = await run(Deno.execPath(), ["run", "-A", coldStart.pathname]).catch((e) =>
+        `failed: ${e instanceof Error ? e.message : e}`
+      );
+      results.push({
+        scenario: { name: "cold-start", run: () => Promise.reject() },
+        result: {
+          title: "Cold start (bench/cold_start.ts)",
+          rows: [],
+          notes: ["```", out.trim(), "```"],
+        },
+      });
+    }
     const out = Deno.env.get("BENCH_OUT") ?? new URL("./RESULTS.md", here).pathname;
     await Deno.writeTextFile(
       out,
@@ -150,16 +209,20 @@ async function main() {
         finished: new Date(),
         machine: { ...(await machine()), nginx: nginx.version },
         settings: { durationSec, connections, rounds },
+        database: Deno.env.get("BENCH_DATABASE_URL")
+          ? "PostgreSQL (BENCH_DATABASE_URL)"
+          : "PGlite (in process)",
         results: results.map((r) => r.result),
       }),
     );
     // Generated markdown must pass `deno fmt --check` like the rest of the tree.
     await run(Deno.execPath(), ["fmt", "-q", out]).catch(() => {});
-    log(`wrote ${out}`);
+    log(`wrote ${out} (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s in all)`);
     const failed = results.flatMap((r) => r.result.checks ?? []).filter((c) => !c.pass);
     for (const c of failed) console.log(`target missed: ${c.name}: want ${c.want}, got ${c.got}`);
   } finally {
     await nginx?.stop().catch(() => {});
+    await cdn?.stop().catch(() => {});
     for (const c of children.reverse()) await c.stop().catch(() => {});
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }

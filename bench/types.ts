@@ -6,7 +6,7 @@
 
 /** A server the load generator can drive. `path(p)` maps an origin path to its URL path. */
 export type Target = {
-  name: "cachely" | "nginx" | "origin";
+  name: string;
   /** `http://127.0.0.1:<port>` */
   base: string;
   /** Host header to send (Cachely routes tenants by host). */
@@ -36,7 +36,24 @@ export type WrkResult = {
 };
 
 export type BenchContext = {
-  targets: { cachely: Target; nginx: Target; origin: Target };
+  targets: {
+    cachely: Target;
+    nginx: Target;
+    origin: Target;
+    /** Bare Deno.serve, the body with one header (bench/floor.ts `/one`). */
+    floorOne: Target;
+    /** Bare Deno.serve, the body with the header set registered by registerSameHeaders. */
+    floorSame: Target;
+    /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */
+    cdn: Target;
+    /** Cachely's CDN-offload tenant, addressed directly. */
+    cachelyCdn: Target;
+  };
+  /** Gives floorSame the header set Cachely sent for `originPath` (date and length left out). */
+  registerSameHeaders(originPath: string, headers: [string, string][]): Promise<void>;
+  /** Cachely's process id (RSS from /proc) and its control port's memory report. */
+  cachelyPid: number;
+  cachelyMemory(): Promise<CachelyMemory>;
   durationSec: number;
   connections: number;
   rounds: number;
@@ -76,4 +93,14 @@ export type Scenario = {
   /** Environment added to the Cachely process (e.g. OPENAI_BASE_URL of a fake model). */
   env?: Record<string, string>;
   run(ctx: BenchContext): Promise<ScenarioResult>;
+};
+
+/** bench/cachely_server.ts control port: Deno.memoryUsage() after a GC, plus the edge cache. */
+export type CachelyMemory = {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  entries: number;
+  cacheBytes: number;
 };

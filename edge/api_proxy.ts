@@ -11,12 +11,13 @@ import { finishUpstream, methodNotAllowed, objectResponse, otherResponse } from 
 import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
 import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
-import { injectCredential, openToken } from "./credentials.ts";
+import { credentialForms, injectCredential, openToken } from "./credentials.ts";
 import { fetchUpstream } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
 import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
 import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
+import { shareable, withCdnHeaders } from "./cdn.ts";
 
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
@@ -25,10 +26,17 @@ export const TRANSFORM_PARAM = "transform";
 const CACHE_EXPOSE = "x-cachely-cache, x-cache, age";
 const EXPOSE = [CACHE_EXPOSE, ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
 /**
- * Headers on every API response: CORS for browsers. Kept short on purpose (each
- * header is validated and copied per hit); `x-cachely-cache` is the edge marker.
+ * Headers on every API response: CORS for browsers. Kept short on purpose: each header
+ * costs the runtime ~4,500 instructions per response (bench/ANALYSIS.md), and the header
+ * set is a product decision (docs/decisions.md "Hit header set").
  */
-const API_HEADERS: [string, string][] = [
+const API_HEADERS: [string, string][] = [["access-control-allow-origin", "*"]];
+/**
+ * For CORS requests (an Origin header) and CDN-offloaded responses: the cache outcome
+ * headers exposed to browser code (issue 9). A request without Origin is not subject to
+ * CORS, so Access-Control-Expose-Headers would do nothing there.
+ */
+const API_HEADERS_CORS: [string, string][] = [
   ["access-control-allow-origin", "*"],
   ["access-control-expose-headers", CACHE_EXPOSE],
 ];
@@ -75,23 +83,25 @@ function parseApiQuery(api: RequestContext["snap"]["api"], raw: string): ApiQuer
   return parsed;
 }
 
-/** Handles `/~api<apiPath>`. */
-export async function handleApi(
-  ec: EdgeContext,
-  rc: RequestContext,
-  apiPath: string,
-): Promise<ApiOutcome> {
-  const { snap, method } = rc;
-  const head = method === "HEAD";
-  if (method !== "GET" && !head) {
-    if (method === "OPTIONS") return { ...preflight(rc), experiment: null };
-    return { ...methodNotAllowed(method, ALLOW), experiment: null };
-  }
-  const origin = snap.api.origin;
-  if (!origin) return fail(502, "api_not_configured", "API proxy not configured: no API origin");
+/** What an API GET or HEAD resolves to before the cache is consulted. */
+type ApiPlan = {
+  head: boolean;
+  profile: string | null;
+  preview: boolean;
+  query: string;
+  experiment: Assignment | null;
+  /** Headers added to a plain (or experiment) response. */
+  extra: readonly (readonly [string, string])[];
+  /** Headers added to a `?transform=` response outside experiments. */
+  transformedExtra: readonly (readonly [string, string])[];
+  key: string;
+};
+
+function planApi(rc: RequestContext, apiPath: string): ApiPlan {
+  const { snap } = rc;
+  const head = rc.method === "HEAD";
   const q = rc.query === "" ? NO_QUERY : parseApiQuery(snap.api, rc.query);
   let profile = q.profile;
-  const { preview, query } = q;
   // SPEC: a ?transform= request bypasses experiment matching; HEAD is never transformed.
   let experiment: Assignment | null = null;
   if (profile === null && !head && snap.experiments?.length) {
@@ -103,34 +113,85 @@ export async function handleApi(
     );
     if (experiment) profile = experiment.transformProfile;
   }
+  // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts);
+  // an offloaded response always exposes (a CDN answers CORS and other requests alike).
+  const plain = rc.req.headers.get("origin") === null ? API_HEADERS : API_HEADERS_CORS;
   const extra = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : API_HEADERS;
-  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, query);
-  const now = ec.deps.clock.now();
+    : q.preview || snap.cdnOffload !== true
+    ? plain
+    : withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null);
+  const transformedExtra = profile === null || experiment || q.preview
+    ? API_HEADERS_EXPOSED
+    : withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile);
+  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
+  return {
+    head,
+    profile,
+    preview: q.preview,
+    query: q.query,
+    experiment,
+    extra,
+    transformedExtra,
+    key,
+  };
+}
 
-  // The hit fast path: fresh in memory, nothing awaited; for a transform, the
-  // transformed object's own key. The path is validated after it: an invalid
-  // path is never stored, so it cannot hit.
-  if (!preview && (profile === null || (!head && ec.deps.transform !== null))) {
-    const transformed = profile !== null;
-    const obj = freshInMemory(
-      ec.through,
-      transformed ? transformKey(key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : key,
-    );
-    if (obj) {
-      const hit = objectResponse(
-        obj,
-        head,
-        "HIT",
-        now,
-        transformed && !experiment ? API_HEADERS_EXPOSED : extra,
-        rc.req,
-      ) as ApiOutcome;
-      hit.experiment = experiment;
-      return hit;
-    }
+/**
+ * The hit fast path: fresh in memory, nothing awaited; for a transform, the
+ * transformed object's own key. The path is validated only on a miss: an invalid
+ * path is never stored, so it cannot hit.
+ */
+function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | null {
+  const { profile, head, experiment } = p;
+  if (p.preview || (profile !== null && (head || ec.deps.transform === null))) return null;
+  const transformed = profile !== null;
+  const snap = rc.snap;
+  const obj = freshInMemory(
+    ec.through,
+    transformed ? transformKey(p.key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : p.key,
+  );
+  if (!obj) return null;
+  const hit = objectResponse(
+    obj,
+    head,
+    "HIT",
+    ec.deps.clock.now(),
+    transformed && !experiment ? p.transformedExtra : p.extra,
+    rc.req,
+  ) as ApiOutcome;
+  hit.experiment = experiment;
+  return hit;
+}
+
+/**
+ * A fresh in-memory hit for `/~api<apiPath>`, synchronously, or null when the request
+ * needs anything else (edge/mod.ts answers hits without a promise).
+ */
+export function apiHit(ec: EdgeContext, rc: RequestContext, apiPath: string): ApiOutcome | null {
+  const method = rc.method;
+  if ((method !== "GET" && method !== "HEAD") || !rc.snap.api.origin) return null;
+  return hitOf(ec, rc, planApi(rc, apiPath));
+}
+
+/** Handles `/~api<apiPath>`. */
+export async function handleApi(
+  ec: EdgeContext,
+  rc: RequestContext,
+  apiPath: string,
+): Promise<ApiOutcome> {
+  const { method } = rc;
+  if (method !== "GET" && method !== "HEAD") {
+    if (method === "OPTIONS") return { ...preflight(rc), experiment: null };
+    return { ...methodNotAllowed(method, ALLOW), experiment: null };
   }
+  const origin = rc.snap.api.origin;
+  if (!origin) return fail(502, "api_not_configured", "API proxy not configured: no API origin");
+  const plan = planApi(rc, apiPath);
+  const { head, preview, query, experiment, extra, key } = plan;
+  const profile = plan.profile;
+  const hit = hitOf(ec, rc, plan);
+  if (hit) return hit;
   try {
     checkPath(apiPath);
   } catch (e) {
@@ -150,8 +211,15 @@ export async function handleApi(
   if (served.kind !== "object") return { ...otherResponse(served, head, extra), experiment };
   const outcome = preview ? "BYPASS" : served.cache;
   if (profile === null || head) {
+    const obj = served.obj;
+    // An object upstream marked private (or an error) is never offered to a CDN.
+    const ex = experiment || preview || shareable(obj.status, obj.headers)
+      ? extra
+      : rc.req.headers.get("origin") === null
+      ? API_HEADERS
+      : API_HEADERS_CORS;
     return {
-      ...objectResponse(served.obj, head, outcome, ec.deps.clock.now(), extra, rc.req),
+      ...objectResponse(obj, head, outcome, ec.deps.clock.now(), ex, rc.req),
       experiment,
     };
   }
@@ -187,7 +255,18 @@ async function loadApi(
         message: "Upstream credentials unavailable",
       };
     }
-    injectCredential(api.authMode, api.authParam, token, url, headers);
+    try {
+      injectCredential(api.authMode, api.authParam, token, url, headers);
+    } catch {
+      // A value saved before header-safety checks (CR/LF, a forbidden name): 502, never a 500.
+      deps.log.error("edge credential unusable", { tenant: rc.snap.slug });
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_credentials",
+        message: "Upstream credentials unavailable",
+      };
+    }
   }
   const r = await fetchUpstream(deps, {
     url,
@@ -195,11 +274,14 @@ async function loadApi(
     maxBuffer: deps.config.edgeCacheMaxObjectBytes,
   });
   const authParam = api.authMode === "query" ? api.authParam : null;
+  const secrets = token ? credentialForms(api.authMode, token) : null;
   return finishUpstream(r, {
     now: deps.clock.now(),
     ttlMs: rc.snap.cacheTtl * 1000,
-    rewrite: token ? (text) => scrubToken(rc.rewrite(text), token) : (t: string) => rc.rewrite(t),
-    secret: token,
+    rewrite: secrets
+      ? (text) => scrubToken(rc.rewrite(text), secrets)
+      : (t: string) => rc.rewrite(t),
+    secrets,
     location: (v) => mapApiLocation(v, url, origin, authParam, rc),
   });
 }
@@ -208,13 +290,12 @@ export const UA = "Cachely-Edge/1";
 
 /**
  * Removes the credential from a body: some APIs echo request URLs (Prismic's
- * `next_page` carries `access_token`), and a cached body is public.
+ * `next_page` carries `access_token`) or headers, and a cached body is public.
+ * `forms` comes from credentialForms() (every encoding of the credential).
  */
-export function scrubToken(text: string, token: string): string {
-  if (token.length < 4) return text;
-  let out = text.includes(token) ? text.replaceAll(token, "") : text;
-  const encoded = encodeURIComponent(token);
-  if (encoded !== token && out.includes(encoded)) out = out.replaceAll(encoded, "");
+export function scrubToken(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) if (out.includes(f)) out = out.replaceAll(f, "");
   return out;
 }
 

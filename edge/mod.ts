@@ -22,7 +22,7 @@ import { EdgeCache } from "./cache/store.ts";
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { Outcome } from "./respond.ts";
 import { edgeError, splitTarget } from "./http.ts";
-import { handleApi } from "./api_proxy.ts";
+import { apiHit, handleApi } from "./api_proxy.ts";
 import { assetRoute, handleAsset } from "./assets.ts";
 import { handleSite } from "./site.ts";
 import { BadPathError } from "./url_join.ts";
@@ -83,7 +83,67 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     return o;
   };
 
-  async function handle(req: Request, target: EdgeTarget, info: RequestInfo): Promise<Response> {
+  /**
+   * A fresh in-memory API hit on a tenant or preview host is answered synchronously:
+   * returning a Response instead of a promise spares Deno.serve a promise chain per
+   * request (bench/ANALYSIS.md). Everything else goes through handleAsync.
+   */
+  function handle(
+    req: Request,
+    target: EdgeTarget,
+    info: RequestInfo,
+  ): Response | Promise<Response> {
+    if (target.surface !== "domain") {
+      const snap = snapshots.get(target.slug);
+      if (snap !== null && !(snap instanceof Promise) && !quotaPending(snap)) {
+        const url = req.url;
+        if (url.length <= MAX_URL_LENGTH) {
+          const [path, query] = splitTarget(url);
+          if (path.startsWith("/~api/")) {
+            const start = deps.clock.now();
+            try {
+              const rc = new RequestContext(
+                req,
+                req.method,
+                target,
+                info,
+                snap,
+                originOf(target.slug, target.surface === "preview"),
+                path,
+                query,
+                ec.providers,
+              );
+              const hit = apiHit(ec, rc, path.slice(5));
+              if (hit) {
+                record(snap, req.method, path, "api", hit, start);
+                return hit.res;
+              }
+            } catch {
+              // handleAsync answers it again, with its error handling
+            }
+          }
+        }
+      }
+    }
+    return handleAsync(req, target, info);
+  }
+
+  /**
+   * True when the quota check cannot pass synchronously (its snapshot is loading, or the
+   * account is paused): handleAsync then answers, with the 429 where one is due.
+   */
+  function quotaPending(snap: EdgeSnapshot): boolean {
+    const owner = snap.ownerId;
+    if (!quotas || !owner) return false;
+    const q = snapshots.quota(owner);
+    return q instanceof Promise || isPaused(q, deps.clock.now());
+  }
+
+  async function handleAsync(
+    req: Request,
+    target: EdgeTarget,
+    info: RequestInfo,
+  ): Promise<Response> {
     const start = deps.clock.now();
     let snap: EdgeSnapshot | null = null;
     let kind: UsageRecord["kind"] = "other";

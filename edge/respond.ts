@@ -48,9 +48,11 @@ function replayHeaders(
 
 /**
  * Builds the visitor response for a cached object (HEAD gets the headers only).
- * Hot path of every hit: one array of header pairs handed to Response, no
- * Headers object built and mutated (bench/ANALYSIS.md); Content-Length is left
- * to the server, which knows the body's length.
+ * Hot path of every hit: a GET answers with a `Headers` object memoised on the cached
+ * object per (extra list, cache outcome, age), because Response copies a Headers
+ * object's list without re-validating each pair, which an array of pairs costs
+ * (bench/ANALYSIS.md). Content-Length is left to the server, which knows the body's
+ * length. Age is sent only when it is above 0 (an absent Age means 0, RFC 9111 §4.2.3).
  */
 export function objectResponse(
   obj: CachedObject,
@@ -60,7 +62,6 @@ export function objectResponse(
   extra: readonly (readonly [string, string])[],
   req?: Request,
 ): Outcome {
-  const headers = replayHeaders(obj, extra).slice();
   // RFC 9110 §13.1: a matching If-None-Match, or failing that an If-Modified-Since no
   // older than Last-Modified, on GET/HEAD is 304 without a body. Request headers are read
   // only when the object has a validator to compare (not on every hit).
@@ -68,26 +69,42 @@ export function objectResponse(
     req && obj.status === 200 && (obj.etag !== null || obj.lastModified !== null) &&
     notModified(req, obj.etag, obj.lastModified)
   ) {
+    const headers = replayHeaders(obj, extra).slice();
     headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
     return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
   }
-  headers.push(
-    ["x-cachely-cache", cache],
-    // the name customers' tooling already reads (issue 9)
-    ["x-cache", cache],
-    [
-      "age",
-      cache === "HIT" || cache === "STALE"
-        ? String(Math.max(0, Math.floor((now - obj.storedAt) / 1000)))
-        : "0",
-    ],
-  );
-  if (head) headers.push(["content-length", String(obj.body.byteLength)]);
+  const age = cache === "HIT" || cache === "STALE"
+    ? Math.max(0, Math.floor((now - obj.storedAt) / 1000))
+    : 0;
+  if (head) {
+    const headers = responseHeaders(obj, extra, cache, age).slice();
+    headers.push(["content-length", String(obj.body.byteLength)]);
+    return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
+  }
+  let memo = obj.sent;
+  if (!memo || memo.extra !== extra || memo.cache !== cache || memo.age !== age) {
+    memo = { extra, cache, age, headers: new Headers(responseHeaders(obj, extra, cache, age)) };
+    obj.sent = memo;
+  }
   return {
-    res: new Response(head ? null : obj.body, { status: obj.status, headers }),
+    res: new Response(obj.body, { status: obj.status, headers: memo.headers }),
     cache,
-    bytes: head ? 0 : obj.body.byteLength,
+    bytes: obj.body.byteLength,
   };
+}
+
+/** The full header list of a response for `obj`: stored, extra, cache outcome, Age. */
+function responseHeaders(
+  obj: CachedObject,
+  extra: readonly (readonly [string, string])[],
+  cache: CacheOutcome,
+  age: number,
+): [string, string][] {
+  const headers = replayHeaders(obj, extra).slice();
+  // x-cache: the name customers' tooling already reads (issue 9)
+  headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
+  if (age > 0) headers.push(["age", String(age)]);
+  return headers;
 }
 
 /** RFC 9110 §13.2.2 order: If-None-Match decides when present; else If-Modified-Since. */
@@ -143,8 +160,8 @@ export type Finishing = {
   rewrite: (text: string) => string;
   /** Maps an upstream Location header to what the visitor should see (null drops it). */
   location?: (value: string) => string | null;
-  /** The injected credential: any upstream header echoing it is dropped. */
-  secret?: string | null;
+  /** Every form of the injected credential (credentialForms): a header echoing one is dropped. */
+  secrets?: readonly string[] | null;
 };
 
 /** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
@@ -166,14 +183,13 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
   }
   let headers = r.headers;
-  const secret = f.secret && f.secret.length >= 4 ? f.secret : null;
-  if (f.location || secret) {
+  const secrets = f.secrets?.length ? f.secrets : null;
+  if (f.location || secrets) {
     headers = [];
-    const encoded = secret ? encodeURIComponent(secret) : "";
     for (const [k, v0] of r.headers) {
       const v = k === "location" && f.location ? f.location(v0) : v0;
       if (v === null) continue;
-      if (secret && (v.includes(secret) || v.includes(encoded))) continue;
+      if (secrets && secrets.some((s) => v.includes(s))) continue;
       headers.push([k, v]);
     }
   }

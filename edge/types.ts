@@ -63,7 +63,8 @@ export type EdgeDeps = {
 };
 
 export type Edge = {
-  handle(req: Request, target: EdgeTarget, info: RequestInfo): Promise<Response>;
+  /** A Response directly for an in-memory hit, else a promise of one. */
+  handle(req: Request, target: EdgeTarget, info: RequestInfo): Response | Promise<Response>;
   /** Resolves an active custom domain to its tenant slug (memoised KV read). */
   resolveDomain(hostname: string): Promise<string | null>;
   /** Drops the memoised snapshot of a tenant (called after management writes). */

@@ -31,7 +31,9 @@ export function Notice({ outcome }: { outcome: FormOutcome }) {
       )}
       {!outcome.ok && (
         <p class="muted">
-          Fix the fields named above and try again, or reload the page to see the current state.
+          {fields.length
+            ? "Nothing was saved: correct the fields named above and try again."
+            : "Nothing was changed: correct the problem and try again."}
         </p>
       )}
     </div>

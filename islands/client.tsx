@@ -137,8 +137,16 @@ async function submitForm(form: HTMLFormElement, submitter: HTMLButtonElement | 
     location.assign(reply.next);
     return;
   }
+  form.nextElementSibling?.classList.contains("form-error") && form.nextElementSibling.remove();
   if (reply.outcome.ok) await refreshContent();
-  else markFields(form, reply.outcome.fields);
+  else {
+    markFields(form, reply.outcome.fields);
+    // The refusal also right where the person acted (the announcement is at the top).
+    const why = document.createElement("p");
+    why.className = "form-error error";
+    why.textContent = reply.outcome.message;
+    form.insertAdjacentElement("afterend", why);
+  }
   announce(reply.outcome);
 }
 

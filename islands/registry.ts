@@ -2,11 +2,13 @@
 import { JsonForm, type JsonFormProps } from "./JsonForm.tsx";
 import { ActionButton, type ActionButtonProps } from "./ActionButton.tsx";
 import { ApiTable, type ApiTableProps } from "./ApiTable.tsx";
+import { PreviewPanel, type PreviewPanelProps } from "./PreviewPanel.tsx";
 
 export type IslandProps = {
   JsonForm: JsonFormProps;
   ActionButton: ActionButtonProps;
   ApiTable: ApiTableProps;
+  PreviewPanel: PreviewPanelProps;
 };
 export type IslandName = keyof IslandProps;
 
@@ -14,4 +16,5 @@ export const ISLANDS: { [N in IslandName]: (props: IslandProps[N]) => unknown } 
   JsonForm,
   ActionButton,
   ApiTable,
+  PreviewPanel,
 };

@@ -54,6 +54,9 @@ const EnvSchema = z.object({
   DENO_DEPLOY: bool.optional(),
   EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
   EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
+  CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CDN_PURGE_TOKEN: z.string().min(1).optional(),
+  CDN_PURGE_KIND: z.enum(["deno-deploy", "http"]).default("http"),
   STALE_IF_ERROR_SECONDS: intIn(0, 7 * 86400).default(300),
   USAGE_FLUSH_INTERVAL_MS: intIn(100, 3_600_000).default(10_000),
   USAGE_FLUSH_MAX_ENTRIES: intIn(1, 1_000_000).default(500),
@@ -169,6 +172,8 @@ export type Config = {
   denoDeploy: boolean;
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
+  /** Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. */
+  cdnPurge: { url: string; token?: string; kind: "deno-deploy" | "http" } | undefined;
   staleIfErrorSeconds: number;
   usage: {
     flushIntervalMs: number;
@@ -251,6 +256,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
+    cdnPurge: e.CDN_PURGE_URL
+      ? { url: e.CDN_PURGE_URL, token: e.CDN_PURGE_TOKEN, kind: e.CDN_PURGE_KIND }
+      : undefined,
     staleIfErrorSeconds: e.STALE_IF_ERROR_SECONDS,
     usage: {
       flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS,

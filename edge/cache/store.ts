@@ -35,6 +35,8 @@ export type CachedObject = {
    * hit builds no header list of its own: the per-handler extras are constants.
    */
   replay?: { extra: unknown; headers: [string, string][] };
+  /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
+  sent?: { extra: unknown; cache: string; age: number; headers: Headers };
 };
 
 export type EdgeCacheOptions = {

@@ -13,6 +13,7 @@ import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { aiEngineFor, routeMatches } from "./engine.ts";
 import { bumpRegenVersion } from "./regen.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
 import { fetchTenantApi, joinApiPath } from "./upstream.ts";
 
 /** `/~api/posts?x=1` → `/posts?x=1`; anything not starting with `/` is a 400. */
@@ -85,6 +86,8 @@ export async function regenerate(
     });
     return regenVersion;
   });
+  // After commit and projection, outside the transaction: purge that profile's CDN copies.
+  await purgeAfterBump(s, tenant.id, { profile: input.profile }, tenant.settings);
   const st = r.stats;
   return {
     profile: input.profile,

@@ -10,6 +10,8 @@ import { tenants } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { changeTenant } from "../edge_config/changes.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
+import type { CdnKind } from "../cdn/tags.ts";
 
 export const REFRESH_TYPES = ["api", "assets", "html", "all"] as const;
 export type RefreshType = typeof REFRESH_TYPES[number];
@@ -41,7 +43,7 @@ export async function bumpCacheVersions(
   const api = type === "api" || type === "all";
   const assets = type === "assets" || type === "all";
   const html = type === "html" || type === "all";
-  return await changeTenant(s, tenant.id, async (tx) => {
+  const { versions, settings } = await changeTenant(s, tenant.id, async (tx) => {
     const [row] = await tx.db.update(tenants).set({
       ...(api ? { apiCacheVersion: sql`${tenants.apiCacheVersion} + 1` } : {}),
       ...(assets ? { assetCacheVersion: sql`${tenants.assetCacheVersion} + 1` } : {}),
@@ -56,6 +58,13 @@ export async function bumpCacheVersions(
       target: tenant.slug,
       metadata: { type, ...versions },
     });
-    return versions;
+    return { versions, settings: row.settings };
   });
+  // After the projection: a CDN refetching at once then reaches the new version.
+  const kinds: CdnKind[] = [];
+  if (api) kinds.push("api");
+  if (assets) kinds.push("assets");
+  if (html) kinds.push("html");
+  await purgeAfterBump(s, tenant.id, { kinds }, settings);
+  return versions;
 }

@@ -1,7 +1,7 @@
 /**
  * Pure helpers of the form bridge: HTML form fields → the JSON body an API endpoint takes,
  * and an API answer → the outcome people see. Field names carry their type after a colon
- * (`ttl:number`, `on:bool`, `config:json`, `origin:null`, `tags:list`); dots nest
+ * (`ttl:number`, `on:bool`, `config:json`, `origin:null`, `cap:numnull`, `tags:list`); dots nest
  * (`variants.0.key` → `{ variants: [{ key }] }`). Names starting with `_` are the bridge's own.
  */
 import type { FormOutcome } from "./flash.ts";
@@ -21,6 +21,8 @@ function typed(raw: string, type: string | undefined): Json | undefined {
       } catch {
         throw new FormFieldError("Not valid JSON");
       }
+    case "numnull":
+      return raw.trim() === "" ? null : Number(raw);
     case "null":
       return raw.trim() === "" ? null : raw.trim();
     case "list":

@@ -66,6 +66,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     },
     domains: active.map((d) => d.hostname).sort(),
     ownerId: await billingOwner(s, tenant.id),
+    cdnOffload: tenant.settings.cdnOffload === true,
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

@@ -43,6 +43,8 @@ export type EdgeSnapshot = {
   ownerId?: string | null;
   ai: AiSnapshot;
   experiments: ExperimentSnapshot[];
+  /** CDN offload on (docs/decisions.md "CDN offload"); absent in snapshots built before it. */
+  cdnOffload?: boolean;
 };
 
 /** Asset delivery settings of a tenant, as the edge reads them. */

@@ -76,6 +76,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       tokenUpdatedAt: t.apiTokenUpdatedAt?.toISOString() ?? null,
       previewParam: t.settings.previewParam ?? DEFAULT_PREVIEW_PARAM,
       siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
+      cdnOffload: t.settings.cdnOffload === true,
       apiCacheVersion: t.apiCacheVersion,
       assetCacheVersion: t.assetCacheVersion,
       htmlCacheVersion: t.htmlCacheVersion,
@@ -137,6 +138,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
       settings: {
         ...(api.previewParam ? { previewParam: api.previewParam } : {}),
         ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+        ...(input.cdnOffload ? { cdnOffload: true } : {}),
         ...assetSettingsPatch(input),
         ...(Object.keys(ids.provider).length ? { provider: ids.provider } : {}),
       },
@@ -278,6 +280,7 @@ export async function updateTenant(
   const settings = settingsPatch({
     ...(api.previewParam !== undefined ? { previewParam: api.previewParam } : {}),
     ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
+    ...(input.cdnOffload !== undefined ? { cdnOffload: input.cdnOffload } : {}),
     ...assetSettingsPatch(input),
     provider: ids.provider,
   });

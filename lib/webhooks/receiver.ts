@@ -13,6 +13,7 @@ import { readBodyText } from "../http/validate.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
 import { changeTenant } from "../edge_config/changes.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
 import { pruneEvents } from "./events.ts";
 
 /** SPEC "Limits": cache-refresh webhook body 64 KB. */
@@ -166,9 +167,20 @@ async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {
       apiCacheVersion: tenants.apiCacheVersion,
       assetCacheVersion: tenants.assetCacheVersion,
       htmlCacheVersion: tenants.htmlCacheVersion,
+      settings: tenants.settings,
     }));
   if (!v) throw new Error("Tenant vanished during refresh");
-  return v;
+  // After the projection: a CDN refetching at once then reaches the new version.
+  const kinds = [
+    ...(w.refreshApi ? ["api" as const] : []),
+    ...(w.refreshAssets ? ["assets" as const] : []),
+  ];
+  if (kinds.length) await purgeAfterBump(s, w.tenantId, { kinds }, v.settings);
+  return {
+    apiCacheVersion: v.apiCacheVersion,
+    assetCacheVersion: v.assetCacheVersion,
+    htmlCacheVersion: v.htmlCacheVersion,
+  };
 }
 
 async function markWebhook(s: Services, id: number, at: Date, status: string): Promise<void> {

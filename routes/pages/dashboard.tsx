@@ -14,6 +14,10 @@ import { ApiForm, Field } from "../../components/ApiForm.tsx";
 import { Empty, TableWrap } from "../../components/ui.tsx";
 import { tenantHref } from "../../components/nav.ts";
 import { tenantPages } from "./tenant/mod.tsx";
+import { QuotaBanner } from "../../components/QuotaBanner.tsx";
+import { TenantMonthCells } from "../../components/TenantMonth.tsx";
+import { accountMonth } from "../../lib/billing/quota.ts";
+import { usageByTenant } from "../../lib/usage/query.ts";
 
 export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -22,13 +26,16 @@ export function dashboardPages(): Hono<AppEnv> {
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
+    const { quota } = await accountMonth(s, auth.user.id);
     const billing = billingEnabled(s.config)
-      ? billingView(s, await findBilling(s, auth.user.id))
+      ? billingView(s, await findBilling(s, auth.user.id), quota)
       : null;
+    const month = await usageByTenant(s, rows.map((r) => r.tenant.id), quota.period);
     return page(
       c,
       <Layout title="Tenants" user={pageUser(c)}>
         <h1>Tenants</h1>
+        <QuotaBanner quota={quota} />
         {rows.length === 0
           ? (
             <Empty title="No tenants yet">
@@ -43,6 +50,8 @@ export function dashboardPages(): Hono<AppEnv> {
                   <th>CMS</th>
                   <th>Proxy host</th>
                   <th>Your role</th>
+                  <th>Requests ({quota.period})</th>
+                  <th>Bandwidth ({quota.period})</th>
                 </tr>
               </thead>
               <tbody>
@@ -58,6 +67,7 @@ export function dashboardPages(): Hono<AppEnv> {
                         <code>{v.proxyBase}</code>
                       </td>
                       <td>{role}</td>
+                      <TenantMonthCells usage={month.get(tenant.id)} />
                     </tr>
                   );
                 })}

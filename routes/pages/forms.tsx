@@ -106,7 +106,7 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
       const next = outcome.ok && get("_next")
         ? safeNext(
           get("_next")!.replace(/\{([\w.]+)\}/g, (_, k: string) => {
-            const v = (answer as Record<string, unknown> | null)?.[k] ?? body[k];
+            const v = (answer as Record<string, unknown> | null)?.[k];
             return encodeURIComponent(String(v ?? ""));
           }),
           publicUrl,

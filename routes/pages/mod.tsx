@@ -10,6 +10,8 @@ import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
 import { passwordResetPages } from "./password_reset.tsx";
 import { type Dispatch, formBridge } from "./forms.tsx";
+import { adminPages } from "./admin/mod.tsx";
+import { accountPages } from "./account/mod.tsx";
 
 export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -39,6 +41,8 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   app.route("/", invitePages());
   app.route("/", passwordResetPages());
   app.route("/", formBridge(dispatch));
+  app.route("/", adminPages());
+  app.route("/", accountPages());
   app.onError((err, c) => pageError(c, err));
   return app;
 }

@@ -22,3 +22,16 @@ if (!hasChromium && !inCi) {
     `tests/e2e: ${CHROMIUM} is missing, browser tests skipped (apt-get install chromium)`,
   );
 }
+
+/** The island bundle is a build product (deno task build); browser tests build it first. */
+export async function buildIslands(): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "build"],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`deno task build failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+}

@@ -44,6 +44,8 @@ export type TenantSettings = {
   previewParam?: string;
   /** Serve the website origin on the preview host and active custom domains. */
   siteProxy?: boolean;
+  /** Send CDN-Cache-Control and Cache-Tag so a CDN in front answers hits (docs/decisions.md). */
+  cdnOffload?: boolean;
   maxFieldsPerResponse?: number;
   maxCharsPerField?: number;
   monthlyTokenCap?: number | null;

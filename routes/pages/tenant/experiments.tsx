@@ -1,11 +1,258 @@
-/** Experiments: create with variants, activate (problems in place), archive, results. */
-import type { TenantAreaPage } from "./shell.tsx";
-import { Empty } from "../../../components/ui.tsx";
-import { listExperiments } from "../../../lib/experiments/service.ts";
+/** Experiments: create with variants, activate (problems shown), archive, results per variant. */
+import { and, eq, sql } from "drizzle-orm";
+import type { TenantAreaPage, TenantPageCtx } from "./shell.tsx";
+import { ApiForm, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
+import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
+import { BarChart } from "../../../components/charts/BarChart.tsx";
+import { type ExperimentView, listExperiments } from "../../../lib/experiments/service.ts";
+import { exposureSummary } from "../../../lib/experiments/exposures.ts";
+import { DEFAULT_GOAL, EVENT_NAME_RE } from "../../../lib/experiments/schema.ts";
+import { ROUTE_MATCHES } from "../../../lib/experiments/route.ts";
+import { experimentEvents } from "../../../lib/db/schema/mod.ts";
+import { formatCount } from "../../../lib/dashboard/format.ts";
+
+const TONE = { active: "ok", draft: "neutral", archived: "warn" } as const;
+const VARIANT_ROWS = 4;
+const pct = (n: number) => `${n.toFixed(1)} %`;
+const pp = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)} pp`;
+
+/** The event names seen for an experiment, so a goal can be chosen with a link. */
+async function eventNames(t: TenantPageCtx, experimentId: number): Promise<string[]> {
+  const rows = await t.s.db.selectDistinct({ name: experimentEvents.eventName })
+    .from(experimentEvents)
+    .where(
+      and(
+        eq(experimentEvents.tenantId, t.tenant.id),
+        eq(experimentEvents.experimentId, experimentId),
+      ),
+    )
+    .orderBy(sql`1`).limit(20);
+  return rows.map((r) => r.name);
+}
+
+async function Results(t: TenantPageCtx, e: ExperimentView) {
+  const asked = t.c.req.query(`goal${e.id}`) ?? "";
+  const names = await eventNames(t, e.id);
+  const goal = EVENT_NAME_RE.test(asked) ? asked : names[0] ?? DEFAULT_GOAL;
+  const r = await exposureSummary(t.s, t.tenant.id, e.id, goal);
+  if (r.totalExposures === 0) {
+    return (
+      <p class="muted">
+        No exposures yet: requests to <code>{t.view.proxyBase}/~api{e.routePattern}</code>{" "}
+        are split once the experiment is active.
+      </p>
+    );
+  }
+  const labels = r.variants.map((v) => v.variantKey);
+  return (
+    <>
+      {r.sampleRatioMismatch?.flagged && (
+        <p class="notice warn">
+          Sample ratio mismatch (p ={" "}
+          {r.sampleRatioMismatch.pValue.toExponential(2)}): the observed split differs from the
+          weights more than chance allows. Check for bots, caching or redirects before trusting the
+          results.
+        </p>
+      )}
+      <p class="actions">
+        <span class="muted">Goal event:</span>
+        {(names.length ? names : [goal]).map((n) => (
+          <a
+            key={n}
+            href={`?goal${e.id}=${encodeURIComponent(n)}#exp-${e.id}`}
+            aria-current={n === goal ? "true" : undefined}
+          >
+            {n}
+          </a>
+        ))}
+      </p>
+      <TableWrap label={`Results of ${e.name}`}>
+        <thead>
+          <tr>
+            <th>Variant</th>
+            <th class="num">Exposures</th>
+            <th class="num">Split (expected)</th>
+            <th class="num">{goal}</th>
+            <th class="num">Conversion</th>
+            <th>Uplift vs control (95 % CI)</th>
+            <th>Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.variants.map((v) => (
+            <tr key={v.variantId}>
+              <td>
+                {v.label} <span class="muted">({v.transformProfile ?? "control"})</span>
+              </td>
+              <td class="num">{formatCount(v.exposures)}</td>
+              <td class="num">{pct(v.actualSplit)} ({pct(v.expectedSplit)})</td>
+              <td class="num">{formatCount(v.eventCount)}</td>
+              <td class="num">{pct(v.conversionRate)}</td>
+              <td>
+                {v.uplift
+                  ? `${pp(v.uplift.absolute)} (${pp(v.uplift.ciLower)} … ${pp(v.uplift.ciUpper)})`
+                  : v.variantId === r.controlVariantId
+                  ? "baseline"
+                  : "—"}
+              </td>
+              <td>
+                <Time at={v.lastSeenAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </TableWrap>
+      <div class="grid2">
+        <BarChart
+          title="Exposures per variant"
+          labels={labels}
+          series={[{ name: "Exposures", values: r.variants.map((v) => v.exposures) }]}
+          format={formatCount}
+        />
+        <BarChart
+          title={`Conversion per variant (${goal})`}
+          labels={labels}
+          series={[{ name: "Conversion rate", values: r.variants.map((v) => v.conversionRate) }]}
+          format={pct}
+        />
+      </div>
+    </>
+  );
+}
+
+function VariantRows() {
+  return (
+    <>
+      {Array.from({ length: VARIANT_ROWS }, (_, i) => (
+        <fieldset key={i} class="row">
+          <legend>Variant {i + 1}{i < 2 ? "" : " (optional)"}</legend>
+          <Field
+            name={`variants.${i}.key`}
+            label="Key"
+            placeholder={i === 0 ? "control" : `variant-${i}`}
+            required={i < 2}
+          />
+          <Field
+            name={`variants.${i}.weight:number`}
+            label="Weight"
+            type="number"
+            min={1}
+            placeholder="1"
+          />
+          <Field
+            name={`variants.${i}.transformProfile`}
+            label="Profile (empty: control)"
+            placeholder={i === 0 ? "" : "formal"}
+          />
+        </fieldset>
+      ))}
+    </>
+  );
+}
 
 export const experimentsPage: TenantAreaPage = async (t) => {
   const list = await listExperiments(t.s, t.tenant.id);
-  return list.length === 0
-    ? <Empty title="No experiments yet">Create one to split a route between variants.</Empty>
-    : <ul>{list.map((e) => <li key={e.id}>{e.name} {e.status}</li>)}</ul>;
+  const editor = t.can("editor");
+  const results = await Promise.all(list.map((e) => Results(t, e)));
+  return (
+    <>
+      <p class="muted">
+        An experiment splits API requests on a route between variants: each variant applies a
+        transform profile, or none (control). Conversions come from the tracker in the SDK.
+      </p>
+      {!editor && <Refusal role={t.role} need="editor" what="create or change experiments" />}
+      {list.length === 0 && (
+        <Empty title="No experiments yet">
+          Create one below with a control and a variant whose profile has an active rule under{" "}
+          <a href={`${t.href}/ai`}>AI transforms</a>.
+        </Empty>
+      )}
+      {list.map((e, i) => (
+        <section class="card" key={e.id} id={`exp-${e.id}`} aria-label={e.name}>
+          <h2>
+            {e.name}{" "}
+            <Badge tone={TONE[e.status as keyof typeof TONE] ?? "neutral"}>{e.status}</Badge>
+          </h2>
+          <p class="muted">
+            #{e.id} · route {e.routeMatch} <code>{e.routePattern}</code> · created{" "}
+            <Time at={e.createdAt} />
+          </p>
+          <TableWrap label={`Variants of ${e.name}`}>
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Label</th>
+                <th class="num">Weight</th>
+                <th>Profile</th>
+              </tr>
+            </thead>
+            <tbody>
+              {e.variants.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    <code>{v.key}</code>
+                  </td>
+                  <td>{v.label}</td>
+                  <td class="num">{v.weight}</td>
+                  <td>{v.transformProfile ?? <span class="muted">control</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </TableWrap>
+          {editor && e.status !== "archived" && (
+            <div class="actions">
+              {e.status !== "active" && (
+                <ApiForm
+                  api={`${t.api}/ai-experiments/${e.id}`}
+                  method="PATCH"
+                  submit="Activate"
+                  busy="Activating…"
+                  done="{name} is active"
+                  layout="inline"
+                  label={`Activate ${e.name}`}
+                >
+                  <Hidden name="status" value="active" />
+                </ApiForm>
+              )}
+              <ApiForm
+                api={`${t.api}/ai-experiments/${e.id}`}
+                method="DELETE"
+                submit="Archive"
+                busy="Archiving…"
+                confirm={`Archive ${e.name}? Traffic is no longer split; results stay.`}
+                done="Archived"
+                layout="inline"
+                danger
+                label={`Archive ${e.name}`}
+              />
+            </div>
+          )}
+          <h3>Results</h3>
+          {results[i]}
+        </section>
+      ))}
+      {editor && (
+        <section class="card">
+          <h2>Create an experiment</h2>
+          <ApiForm
+            api={`${t.api}/ai-experiments`}
+            submit="Create experiment"
+            busy="Creating…"
+            done="Experiment {name} created as a draft: activate it when ready"
+            label="Create an experiment"
+          >
+            <Field name="name" label="Name" required placeholder="Formal vs casual titles" />
+            <Field
+              name="routePattern"
+              label="Route"
+              placeholder="/posts"
+              hint="API path after /~api"
+            />
+            <Select name="routeMatch" label="Match" options={ROUTE_MATCHES} value="prefix" />
+            <VariantRows />
+          </ApiForm>
+        </section>
+      )}
+    </>
+  );
 };

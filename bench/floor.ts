@@ -1,0 +1,44 @@
+/**
+ * The runtime's floors: a bare `Deno.serve` in its own process answering from memory with
+ * the same bodies as the origin, and no proxy logic. Two shapes per body, so Cachely can be
+ * compared with what the runtime itself costs for the same response:
+ *
+ *   GET /one/<origin path>    the body with one header (content-type)
+ *   GET /same/<origin path>   the body with exactly the header set last registered for the path
+ *   POST /__same?path=P       registers that set: a JSON array of [name, value] pairs
+ *
+ * The harness registers the headers Cachely sent on a probed hit (minus `date` and
+ * `content-length`, which every server adds), so the second floor tracks the header set.
+ *
+ * Run: deno run -A bench/floor.ts  → prints {"ready":true,"port":N} on stdout.
+ * FLOOR_PORT picks the port (default 0: any free port).
+ */
+import { imageBody, jsonBody } from "./origin.ts";
+
+if (import.meta.main) {
+  const bodies = new Map<string, { body: Uint8Array<ArrayBuffer>; type: string }>([
+    ["/data.json", { body: jsonBody(), type: "application/json" }],
+    ["/image.jpg", { body: imageBody(), type: "image/jpeg" }],
+  ]);
+  // Headers objects, the cheapest form for Response to copy (bench/ANALYSIS.md).
+  const same = new Map<string, Headers>();
+  const port = Number(Deno.env.get("FLOOR_PORT") ?? 0);
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
+    const url = req.url;
+    const start = url.indexOf("/", url.indexOf("://") + 3);
+    const path = url.slice(start);
+    if (path.startsWith("/one/")) {
+      const b = bodies.get(path.slice(4));
+      if (b) return new Response(b.body, { headers: { "content-type": b.type } });
+    } else if (path.startsWith("/same/")) {
+      const p = path.slice(5);
+      const b = bodies.get(p);
+      if (b) return new Response(b.body, { headers: same.get(p) ?? { "content-type": b.type } });
+    } else if (path.startsWith("/__same?path=") && req.method === "POST") {
+      same.set(decodeURIComponent(path.slice(13)), new Headers(await req.json()));
+      return new Response(null, { status: 204 });
+    }
+    return new Response("not found", { status: 404 });
+  });
+  console.log(JSON.stringify({ ready: true, port: server.addr.port }));
+}

@@ -1,0 +1,66 @@
+/**
+ * The purge hook (docs/decisions.md "CDN offload"): every cache-version bump of a tenant
+ * with CDN offload on POSTs the matching Cache-Tag values to CDN_PURGE_URL, so a CDN in
+ * front drops what the bump made stale instead of serving it for the rest of its TTL.
+ * CDN_PURGE_KIND `deno-deploy` is Deno Deploy's tag invalidation endpoint, `http` a
+ * generic purge URL (an nginx, Varnish or a worker of your own); both receive
+ * `{"tags": [...]}` as JSON with `Authorization: Bearer CDN_PURGE_TOKEN` when one is set.
+ * A failed purge is logged and never fails the bump: the CDN's TTL still bounds staleness.
+ */
+import { eq } from "drizzle-orm";
+import type { Services } from "../services.ts";
+import { tenants } from "../db/schema/mod.ts";
+import type { TenantSettings } from "../db/schema/core.ts";
+import { type CdnKind, kindTag, profileTag, tenantTag } from "./tags.ts";
+
+const PURGE_TIMEOUT_MS = 5_000;
+
+/** What a bump invalidates: counters by kind (all three: the tenant tag), or one profile. */
+export type PurgeScope = { kinds: CdnKind[] } | { profile: string };
+
+export function purgeTags(tenantId: number, scope: PurgeScope): string[] {
+  if ("profile" in scope) return [profileTag(tenantId, scope.profile)];
+  if (scope.kinds.length === 3) return [tenantTag(tenantId)];
+  return scope.kinds.map((k) => kindTag(tenantId, k));
+}
+
+/**
+ * Purges the tags of a bump when a hook is configured and the tenant offloads to a CDN.
+ * `settings` saves a read when the caller already has the row.
+ */
+export async function purgeAfterBump(
+  s: Services,
+  tenantId: number,
+  scope: PurgeScope,
+  settings?: TenantSettings,
+): Promise<void> {
+  const hook = s.config.cdnPurge;
+  if (!hook) return;
+  try {
+    if (!settings) {
+      const [row] = await s.db.select({ settings: tenants.settings }).from(tenants)
+        .where(eq(tenants.id, tenantId));
+      settings = row?.settings;
+    }
+    if (settings?.cdnOffload !== true) return;
+    const tags = purgeTags(tenantId, scope);
+    const res = await s.fetch(hook.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(hook.token ? { authorization: `Bearer ${hook.token}` } : {}),
+      },
+      body: JSON.stringify({ tags }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    if (!res.ok) s.log.warn("cdn purge refused", { tenantId, status: res.status, kind: hook.kind });
+  } catch (e) {
+    s.log.warn("cdn purge failed", {
+      tenantId,
+      kind: hook.kind,
+      error: e instanceof Error ? e.name : "unknown",
+    });
+  }
+}

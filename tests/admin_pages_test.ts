@@ -1,0 +1,181 @@
+/**
+ * The master-admin console pages (/admin…), rendered in process: happy (figures, charts,
+ * actions with confirmation), empty, error (bad query, unknown user) and forbidden.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
+import { seedUsageDays } from "./fakes/usage_rows.ts";
+import { utcDay } from "../lib/usage/days.ts";
+
+const ROOT = "root@example.com";
+const opts = { env: { ADMIN_EMAILS: ROOT } };
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+/** The `<form …>` opening tags of a page whose hidden `_api` field is `api`. */
+function formsFor(html: string, api: string): string[] {
+  return [...html.matchAll(/<form[^>]*>[\s\S]*?<\/form>/g)].map((m) => m[0])
+    .filter((f) => f.includes(`name="_api" value="${api}"`));
+}
+
+// ---- happy ----
+
+dbTest("GET /admin: figures, bandwidth and request charts, top tenants", async (app) => {
+  const root = await signUp(app, ROOT);
+  const slug = await createTenant(root);
+  const day = utcDay(app.clock.now());
+  await seedUsageDays(app, await tenantIdOf(app, slug), [
+    { day, requests: 1234, bytes: 5 * 1024 * 1024, hits: 900, misses: 100 },
+  ]);
+  const r = await root.get("/admin");
+  assertEquals(r.status, 200);
+  assertStringIncludes(r.text, "<h1>Overview</h1>");
+  assertStringIncludes(r.text, 'aria-current="page"', "the console's own navigation");
+  assertStringIncludes(r.text, "1,234");
+  assertStringIncludes(r.text, "5.00 MB");
+  assertStringIncludes(r.text, "90.0 %", "hit ratio");
+  assertEquals((r.text.match(/<svg[^>]*role="img"/g) ?? []).length, 2, "two charts");
+  assertStringIncludes(r.text, `${day}: 5.00 MB`, "bars carry their value for hover");
+  assertStringIncludes(r.text, `href="/dashboard/${slug}"`);
+}, opts);
+
+dbTest(
+  "GET /admin/users searches; a user's page offers block, plan, reset, each confirmed",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const ada = await signUp(app, "ada@example.com");
+    await signUp(app, "bob@example.com");
+    const list = await root.get("/admin/users?q=ada");
+    assertEquals(list.status, 200);
+    assertStringIncludes(list.text, `href="/admin/users/${ada.userId}"`);
+    assert(!list.text.includes("bob@example.com"), "only matches");
+
+    const page = await root.get(`/admin/users/${ada.userId}`);
+    assertEquals(page.status, 200);
+    assertStringIncludes(page.text, "ada@example.com");
+    const base = `/api/admin/users/${ada.userId}`;
+    for (
+      const api of [`${base}/block`, `/api/admin/billing/${ada.userId}`, `${base}/reset-password`]
+    ) {
+      const [form] = formsFor(page.text, api);
+      assert(form, `a form for ${api}`);
+      assertStringIncludes(form, 'method="post"');
+      assertStringIncludes(form, "data-confirm=", `${api} asks first`);
+    }
+    const self = await root.get(`/admin/users/${root.userId}`);
+    assertStringIncludes(self.text, "You cannot block your own account");
+    assertEquals(formsFor(self.text, `/api/admin/users/${root.userId}/block`), []);
+  },
+  opts,
+);
+
+dbTest("the block form works without JavaScript through the form bridge", async (app) => {
+  const root = await signUp(app, ROOT);
+  const user = await signUp(app);
+  const page = await root.get(`/admin/users/${user.userId}`);
+  const [form] = formsFor(page.text, `/api/admin/users/${user.userId}/block`);
+  const fields = new URLSearchParams();
+  for (const m of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+    fields.append(m[1], m[2].replaceAll("&amp;", "&").replaceAll("&quot;", '"'));
+  }
+  fields.set("reason", "spam");
+  fields.set("_confirmed", "1");
+  const r = await root.post("/forms", fields.toString(), FORM);
+  assertEquals(r.status, 303);
+  const view = await root.get(`/api/admin/users/${user.userId}`);
+  assertEquals(view.body.blocked, true);
+  assertEquals(view.body.blockedReason, "spam");
+  assertStringIncludes((await root.get(`/admin/users/${user.userId}`)).text, "Unblock");
+}, opts);
+
+dbTest("GET /admin/logs filters by least level and pages with a cursor", async (app) => {
+  const root = await signUp(app, ROOT);
+  app.services.log.warn("disk almost full", { freeMb: 120 });
+  app.services.log.error("upstream timed out", {});
+  const warn = await root.get("/admin/logs?level=warn");
+  assertEquals(warn.status, 200);
+  assertStringIncludes(warn.text, "disk almost full");
+  assertStringIncludes(warn.text, "upstream timed out");
+  const err = await root.get("/admin/logs?level=error");
+  assert(!err.text.includes("disk almost full"), "warn is below error");
+  assertStringIncludes(err.text, '<option value="error" selected');
+  assertEquals(formsFor(err.text, "/api/admin/logs-test").length, 1);
+  for (let i = 0; i < 55; i++) app.services.log.error(`burst ${i}`, {});
+  const first = await root.get("/admin/logs?level=error");
+  const older = first.text.match(/href="(\/admin\/logs\?level=error&amp;cursor=\d+)"/)?.[1];
+  assert(older, "a link to older entries");
+  assert(!first.text.includes("upstream timed out"), "the oldest is on the next page");
+  const next = await root.get(older.replaceAll("&amp;", "&"));
+  assertStringIncludes(next.text, "upstream timed out");
+}, { env: { ...opts.env, LOG_LEVEL: "info" } });
+
+dbTest(
+  "GET /admin/platform: aggregator status, cost model, every platform action confirmed",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const r = await root.get("/admin/platform");
+    assertEquals(r.status, 200);
+    assertStringIncludes(r.text, "Usage aggregator");
+    assertStringIncludes(r.text, "Flush errors");
+    assertStringIncludes(r.text, "Cost model");
+    assertStringIncludes(r.text, "Total");
+    for (
+      const api of [
+        "/api/admin/d1-init",
+        "/api/admin/prune-logs",
+        "/api/admin/migrate-kv-to-d1",
+        "/api/admin/quota-snapshots/backfill",
+        "/api/admin/backfill-members",
+      ]
+    ) {
+      const [form] = formsFor(r.text, api);
+      assert(form, `a form for ${api}`);
+      assertStringIncludes(form, "data-confirm=", `${api} asks first`);
+    }
+  },
+  opts,
+);
+
+// ---- empty ----
+
+dbTest("an empty platform: empty states name the next step", async (app) => {
+  const root = await signUp(app, ROOT);
+  const r = await root.get("/admin");
+  assertStringIncludes(r.text, "No tenant traffic this month");
+  assertStringIncludes(r.text, "No traffic recorded in this month yet");
+  const none = await root.get("/admin/users?q=nobody-like-this");
+  assertStringIncludes(none.text, "No user matches");
+}, opts);
+
+// ---- error ----
+
+dbTest("bad queries answer 400 pages naming the field; unknown users 404", async (app) => {
+  const root = await signUp(app, ROOT);
+  const period = await root.get("/admin?period=2026-13");
+  assertEquals(period.status, 400);
+  assertStringIncludes(period.text, "Invalid period");
+  const level = await root.get("/admin/logs?level=loud");
+  assertEquals(level.status, 400);
+  assertStringIncludes(level.text, "Invalid level");
+  const missing = await root.get("/admin/users/no-such-user");
+  assertEquals(missing.status, 404);
+  assertStringIncludes(missing.text, "User not found");
+}, opts);
+
+// ---- forbidden ----
+
+dbTest(
+  "non-admins get a 403 page that explains; anonymous visitors log in and come back",
+  async (app) => {
+    const user = await signUp(app);
+    for (const path of ["/admin", "/admin/users", "/admin/logs", "/admin/platform"]) {
+      const r = await user.get(path);
+      assertEquals(r.status, 403, path);
+      assertStringIncludes(r.text, "only for master admins");
+      assert(!r.text.includes("Cost model"), "nothing of the console leaks");
+    }
+    const anon = await new Client(app).get("/admin/users?q=x");
+    assertEquals(anon.status, 302);
+    assertEquals(anon.headers.get("location"), "/login?next=%2Fadmin%2Fusers%3Fq%3Dx");
+  },
+  opts,
+);
