@@ -11,7 +11,7 @@ import { finishUpstream, methodNotAllowed, objectResponse, otherResponse } from 
 import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
 import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
-import { injectCredential, openToken } from "./credentials.ts";
+import { credentialForms, injectCredential, openToken } from "./credentials.ts";
 import { fetchUpstream } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
@@ -255,7 +255,18 @@ async function loadApi(
         message: "Upstream credentials unavailable",
       };
     }
-    injectCredential(api.authMode, api.authParam, token, url, headers);
+    try {
+      injectCredential(api.authMode, api.authParam, token, url, headers);
+    } catch {
+      // A value saved before header-safety checks (CR/LF, a forbidden name): 502, never a 500.
+      deps.log.error("edge credential unusable", { tenant: rc.snap.slug });
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_credentials",
+        message: "Upstream credentials unavailable",
+      };
+    }
   }
   const r = await fetchUpstream(deps, {
     url,
@@ -263,11 +274,14 @@ async function loadApi(
     maxBuffer: deps.config.edgeCacheMaxObjectBytes,
   });
   const authParam = api.authMode === "query" ? api.authParam : null;
+  const secrets = token ? credentialForms(api.authMode, token) : null;
   return finishUpstream(r, {
     now: deps.clock.now(),
     ttlMs: rc.snap.cacheTtl * 1000,
-    rewrite: token ? (text) => scrubToken(rc.rewrite(text), token) : (t: string) => rc.rewrite(t),
-    secret: token,
+    rewrite: secrets
+      ? (text) => scrubToken(rc.rewrite(text), secrets)
+      : (t: string) => rc.rewrite(t),
+    secrets,
     location: (v) => mapApiLocation(v, url, origin, authParam, rc),
   });
 }
@@ -276,13 +290,12 @@ export const UA = "Cachely-Edge/1";
 
 /**
  * Removes the credential from a body: some APIs echo request URLs (Prismic's
- * `next_page` carries `access_token`), and a cached body is public.
+ * `next_page` carries `access_token`) or headers, and a cached body is public.
+ * `forms` comes from credentialForms() (every encoding of the credential).
  */
-export function scrubToken(text: string, token: string): string {
-  if (token.length < 4) return text;
-  let out = text.includes(token) ? text.replaceAll(token, "") : text;
-  const encoded = encodeURIComponent(token);
-  if (encoded !== token && out.includes(encoded)) out = out.replaceAll(encoded, "");
+export function scrubToken(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) if (out.includes(f)) out = out.replaceAll(f, "");
   return out;
 }
 

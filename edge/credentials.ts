@@ -59,6 +59,52 @@ export function injectCredential(
   }
 }
 
+/** Per token: every form of it an upstream might echo (memoised, so a miss costs no base64). */
+const formsByToken = new Map<string, readonly string[]>();
+
+/**
+ * The strings to scrub from what an upstream echoes: the token, and in Basic mode also
+ * the other encoding of the credential (`user:secret` and its base64, whichever was not
+ * stored) and the secret half alone; each also URL-encoded. `Basic …` contains the
+ * base64 form. Forms under 4 characters are skipped (they would maim ordinary text).
+ */
+export function credentialForms(mode: AuthMode, token: string): readonly string[] {
+  const key = `${mode}\n${token}`;
+  let forms = formsByToken.get(key);
+  if (forms) return forms;
+  const raw = new Set([token]);
+  if (mode === "basic") {
+    const plain = token.includes(":") ? token : decodeBasic(token);
+    if (plain) {
+      raw.add(plain);
+      raw.add(basic(plain));
+      const secret = plain.slice(plain.indexOf(":") + 1);
+      if (secret.length >= 8) raw.add(secret);
+    }
+  }
+  const all = new Set<string>();
+  for (const f of raw) {
+    if (f.length < 4) continue;
+    all.add(f);
+    all.add(encodeURIComponent(f));
+  }
+  forms = [...all];
+  if (formsByToken.size >= 10_000) formsByToken.delete(formsByToken.keys().next().value!);
+  formsByToken.set(key, forms);
+  return forms;
+}
+
+/** `user:secret` from a base64 Basic credential, or null when it is not one. */
+function decodeBasic(b64: string): string | null {
+  try {
+    const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return text.includes(":") ? text : null;
+  } catch {
+    return null;
+  }
+}
+
 function basic(userPass: string): string {
   let s = "";
   for (const b of new TextEncoder().encode(userPass)) s += String.fromCharCode(b);

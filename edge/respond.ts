@@ -166,8 +166,8 @@ export type Finishing = {
   rewrite: (text: string) => string;
   /** Maps an upstream Location header to what the visitor should see (null drops it). */
   location?: (value: string) => string | null;
-  /** The injected credential: any upstream header echoing it is dropped. */
-  secret?: string | null;
+  /** Every form of the injected credential (credentialForms): a header echoing one is dropped. */
+  secrets?: readonly string[] | null;
 };
 
 /** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
@@ -189,14 +189,13 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
   }
   let headers = r.headers;
-  const secret = f.secret && f.secret.length >= 4 ? f.secret : null;
-  if (f.location || secret) {
+  const secrets = f.secrets?.length ? f.secrets : null;
+  if (f.location || secrets) {
     headers = [];
-    const encoded = secret ? encodeURIComponent(secret) : "";
     for (const [k, v0] of r.headers) {
       const v = k === "location" && f.location ? f.location(v0) : v0;
       if (v === null) continue;
-      if (secret && (v.includes(secret) || v.includes(encoded))) continue;
+      if (secrets && secrets.some((s) => v.includes(s))) continue;
       headers.push([k, v]);
     }
   }

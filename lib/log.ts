@@ -12,7 +12,7 @@ export type Logger = {
 export function createLogger(level: LogLevel, sink: (line: string) => void = console.log): Logger {
   const emit = (l: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[l] < ORDER[level]) return;
-    sink(JSON.stringify({ t: new Date().toISOString(), level: l, msg, ...fields }));
+    sink(JSON.stringify({ t: new Date().toISOString(), level: l, msg, ...redactFields(fields) }));
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
@@ -23,6 +23,26 @@ export const silentLogger: Logger = {
   warn() {},
   error() {},
 };
+
+// A failed Drizzle query's message (and so its stack) is "Failed query: <sql>\nparams: <values>",
+// and the values are user data: emails, password hashes, tokens. They never reach a log line.
+const QUERY_PARAMS = /\nparams: [\s\S]*?(?=\n\s+at |$)/g;
+
+/** A log string with the bound values of a failed query replaced by `[redacted]`. */
+export function redactQueryParams(v: string): string {
+  return v.includes("\nparams: ") ? v.replace(QUERY_PARAMS, "\nparams: [redacted]") : v;
+}
+
+function redactFields(fields?: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!fields) return fields;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v !== "string" || !v.includes("\nparams: ")) continue;
+    out ??= { ...fields };
+    out[k] = redactQueryParams(v);
+  }
+  return out ?? fields;
+}
 
 /** One captured log line, as GET /api/admin/logs shows it. */
 export type LogEntry = {
@@ -78,8 +98,9 @@ function scrubFields(fields?: Record<string, unknown>): Record<string, unknown> 
   for (const [k, v] of Object.entries(fields ?? {})) {
     if (DROPPED_FIELDS.has(k)) continue;
     if (SECRET_FIELD.test(k)) out[k] = "[redacted]";
-    else if (typeof v === "string" && v.length > MAX_FIELD_CHARS) {
-      out[k] = v.slice(0, MAX_FIELD_CHARS) + "…";
+    else if (typeof v === "string") {
+      const r = redactQueryParams(v);
+      out[k] = r.length > MAX_FIELD_CHARS ? r.slice(0, MAX_FIELD_CHARS) + "…" : r;
     } else out[k] = v;
   }
   return out;

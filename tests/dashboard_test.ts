@@ -121,3 +121,26 @@ dbTest("with billing on, the dashboard shows the free plan and the upgrade butto
 }, {
   env: { STRIPE_SECRET_KEY: "sk_test_dashboard", STRIPE_PRICE_PRO: "price_pro", QUOTAS: "on" },
 });
+
+dbTest(
+  "the form bridge fills its next page from the answer, never from typed fields",
+  async (app) => {
+    const owner = await signUp(app);
+    const r = await owner.request(
+      "POST",
+      "/forms",
+      new URLSearchParams({
+        _api: "/api/tenants",
+        _method: "POST",
+        _back: "/dashboard",
+        _next: "/dashboard/{key}?t={token}",
+        slug: "bridge-next",
+        cms: "generic",
+        token: "typed-secret-token",
+      }).toString(),
+      { "content-type": "application/x-www-form-urlencoded" },
+    );
+    assertEquals(r.status, 303);
+    assertEquals(r.headers.get("location"), "/dashboard/bridge-next?t=");
+  },
+);

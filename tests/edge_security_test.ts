@@ -8,6 +8,8 @@ import { assert, assertEquals } from "./assert.ts";
 import { CANARY, edgeFixture, startUpstream } from "./fakes/upstream.ts";
 import { hostMappingFetch, startAssetHost } from "./fakes/asset_host.ts";
 import { BadPathError, joinUpstream } from "../edge/url_join.ts";
+import { encryptSecret } from "../lib/crypto/mod.ts";
+import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 
 type WptCase = { input: string; base: string | null; failure?: boolean };
 const wpt = (JSON.parse(
@@ -186,6 +188,47 @@ Deno.test("the canary token never appears in a response, log line, cache key or 
     for (const l of fx.logs) assert(!l.includes(CANARY), `leaked in log: ${l}`);
     for (const k of fx.edge.cache.lru.keys()) assert(!k.includes(CANARY), `leaked in key: ${k}`);
     for (const u of fx.usage) assert(!JSON.stringify(u).includes(CANARY));
+  } finally {
+    fx.close();
+    await up.close();
+  }
+});
+
+Deno.test("Basic mode: no form of the credential reaches a visitor or the cache", async () => {
+  const user = "key-4711";
+  const secret = "s3cr3t-Basic-canary";
+  const plain = `${user}:${secret}`;
+  const b64 = btoa(plain);
+  const up = startUpstream();
+  up.route("/echo", (req) => {
+    const auth = req.headers.get("authorization") ?? "";
+    const decoded = atob(auth.replace(/^Basic /, ""));
+    return Response.json({ auth, decoded, b64: auth.slice(6), secret: decoded.split(":")[1] }, {
+      headers: { "x-echo": auth, "x-echo-plain": decoded, "x-echo-b64": auth.slice(6) },
+    });
+  });
+  const fx = await edgeFixture(up.url);
+  try {
+    let v = 0;
+    // The token is stored either as base64 (SPEC, image host) or as plain `user:secret`.
+    for (const stored of [b64, plain]) {
+      await fx.update({
+        api: { authMode: "basic", tokenEnc: await encryptSecret(TEST_ENCRYPTION_KEY, stored) },
+        versions: { api: ++v, assets: 1, html: 1 },
+      });
+      const res = await fx.request("/~api/echo");
+      const seen = `${[...res.headers].join(";")} ${await res.text()}`;
+      assertEquals(res.status, 200);
+      assertEquals(up.seen.at(-1)?.headers.get("authorization"), `Basic ${b64}`);
+      for (const form of [plain, b64, `Basic ${b64}`, secret, encodeURIComponent(plain)]) {
+        assert(!seen.includes(form), `${stored === b64 ? "b64" : "plain"}: ${form} in ${seen}`);
+      }
+      for (const k of fx.edge.cache.lru.keys()) {
+        const obj = fx.edge.cache.lru.peek(k)!;
+        const text = new TextDecoder().decode(obj.body) + JSON.stringify(obj.headers);
+        assert(!text.includes(secret) && !text.includes(b64), "cached copy is scrubbed");
+      }
+    }
   } finally {
     fx.close();
     await up.close();

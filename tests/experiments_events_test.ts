@@ -292,3 +292,29 @@ dbTest("a session cookie never turns the public endpoint into a CSRF failure", a
   const r = await post(app, event(), "198.51.100.7", { cookie });
   assertEquals(r.status, 200);
 });
+
+// ---- security: NUL ----
+
+dbTest("POST events: U+0000 in any string or metadata is 400 naming the field", async (app) => {
+  const { e, event } = await setUp(app);
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [event({ visitorId: "v\u0000" }), "visitorId"],
+    [event({ sessionId: "\u0000" }), "sessionId"],
+    [event({ url: "https://x.example/\u0000" }), "url"],
+    [event({ referrer: "\u0000" }), "referrer"],
+    [event({ tenantSlug: "acme\u0000" }), "tenantSlug"],
+    [event({ metadata: { plan: "pro\u0000" } }), "metadata.plan"],
+    [event({ metadata: { "k\u0000": 1 } }), "metadata.k\u0000"],
+    [event({ metadata: { deep: [{ x: "\u0000" }] } }), "metadata.deep.0.x"],
+  ];
+  for (const [body, field] of cases) {
+    const r = await post(app, body);
+    assertEquals(r.status, 400, field);
+    assertEquals(r.body.error.details.fields[0].path, field);
+    assertMatch(r.body.error.message, /NUL/);
+  }
+  // A NUL as a JSON escape deep in a huge nesting is found without a stack overflow.
+  const deep = "[".repeat(50_000) + '"\\u0000"' + "]".repeat(50_000);
+  assertEquals((await post(app, `{"tenantSlug":"a","metadata":{"x":${deep}}}`)).status, 400);
+  assertEquals(await countEvents(app, e.id), 0);
+});

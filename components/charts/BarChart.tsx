@@ -83,7 +83,7 @@ export function BarChart(p: BarChartProps) {
             ))}
           </svg>
         )}
-      {p.series.length > 1 && (
+      {!(isEmpty && p.empty) && p.series.length > 1 && (
         <ul class="legend">
           {p.series.map((s, k) => (
             <li key={s.name}>
@@ -93,27 +93,29 @@ export function BarChart(p: BarChartProps) {
           ))}
         </ul>
       )}
-      <details class="chart-data">
-        <summary>Show data</summary>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{p.labels.length ? "Category" : ""}</th>
-                {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {p.labels.map((label, i) => (
-                <tr key={label}>
-                  <th scope="row">{label}</th>
-                  {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
+      {!(isEmpty && p.empty) && (
+        <details class="chart-data">
+          <summary>Show data</summary>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{p.labels.length ? "Category" : ""}</th>
+                  {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              </thead>
+              <tbody>
+                {p.labels.map((label, i) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
     </figure>
   );
 }

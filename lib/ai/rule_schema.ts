@@ -4,29 +4,30 @@
  * customInstruction for custom (which alone may carry constraints and one example pair).
  */
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { selectorProblem } from "./selector.ts";
 import type { AiPresetId } from "../db/schema/ai.ts";
 
 export const PRESET_IDS = ["rewrite_tone", "shorten", "translate", "custom"] as const;
 
 /** Profiles travel in `?transform=<profile>`: matched exactly and case-sensitively (SPEC). */
-export const profileSchema = z.string().regex(
+export const profileSchema = str().regex(
   /^[A-Za-z0-9_.:-]{1,64}$/,
   "must be 1-64 of letters, digits, _ . : and -",
 );
 export const DEFAULT_PROFILE = "default";
 
-export const fieldSelectorSchema = z.string().superRefine((v, ctx) => {
+export const fieldSelectorSchema = str().superRefine((v, ctx) => {
   const problem = selectorProblem(v);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-const routePatternSchema = z.string().max(512).regex(
+const routePatternSchema = str().max(512).regex(
   /^\/[^\s?#]*$/,
   'must be a path starting with "/"',
 );
-const text = (max: number) => z.string().trim().min(1).max(max);
-const languageSchema = z.string().regex(
+const text = (max: number) => str().trim().min(1).max(max);
+const languageSchema = str().regex(
   /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/,
   "must be a language code such as de or pt-BR",
 );

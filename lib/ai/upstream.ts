@@ -10,7 +10,7 @@ import { decryptSecret } from "../crypto/mod.ts";
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../net/ssrf.ts";
 import { badRequest } from "../errors.ts";
 // The edge's credential injection and token scrubbing: pure helpers, the same rules here.
-import { injectCredential } from "../../edge/credentials.ts";
+import { credentialForms, injectCredential } from "../../edge/credentials.ts";
 import { scrubToken } from "../../edge/api_proxy.ts";
 
 // Dot segments, encoded separators or controls, backslashes, empty segments: refused, not normalised.
@@ -74,7 +74,7 @@ export async function fetchTenantApi(
       contentType: res.headers.get("content-type"),
       // Some APIs echo request URLs (with an access_token); regenerate shows bodies to editors.
       text: token
-        ? scrubToken(new TextDecoder().decode(buf), token)
+        ? scrubToken(new TextDecoder().decode(buf), credentialForms(snap.api.authMode, token))
         : new TextDecoder().decode(buf),
     };
   } catch {

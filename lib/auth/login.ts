@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import type { AppEnv } from "../http/env.ts";
 import type { Services } from "../services.ts";
 import { createUser, findUserByEmail, type User } from "../users/mod.ts";
@@ -16,7 +17,7 @@ import { ApiError, tooManyRequests } from "../errors.ts";
 
 export const credentialsSchema = z.object({
   email: z.email().max(254),
-  password: z.string().min(1).max(200),
+  password: str().min(1).max(200),
 });
 export type Credentials = z.output<typeof credentialsSchema>;
 

@@ -5,6 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import type { Services } from "../services.ts";
 import { experimentEvents, experiments, experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError, badRequest, notFound, tooManyRequests } from "../errors.ts";
@@ -23,20 +24,20 @@ export const MAX_EVENT_BODY_BYTES = 16 * 1024;
 const enc = new TextEncoder();
 const positiveId = z.number().int("must be a positive integer").min(1, "must be a positive integer")
   .max(2_147_483_647, "must be a positive integer");
-const optionalText = (max: number) => z.string().max(max, `must be at most ${max} chars`).nullish();
+const optionalText = (max: number) => str().max(max, `must be at most ${max} chars`).nullish();
 
 /** Unknown fields are ignored, so newer trackers keep working against this server. */
 export const eventSchema = z.object({
-  tenantSlug: z.string().min(1).max(63),
+  tenantSlug: str().min(1).max(63),
   experimentId: positiveId,
   variantId: positiveId,
-  variantKey: z.string().min(1).max(64),
-  eventName: z.string().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$"),
+  variantKey: str().min(1).max(64),
+  eventName: str().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$"),
   visitorId: optionalText(200),
   sessionId: optionalText(200),
   url: optionalText(2048),
   referrer: optionalText(2048),
-  metadata: z.record(z.string(), z.unknown()).nullish().refine(
+  metadata: z.record(str(), z.unknown()).nullish().refine(
     (m) => m == null || enc.encode(JSON.stringify(m)).byteLength <= MAX_METADATA_BYTES,
     `must serialize to at most ${MAX_METADATA_BYTES} bytes`,
   ),

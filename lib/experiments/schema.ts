@@ -4,15 +4,16 @@
  * are in docs/decisions.md "AI experiments".
  */
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { normalizeRoutePattern, ROUTE_MATCHES } from "./route.ts";
 
 /** Same grammar as AI rule profiles: they travel in `?transform=<profile>`. */
-export const profileSchema = z.string().regex(
+export const profileSchema = str().regex(
   /^[A-Za-z0-9_.:-]{1,64}$/,
   "must be 1-64 of letters, digits, _ . : and -",
 );
 
-export const variantKeySchema = z.string().regex(
+export const variantKeySchema = str().regex(
   /^[A-Za-z0-9_.:-]{1,64}$/,
   "must be 1-64 of letters, digits, _ . : and -",
 );
@@ -29,7 +30,7 @@ const variantInput = z.object({
   /** `{ transformProfile }`; null, `{}` or `{ transformProfile: null }` is control. */
   config: z.object({ transformProfile: profileSchema.nullable().optional() }).strict().nullable()
     .optional(),
-  label: z.string().trim().min(1).max(120).optional(),
+  label: str().trim().min(1).max(120).optional(),
   /** Shorthand for config.transformProfile; null is control. */
   transformProfile: profileSchema.nullable().optional(),
 }).strict();
@@ -69,12 +70,12 @@ export const variantsSchema = z.array(variantInput).max(MAX_VARIANTS).superRefin
   }))
 );
 
-const nameSchema = z.string().trim().min(1, "must not be empty").max(200);
+const nameSchema = str().trim().min(1, "must not be empty").max(200);
 const routeMatchSchema = z.enum(ROUTE_MATCHES);
 
 export const createExperimentSchema = z.object({
   name: nameSchema,
-  routePattern: z.string().optional(),
+  routePattern: str().optional(),
   routeMatch: routeMatchSchema.optional(),
   variants: variantsSchema.optional(),
 }).strict().transform((b, ctx) => {
@@ -90,7 +91,7 @@ export type CreateExperimentInput = z.output<typeof createExperimentSchema>;
 
 export const patchExperimentSchema = z.object({
   name: nameSchema.optional(),
-  routePattern: z.string().optional(),
+  routePattern: str().optional(),
   routeMatch: routeMatchSchema.optional(),
   status: z.enum(["draft", "active", "archived"]).optional(),
 }).strict();
@@ -103,5 +104,5 @@ export const EVENT_NAME_RE = /^[a-zA-Z0-9_.:-]{1,80}$/;
 export const DEFAULT_GOAL = "homepage_hero_cta_click";
 
 export const exposuresQuerySchema = z.object({
-  goal: z.string().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
+  goal: str().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
 });

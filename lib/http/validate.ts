@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { ApiError, badRequest } from "../errors.ts";
+import { findNul, NUL_MESSAGE } from "./text.ts";
 
 export type FieldIssue = { path: string; message: string };
 
@@ -16,6 +17,12 @@ export function zodToApiError(error: z.ZodError): ApiError {
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const nul = findNul(value);
+  if (nul !== null) {
+    throw badRequest(`Invalid ${nul}: ${NUL_MESSAGE}`, {
+      fields: [{ path: nul, message: NUL_MESSAGE }],
+    });
+  }
   const r = schema.safeParse(value);
   if (!r.success) throw zodToApiError(r.error);
   return r.data;

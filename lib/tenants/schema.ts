@@ -1,28 +1,39 @@
 /** Request schemas for tenant create and update (SPEC "Tenants"; field list in docs/decisions.md). */
 import { z } from "zod";
+import { str } from "../http/text.ts";
+import { isReservedHeaderName } from "../http/header_names.ts";
 import { AUTH_MODES, CMS_KINDS, IDENTIFIER_RULES, STORYBLOK_REGIONS } from "../providers/mod.ts";
 
-export const hostnameSchema = z.string().trim().toLowerCase().max(253).regex(
+export const hostnameSchema = str().trim().toLowerCase().max(253).regex(
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
   "must be a hostname such as www.example.com",
 );
 
-const urlString = z.string().trim().max(2048);
-const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name");
+const urlString = str().trim().max(2048);
+const headerName = str().regex(/^[A-Za-z0-9-]{1,64}$/, "must be an HTTP header name").refine(
+  (v) => !isReservedHeaderName(v),
+  "must not be a hop-by-hop, forwarding or browser-controlled header",
+);
+/** A credential goes into a header (or a query): printable ASCII, no CR/LF/NUL, no edge spaces. */
+const headerSafe = (max: number) =>
+  str().min(1).max(max).regex(
+    /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/,
+    "must be printable ASCII without line breaks or surrounding spaces",
+  );
 
 const identifier = (f: keyof typeof IDENTIFIER_RULES) =>
-  z.string().trim().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message).nullable()
+  str().trim().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message).nullable()
     .optional();
 const hostIdentifier = (f: "storeDomain" | "imgixDomain") =>
-  z.string().trim().toLowerCase().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message)
+  str().trim().toLowerCase().regex(IDENTIFIER_RULES[f].re, IDENTIFIER_RULES[f].message)
     .nullable().optional();
-const queryParamName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name");
+const queryParamName = str().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a query parameter name");
 const apiTtl = z.number().int().min(10, "must be 10-3600 seconds").max(
   3600,
   "must be 10-3600 seconds",
 );
 /** A MIME type (`image/png`), a family (`image`, `image/*`). */
-const mimeOrFamily = z.string().trim().toLowerCase().regex(
+const mimeOrFamily = str().trim().toLowerCase().regex(
   /^[a-z]+(?:\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))?$/,
   "must be a MIME type such as image/png or a family such as image",
 );
@@ -76,11 +87,11 @@ export const tenantConfigFields = {
 };
 
 export const createTenantSchema = z.object({
-  slug: z.string().trim().toLowerCase(),
+  slug: str().trim().toLowerCase(),
   cms: z.enum(CMS_KINDS),
-  apiKey: z.string().min(1).max(256).optional(),
-  apiSecret: z.string().min(1).max(256).optional(),
-  token: z.string().min(1).max(8192).optional(),
+  apiKey: headerSafe(256).optional(),
+  apiSecret: headerSafe(256).optional(),
+  token: headerSafe(8192).optional(),
   ...tenantConfigFields,
 }).strict().superRefine((v, ctx) => {
   if (v.cms === "cloudinary" && !v.cloudName) {
@@ -111,4 +122,4 @@ export const apiConfigSchema = z.object({
   previewBypassParam: tenantConfigFields.previewBypassParam,
 }).strict();
 
-export const apiTokenSchema = z.object({ token: z.string().min(1).max(8192) }).strict();
+export const apiTokenSchema = z.object({ token: headerSafe(8192) }).strict();

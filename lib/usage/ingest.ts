@@ -5,6 +5,7 @@
  */
 import { inArray } from "drizzle-orm";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import type { Services } from "../services.ts";
 import { experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError } from "../errors.ts";
@@ -38,10 +39,10 @@ const MAX_RECORD_BYTES = 2 ** 40;
 /** One record's schema; `now` bounds the event time. */
 export function ingestRecordSchema(now: number) {
   return z.object({
-    tenant: z.string().min(1).max(100),
+    tenant: str().min(1).max(100),
     bytes: z.number().int().min(0).max(MAX_RECORD_BYTES),
-    method: z.string().regex(/^[A-Za-z]{1,16}$/, "must be an HTTP method").default("GET"),
-    path: z.string().min(1).max(2048).startsWith("/", "must start with /"),
+    method: str().regex(/^[A-Za-z]{1,16}$/, "must be an HTTP method").default("GET"),
+    path: str().min(1).max(2048).startsWith("/", "must start with /"),
     status: z.number().int().min(100).max(599),
     cache: z.enum(["HIT", "MISS", "STALE", "BYPASS"]).nullable().default(null),
     kind: z.enum(["api", "asset", "site", "other"]).default("other"),
@@ -50,7 +51,7 @@ export function ingestRecordSchema(now: number) {
     experiment: z.object({
       experimentId: z.number().int().min(1).max(2_147_483_647),
       variantId: z.number().int().min(1).max(2_147_483_647),
-      variantKey: z.string().min(1).max(100),
+      variantKey: str().min(1).max(100),
     }).strict().nullable().default(null),
     /** Event time in epoch milliseconds; defaults to the time of receipt. */
     ts: z.number().int().min(now - MAX_AGE_MS, "must be within the last 30 days")

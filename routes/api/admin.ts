@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
@@ -12,14 +13,14 @@ import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
 import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
 
 const searchQuery = z.object({
-  q: z.string().max(254).optional(),
-  limit: z.string().regex(/^\d{1,3}$/, `must be an integer from 1 to ${USER_SEARCH_MAX}`)
+  q: str().max(254).optional(),
+  limit: str().regex(/^\d{1,3}$/, `must be an integer from 1 to ${USER_SEARCH_MAX}`)
     .transform(Number).pipe(z.number().int().min(1).max(USER_SEARCH_MAX)).optional(),
 }).strict();
 
 const blockSchema = z.object({
   blocked: z.boolean(),
-  reason: z.string().trim().min(1).max(500).optional(),
+  reason: str().trim().min(1).max(500).optional(),
 }).strict();
 
 export function adminRoutes(): Hono<AppEnv> {

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
@@ -18,14 +19,14 @@ import { updateUser } from "../../lib/admin/users.ts";
 import { startPasswordReset } from "../../lib/admin/password_reset.ts";
 
 const periodQuery = z.object({
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 }).strict();
 
-const day = z.string().refine(isUtcDay, "must be a date YYYY-MM-DD");
+const day = str().refine(isUtcDay, "must be a date YYYY-MM-DD");
 const bandwidthQuery = z.object({
   from: day.optional(),
   to: day.optional(),
-  tenant: z.string().min(1).max(100).optional(),
+  tenant: str().min(1).max(100).optional(),
 }).strict();
 
 const pruneBody = z.object({
@@ -33,7 +34,7 @@ const pruneBody = z.object({
 }).strict();
 
 const userPatch = z.object({
-  name: z.string().trim().min(1).max(120).nullable().optional(),
+  name: str().trim().min(1).max(120).nullable().optional(),
   email: z.email().max(254).optional(),
 }).strict().refine((p) => p.name !== undefined || p.email !== undefined, {
   message: "must set at least one of name, email",

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
@@ -20,12 +21,12 @@ import { backfillMembers } from "../../lib/admin/platform/backfill_members.ts";
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 
 const periodQuery = z.object({
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 }).strict();
 
-const limit = z.string().regex(/^\d{1,4}$/, "must be an integer from 1 to 200")
+const limit = str().regex(/^\d{1,4}$/, "must be an integer from 1 to 200")
   .transform(Number).pipe(z.number().int().min(1).max(200)).optional();
-const cursor = z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
+const cursor = str().regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
   .transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)).optional();
 
 const streamQuery = z.object({ limit, cursor }).strict();
@@ -33,7 +34,7 @@ const logsQuery = z.object({ limit, cursor, level: z.enum(LEVELS).optional() }).
 const emptyQuery = z.object({}).strict();
 
 const logsTestBody = z.object({
-  message: z.string().trim().min(1).max(200).optional(),
+  message: str().trim().min(1).max(200).optional(),
   level: z.enum(LEVELS).optional(),
 }).strict();
 const emptyBody = z.object({}).strict();

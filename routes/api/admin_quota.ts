@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
@@ -14,7 +15,7 @@ import { backfillQuotaSnapshots } from "../../lib/billing/quota_backfill.ts";
 import { tenantEarned } from "../../lib/billing/earned.ts";
 
 const periodQuery = z.object({
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 }).strict();
 
 export function adminQuotaRoutes(): Hono<AppEnv> {

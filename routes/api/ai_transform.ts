@@ -1,6 +1,7 @@
 /** AI transform management and execute (SPEC "AI transform management"). Paths are relative to /api. */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -43,14 +44,14 @@ const runsQuery = z.object({
 
 const regenerateSchema = z.object({
   profile: profileSchema,
-  apiPath: z.string().min(1).max(2048),
+  apiPath: str().min(1).max(2048),
 }).strict();
 
 /** Execute payload (field names in docs/decisions.md). */
 const executeSchema = z.object({
-  tenant: z.string().min(1).max(100),
+  tenant: str().min(1).max(100),
   profile: profileSchema,
-  url: z.string().min(1).max(4096),
+  url: str().min(1).max(4096),
   payload: z.unknown(),
 }).superRefine((v, ctx) => {
   if (v.payload === undefined) {

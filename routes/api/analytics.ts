@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -16,28 +17,28 @@ import {
 } from "../../lib/usage/analytics.ts";
 
 const periodQuery = z.object({
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 });
 
-const day = z.string().refine(isUtcDay, "must be a date YYYY-MM-DD");
+const day = str().refine(isUtcDay, "must be a date YYYY-MM-DD");
 const rangeQuery = z.object({ from: day.optional(), to: day.optional() });
 
 /** A day (UTC midnight) or a date-time with Z or an offset; never a zone-less local time. */
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
-const timestamp = z.string()
+const timestamp = str()
   .refine((v) => TIMESTAMP_RE.test(v) && Number.isFinite(Date.parse(v)), {
     message: "must be an ISO 8601 date or date-time with a zone",
   })
   .transform((v) => new Date(/T/i.test(v) ? v : `${v}T00:00:00Z`));
 
 const logsQuery = z.object({
-  limit: z.string().regex(/^\d+$/, "must be an integer from 1 to 200").transform(Number)
+  limit: str().regex(/^\d+$/, "must be an integer from 1 to 200").transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1").max(200, "must be at most 200"))
     .default(50),
-  beforeId: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer").transform(Number)
+  beforeId: str().regex(/^[1-9]\d{0,15}$/, "must be a positive integer").transform(Number)
     .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER, "must be a positive integer"))
     .optional(),
-  status: z.string()
+  status: str()
     .regex(/^[1-5](\d\d|xx)$/i, "must be a status code like 404 or a class like 4xx")
     .transform((v) => {
       if (!/x/i.test(v)) return Number(v);
@@ -45,11 +46,11 @@ const logsQuery = z.object({
       return { min, max: min + 100 };
     })
     .optional(),
-  cache: z.string().transform((v) => v.toUpperCase())
+  cache: str().transform((v) => v.toUpperCase())
     .pipe(z.enum(["HIT", "MISS", "STALE", "BYPASS"], "must be HIT, MISS, STALE or BYPASS"))
     .optional(),
   kind: z.enum(["api", "asset", "site", "other"], "must be api, asset, site or other").optional(),
-  path: z.string().startsWith("/", "must start with /").max(2048, "must be at most 2048 characters")
+  path: str().startsWith("/", "must start with /").max(2048, "must be at most 2048 characters")
     .optional(),
   from: timestamp.optional(),
   to: timestamp.optional(),

@@ -1,18 +1,19 @@
 /** Audit events (SPEC "Tenants": audit-events). Paths are relative to /api. */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { listAudit } from "../../lib/audit/mod.ts";
 
 const positiveInt = (max: number) =>
-  z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer").transform(Number)
+  str().regex(/^[1-9]\d{0,15}$/, "must be a positive integer").transform(Number)
     .pipe(z.number().int().max(max));
 
 // SPEC "Limits": audit events page, limit 1 to 200, default 50; beforeId is a keyset cursor.
 const querySchema = z.object({
-  limit: z.string().regex(/^\d+$/, "must be an integer from 1 to 200").transform(Number)
+  limit: str().regex(/^\d+$/, "must be an integer from 1 to 200").transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1").max(200, "must be at most 200"))
     .default(50),
   beforeId: positiveInt(Number.MAX_SAFE_INTEGER).optional(),

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { requireAuth, requireMasterAdmin } from "../../lib/http/auth.ts";
 import { parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate.ts";
@@ -17,7 +18,7 @@ import { accountMonth } from "../../lib/billing/quota.ts";
 import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
 
 const WEBHOOK_MAX_BYTES = 256 * 1024;
-const syncQuery = z.object({ userId: z.string().trim().min(1).max(100).optional() });
+const syncQuery = z.object({ userId: str().trim().min(1).max(100).optional() });
 const overrideBody = z.object({
   planCode: z.enum(PLAN_CODES),
   /** false hands the plan back to the payment provider; default true (SPEC: sets the flag). */

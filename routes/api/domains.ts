@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseWith } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -25,7 +26,7 @@ const refSchema = z.object({
   hostname: hostnameSchema.optional(),
   id: z.union([
     z.number().int().positive(),
-    z.string().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
+    str().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
   ]).optional(),
 });
 

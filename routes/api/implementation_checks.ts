@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -32,7 +33,7 @@ async function limitChecks(s: Services, tenantId: number): Promise<void> {
   if (!r.allowed) throw tooManyRequests(r.retryAfterSeconds, "Too many implementation checks");
 }
 
-const websiteCheckBody = z.object({ url: z.string().min(1).max(2048) }).strict();
+const websiteCheckBody = z.object({ url: str().min(1).max(2048) }).strict();
 
 export function implementationCheckRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
@@ -17,12 +18,12 @@ import {
   revokeInvite,
 } from "../../lib/members/invites.ts";
 
-const userId = z.string().trim().min(1).max(100);
+const userId = str().trim().min(1).max(100);
 const inviteSchema = z.object({ email: z.email().max(254), role: z.enum(ROLES) }).strict();
 const removeSchema = z.object({ userId }).strict();
 const revokeSchema = z.object({ inviteId: z.number().int().positive() }).strict();
 const roleSchema = z.object({ userId, role: z.enum(ROLES) }).strict();
-const acceptSchema = z.object({ token: z.string().trim().min(1).max(200) }).strict();
+const acceptSchema = z.object({ token: str().trim().min(1).max(200) }).strict();
 
 export function membersRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -47,7 +48,7 @@ export function membersRoutes(): Hono<AppEnv> {
   app.post("/tenants/:slug/members/remove", async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, removeSchema);
-    const actor = { userId: auth.user.id, role };
+    const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     await removeMember(c.get("services"), tenant, actor, body.userId);
     return c.json({ ok: true, userId: body.userId });
   });
@@ -62,7 +63,7 @@ export function membersRoutes(): Hono<AppEnv> {
   app.post("/tenants/:slug/members/update-role", async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, roleSchema);
-    const actor = { userId: auth.user.id, role };
+    const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     return c.json(
       await updateMemberRole(c.get("services"), tenant, actor, body.userId, body.role),
     );

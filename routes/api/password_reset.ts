@@ -5,14 +5,15 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { completePasswordReset } from "../../lib/admin/password_reset.ts";
 import { requestPasswordReset } from "../../lib/auth/forgot_password.ts";
 
 const resetBody = z.object({
-  token: z.string().min(1).max(200),
-  password: z.string().min(1).max(200),
+  token: str().min(1).max(200),
+  password: str().min(1).max(200),
 }).strict();
 
 const forgotBody = z.object({ email: z.email().max(254) }).strict();

@@ -1,6 +1,7 @@
 /** /api/tenants: list, create, slug availability, get/put/delete, api-config, api-token. */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
@@ -49,7 +50,7 @@ export function tenantRoutes(): Hono<AppEnv> {
     requireAuth(c);
     const { slug } = parseQuery(
       c,
-      z.object({ slug: z.string().trim().toLowerCase().min(1).max(100) }),
+      z.object({ slug: str().trim().toLowerCase().min(1).max(100) }),
     );
     const problem = slugProblem(slug);
     if (problem && problem !== "is reserved") throw badRequest(`Invalid slug: ${problem}`);

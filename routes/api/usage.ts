@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
@@ -19,7 +20,7 @@ import {
 } from "../../lib/usage/query.ts";
 
 const periodQuery = z.object({
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 });
 
 export function usageRoutes(): Hono<AppEnv> {

@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import { eq } from "drizzle-orm";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery, parseWith } from "../../lib/http/validate.ts";
@@ -22,8 +23,8 @@ import { proxyBase } from "../../lib/tenants/service.ts";
 import { usageCheck } from "../../lib/billing/usage_check.ts";
 
 const checkQuery = z.object({
-  tenant: z.string().min(1).max(100),
-  period: z.string().regex(PERIOD_RE, "must be YYYY-MM").optional(),
+  tenant: str().min(1).max(100),
+  period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 });
 
 const PROVIDER_ID_RE = /^[a-z0-9-]{1,40}$/;

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
@@ -16,11 +17,11 @@ import { hashPassword, passwordPolicyViolation, verifyPassword } from "../../lib
 import { ApiError } from "../../lib/errors.ts";
 import { deleteUserSessions } from "../../lib/auth/sessions.ts";
 
-const profileSchema = z.object({ name: z.string().trim().min(1).max(120).nullable() }).partial()
+const profileSchema = z.object({ name: str().trim().min(1).max(120).nullable() }).partial()
   .strict();
 const passwordSchema = z.object({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(1).max(200),
+  currentPassword: str().min(1).max(200),
+  newPassword: str().min(1).max(200),
 }).strict();
 
 export function userRoutes(): Hono<AppEnv> {
@@ -28,7 +29,7 @@ export function userRoutes(): Hono<AppEnv> {
 
   app.post("/tokens", async (c) => {
     const auth = requireAuth(c);
-    const body = await parseJsonBody(c, z.object({ name: z.string().trim().min(1).max(100) }));
+    const body = await parseJsonBody(c, z.object({ name: str().trim().min(1).max(100) }));
     return c.json(await createPersonalToken(c.get("services"), auth.user.id, body.name), 201);
   });
 

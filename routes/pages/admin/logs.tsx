@@ -41,7 +41,7 @@ export function adminLogsPage(a: AdminCtx) {
         {" "}
         <strong>{r.minLevel}</strong> and above.
       </p>
-      <form method="get" action="/admin/logs" class="row" aria-label="Filter logs">
+      <form method="get" action="/admin/logs" class="row picker" aria-label="Filter logs">
         <div class="field">
           <label for="log-level">Least level</label>
           <select id="log-level" name="level">

@@ -27,7 +27,7 @@ export async function adminOverviewPage(a: AdminCtx) {
   const day = (d: string) => d.slice(8, 10);
   return (
     <>
-      <PeriodPicker action="/admin" period={period} />
+      <PeriodPicker action="/admin" period={period} current={currentPeriod(a.s.clock.now())} />
       <div class="cards">
         <Stat label="Users" value={`${formatCount(o.users.total)}`} />
         <Stat label="Blocked users" value={formatCount(o.users.blocked)} />

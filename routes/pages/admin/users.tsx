@@ -1,4 +1,5 @@
 /** GET /admin/users (search) and /admin/users/:id (view, block, plan, password reset). */
+import { currentPeriod } from "../../../lib/usage/query.ts";
 import type { AdminCtx } from "./shell.tsx";
 import { searchUsers } from "../../../lib/admin/user_search.ts";
 import { adminUserView } from "../../../lib/admin/users.ts";
@@ -18,7 +19,7 @@ export async function adminUsersPage(a: AdminCtx) {
   const found = await searchUsers(a.s, { q, limit: PAGE });
   return (
     <>
-      <form method="get" action="/admin/users" class="row" role="search" aria-label="Users">
+      <form method="get" action="/admin/users" class="row picker" role="search" aria-label="Users">
         <div class="field">
           <label for="user-q">Email or name contains</label>
           <input id="user-q" name="q" type="search" value={q} autocomplete="off" />
@@ -142,7 +143,11 @@ export async function adminUserPage(a: AdminCtx) {
       />
       <section class="card">
         <h2>Traffic of this user's tenants</h2>
-        <PeriodPicker action={`/admin/users/${encodeURIComponent(u.id)}`} period={period} />
+        <PeriodPicker
+          action={`/admin/users/${encodeURIComponent(u.id)}`}
+          period={period}
+          current={currentPeriod(a.s.clock.now())}
+        />
         <BarChart
           title={`Bandwidth per day, ${period}, over ${u.tenants.length} tenant(s)`}
           labels={daily.days.map((d) => d.day)}

@@ -1,0 +1,29 @@
+import { assertEquals } from "../../tests/assert.ts";
+import { findNul, NUL_MESSAGE, str } from "./text.ts";
+import { parseWith } from "./validate.ts";
+import { z } from "zod";
+import { ApiError } from "../errors.ts";
+
+Deno.test("str() refuses U+0000 and chains like z.string()", () => {
+  const s = str().trim().min(2);
+  assertEquals(s.safeParse(" ab ").data, "ab");
+  assertEquals(s.safeParse("a\u0000b").error?.issues[0].message, NUL_MESSAGE);
+});
+
+Deno.test("findNul() names the first string or key holding NUL", () => {
+  assertEquals(findNul({ a: ["x", { b: "y\u0000" }] }), "a.1.b");
+  assertEquals(findNul({ ["k\u0000"]: 1 }), "k\u0000");
+  assertEquals(findNul("\u0000"), "(body)");
+  assertEquals(findNul({ a: "fine", n: 1, z: null }), null);
+});
+
+Deno.test("parseWith() is a 400 naming the field even for z.email() and free records", () => {
+  const schema = z.object({ email: z.email(), meta: z.record(z.string(), z.unknown()) });
+  try {
+    parseWith(schema, { email: "a@b.example", meta: { note: "x\u0000" } });
+    throw new Error("accepted");
+  } catch (e) {
+    assertEquals((e as ApiError).status, 400);
+    assertEquals((e as ApiError).message, `Invalid meta.note: ${NUL_MESSAGE}`);
+  }
+});
