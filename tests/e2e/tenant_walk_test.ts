@@ -153,7 +153,7 @@ Deno.test({
         "editor@example.com",
       );
       await page.selectOption('form[aria-label="Invite someone"] select[name="role"]', "editor");
-      assertStringIncludes(await submit(page, "Invite someone", "Send invite"), "Mail sent: true");
+      assertStringIncludes(await submit(page, "Invite someone", "Send invite"), "Mail sent: yes");
       assertStringIncludes(
         await page.textContent("#announce code") ?? "",
         "/invites/accept?token=",
