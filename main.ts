@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { bootstrap } from "./lib/bootstrap.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
+import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 
 async function main() {
   let config;
@@ -18,7 +19,16 @@ async function main() {
     }
     throw e;
   }
-  const app = await bootstrap(config);
+  let app;
+  try {
+    app = await bootstrap(config);
+  } catch (e) {
+    if (e instanceof SchemaNotCurrentError) {
+      console.error(e.message);
+      Deno.exit(1);
+    }
+    throw e;
+  }
   const log = app.services.log;
   const server = Deno.serve({
     port: config.port,
