@@ -33,6 +33,12 @@ export type BootstrapOptions = {
   resolveDns?: typeof Deno.resolveDns;
 };
 
+/** The id of this database installation (migration 0007), or undefined before it exists. */
+async function installationId(db: DbHandle): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>("SELECT id FROM installation").catch(() => []);
+  return rows[0]?.id;
+}
+
 /** Opens the database and brings its schema up to date (or refuses: MIGRATE_ON_START=false). */
 async function openMigratedDb(config: Config): Promise<DbHandle> {
   const db = await openDb(
@@ -94,7 +100,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     resolveDns: services.resolveDns,
     usage,
     transform: createTransformRunner(services),
-  });
+  }, { installationId: await installationId(dbHandle) });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   const projector = startProjector(services, config.edgeProjectorIntervalMs);

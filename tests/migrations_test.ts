@@ -18,6 +18,7 @@ import {
   SchemaNotCurrentError,
 } from "../lib/db/migrate_lock.ts";
 import { bootstrap } from "../lib/bootstrap.ts";
+import { openDb } from "../lib/db/client.ts";
 import { silentLogger } from "../lib/log.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
@@ -149,3 +150,27 @@ for (const backend of BACKENDS) {
     }
   });
 }
+
+Deno.test("the second cache tier's name carries the database's installation id", async () => {
+  const dir = await Deno.makeTempDir();
+  const names: (string | null)[] = [];
+  try {
+    for (const _ of [1, 2]) {
+      const app = await bootstrap(testConfig({ KV_PATH: `${dir}/kv.sqlite3` }), {
+        dbHandle: await openDb({}), // a fresh embedded database, migrated from scratch
+        log: silentLogger,
+      });
+      const [{ id }] = await app.services.dbHandle.query<{ id: string }>(
+        "SELECT id FROM installation",
+      );
+      const name = (app.edge as unknown as { cache: { secondTierName: string | null } }).cache
+        .secondTierName;
+      assertEquals(name, `cachely-edge-${id}`);
+      names.push(name);
+      await app.close();
+    }
+    assert(names[0] !== names[1], "a fresh database never shares the cache of another");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
