@@ -21,6 +21,8 @@ export type App = {
   services: Services;
   edge: Edge;
   handler: Handler;
+  /** Writes pending usage and queued AI runs now (shutdown starts with this). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -42,7 +44,9 @@ async function installationId(db: DbHandle): Promise<string | undefined> {
 /** Opens the database and brings its schema up to date (or refuses: MIGRATE_ON_START=false). */
 async function openMigratedDb(config: Config): Promise<DbHandle> {
   const db = await openDb(
-    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pg` },
+    config.databaseUrl
+      ? { url: config.databaseUrl, connectTimeoutMs: config.dbRequestTimeoutMs }
+      : { dataDir: `${config.dataDir}/pg` },
     false,
   );
   try {
@@ -110,6 +114,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     services,
     edge,
     handler,
+    async flush() {
+      await Promise.all([usage.flush(), aiEngineFor(services).runs.flush()]);
+    },
     async close() {
       stopOverage();
       await projector.stop();
