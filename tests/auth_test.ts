@@ -182,3 +182,29 @@ dbTest(
     assertEquals(ok.status, 201);
   },
 );
+
+dbTest("the CSRF check compares the full origin: scheme, host and port", async (app) => {
+  const user = await signUp(app);
+  for (
+    const origin of ["https://localhost:8000", "http://localhost:8001", "null", "localhost:8000"]
+  ) {
+    const r = await user.post("/api/user/tokens", { name: "x" }, { origin });
+    assertEquals(r.status, 403, origin);
+    assertEquals(r.body.error.code, "csrf_failed");
+  }
+  assertEquals((await user.post("/api/user/tokens", { name: "x" })).status, 201);
+  // The no-JavaScript form posts (log-in, the form bridge) apply the same rule.
+  const form = new URLSearchParams({ email: user.email, password: PASSWORD }).toString();
+  const headers = {
+    "content-type": "application/x-www-form-urlencoded",
+    origin: "https://localhost:8000",
+  };
+  const anon = new Client(app);
+  assertEquals((await anon.post("/login", form, headers)).status, 403);
+  const bridged = await anon.post(
+    "/forms",
+    new URLSearchParams({ _api: "/api/auth/login", _method: "POST", email: user.email }).toString(),
+    headers,
+  );
+  assertEquals(bridged.status, 403);
+});
