@@ -9,7 +9,7 @@ export function PlanCard({ billing }: { billing: ReturnType<typeof billingView> 
       <h2>Plan</h2>
       <p>
         You are on the <strong>{billing.plan}</strong> plan
-        {billing.limits ? `: up to ${billing.limits.tenants} tenant(s)` : ""}
+        {billing.limits ? `: up to ${billing.limits.tenants ?? "unlimited"} tenant(s)` : ""}
         {billing.cancelAtPeriodEnd && billing.currentPeriodEnd
           ? `, ending ${billing.currentPeriodEnd.slice(0, 10)}`
           : ""}.

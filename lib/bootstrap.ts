@@ -14,6 +14,7 @@ import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
 import { projectSlug, startProjector } from "./edge_config/projector.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
+import { startOverageReporter } from "./billing/overage.ts";
 
 export type App = {
   services: Services;
@@ -57,6 +58,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   services.usageAggregator = usage;
   if (config.quotas) usage.setThresholdCheck(quotaThresholdCheck(services));
   usage.start();
+  const stopOverage = startOverageReporter(services);
   const edge = createEdge({
     config,
     kv,
@@ -77,6 +79,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     edge,
     handler,
     async close() {
+      stopOverage();
       await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise

@@ -43,3 +43,34 @@ Deno.test("the npm build runs under Node: transformer and URL rewriter", async (
     "https://t.example/demo/image/upload/v1/x.jpg",
   ]);
 });
+
+Deno.test("the README documents every export of every entry point", async () => {
+  const readme = await Deno.readTextFile(here("./README.md"));
+  const missing: string[] = [];
+  for (const entry of ["cachely.mjs", "contentful.mjs", "prismic.mjs", "cachely-tracker.mjs"]) {
+    for (const name of Object.keys(await import(here(`./dist/${entry}`)))) {
+      if (!new RegExp(`\\b${name}\\b`).test(readme)) missing.push(`${entry}: ${name}`);
+    }
+  }
+  assertEquals(missing, []);
+});
+
+Deno.test("package.json: every exports target exists, no runtime dependencies, optional peers", async () => {
+  const pkg = JSON.parse(await Deno.readTextFile(here("./dist/package.json")));
+  assertEquals(pkg.dependencies, undefined);
+  assertEquals(Object.keys(pkg.peerDependencies).sort(), ["@prismicio/client", "contentful"]);
+  for (const p of Object.keys(pkg.peerDependencies)) {
+    assertEquals(pkg.peerDependenciesMeta[p], { optional: true });
+  }
+  const targets = Object.values(pkg.exports).flatMap((v) =>
+    typeof v === "string" ? [v] : Object.values(v as Record<string, string>)
+  );
+  for (const t of [...targets, pkg.types, pkg.bin.cachely]) {
+    assert((await Deno.stat(here(`./dist/${t}`)).catch(() => null))?.isFile, `missing: ${t}`);
+  }
+  // Types of the main entry name the new exports.
+  const dts = await Deno.readTextFile(here("./dist/types/mod.d.ts"));
+  for (const n of ["createCachelyFetch", "createGenericProvider", "providerRegistry"]) {
+    assert(dts.includes(n), n);
+  }
+});

@@ -3,7 +3,9 @@
  * shown in place after a no-JS post) and forbidden (anonymous).
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import { Client, dbTest, signUp } from "./harness.ts";
+import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
+import { seedUsageDays } from "./fakes/usage_rows.ts";
+import { utcDay } from "../lib/usage/days.ts";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 const BILLING = { env: { STRIPE_SECRET_KEY: "sk_test_account", STRIPE_PRICE_PRO: "price_pro" } };
@@ -126,3 +128,20 @@ dbTest("anonymous visitors are sent to log in and back to the account page", asy
     assertEquals(r.headers.get("location"), `/login?next=${encodeURIComponent(path)}`);
   }
 });
+
+dbTest(
+  "with quotas on, the billing page shows the month's traffic against the plan",
+  async (app) => {
+    const user = await signUp(app);
+    const slug = await createTenant(user);
+    await seedUsageDays(app, await tenantIdOf(app, slug), [
+      { day: utcDay(app.clock.now()), requests: 1500, bytes: 3 * 1024 * 1024 },
+    ]);
+    const r = await user.get("/account/billing");
+    assertEquals(r.status, 200);
+    assertEquals((r.text.match(/<meter/g) ?? []).length, 2, "requests and bandwidth");
+    assertStringIncludes(r.text, "1,500 of");
+    assertStringIncludes(r.text, "3.00 MB of");
+  },
+  { env: { QUOTAS: "on" } },
+);

@@ -258,3 +258,75 @@ dbTest(
     assertEquals(expired.headers.get("location"), "/login?next=%2Fdashboard%2Fx%2Fcache");
   },
 );
+
+dbTest("with data, every area shows the server's records in people's terms", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const api = `/api/tenants/${slug}`;
+  assertEquals((await owner.post(`${api}/domains`, { hostname: "cdn.example.com" })).status, 201);
+  assertEquals(
+    (await owner.post(`${api}/cache-refresh-webhooks`, { provider: "sanity" })).status,
+    201,
+  );
+  const rule = await owner.post(`${api}/ai-transform/rules`, {
+    presetId: "translate",
+    fieldSelector: "items[*].title",
+    targetLanguage: "de",
+    profile: "german",
+  });
+  assertEquals(rule.status, 201, rule.text);
+  const exp = await owner.post(`${api}/ai-experiments`, {
+    name: "German titles",
+    routePattern: "/posts",
+    variants: [{ key: "control" }, { key: "german", transformProfile: "german" }],
+  });
+  assertEquals(exp.status, 201, exp.text);
+  await invite(owner, slug, "pending@example.com", "editor");
+  const ingest = await owner.request("POST", "/api/usage/ingest", {
+    records: [
+      { tenant: slug, bytes: 3 * 1024 * 1024, path: "/~api/posts", status: 200, cache: "HIT" },
+      { tenant: slug, bytes: 1024, path: "/~api/posts", status: 502, cache: "MISS" },
+    ],
+  }, { "x-ingest-key": "dashboard-ingest-key-123" });
+  assertEquals(ingest.status, 200, ingest.text);
+  await app.services.usageAggregator!.flush();
+
+  const page = async (area: string) => (await owner.get(`/dashboard/${slug}/${area}`)).text;
+  const domains = await page("domains");
+  assertStringIncludes(domains, "cdn.example.com");
+  assertStringIncludes(domains, 'class="badge warn">pending');
+  assertStringIncludes(domains, `data-copy="${slug}.localhost"`);
+  assertStringIncludes(await page("webhooks"), "sanity");
+  const ai = await page("ai");
+  assertStringIncludes(ai, "Translate");
+  assertStringIncludes(ai, "items[*].title");
+  assertStringIncludes(ai, 'data-island="PreviewPanel"');
+  const experiments = await page("experiments");
+  assertStringIncludes(experiments, "German titles");
+  assertStringIncludes(experiments, 'value="active"');
+  const members = await page("members");
+  assertStringIncludes(members, "pending@example.com");
+  assertStringIncludes(members, "members/revoke-invite");
+  const usage = await page("usage");
+  assertStringIncludes(usage, "3.00 MB");
+  assertStringIncludes(usage, "<svg");
+  assertStringIncludes(usage, "Requests per day");
+  const logs = await page("logs");
+  assertStringIncludes(logs, "/~api/posts");
+  assertStringIncludes(logs, 'class="badge error">502');
+  const audit = await page("audit");
+  assertStringIncludes(audit, owner.email, "audit names people by email, not id");
+  assert(!audit.includes(`>${owner.userId}<`), "no raw user ids");
+  assertStringIncludes(audit, "data-local", "times are localised in the browser");
+}, { env: { INGEST_KEY: "dashboard-ingest-key-123", REQUEST_LOG_SAMPLE_RATE: "1" } });
+
+dbTest("error pages: an unknown tenant is a 404 page, not raw JSON", async (app) => {
+  const owner = await signUp(app);
+  for (const area of ["", "/domains", "/ai"]) {
+    const r = await owner.get(`/dashboard/no-such-tenant${area}`);
+    assertEquals(r.status, 404);
+    assertStringIncludes(r.headers.get("content-type") ?? "", "text/html");
+    assertStringIncludes(r.text, "Tenant not found");
+    assert(!r.text.includes('{"error"'));
+  }
+});

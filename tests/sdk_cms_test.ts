@@ -6,77 +6,13 @@
  * The same scenario runs in both (tests/fixtures/sdk_scenario.mjs).
  */
 import { assert, assertEquals } from "./assert.ts";
-import {
-  BACKENDS,
-  createTenant,
-  createTestApp,
-  serveOnLoopback,
-  signUp,
-  tenantIdOf,
-} from "./harness.ts";
-import { CF_SPACE, startCmsApis } from "./fakes/cms_apis.ts";
-import { addRule } from "./experiments_helpers.ts";
+import { BACKENDS } from "./harness.ts";
+import { CF_SPACE } from "./fakes/cms_apis.ts";
+import { type SdkWorld, sdkWorld as world } from "./sdk_world.ts";
 import * as contentful from "contentful";
 
 const DIST = new URL("../sdk/dist/", import.meta.url).pathname;
 const SCENARIO = new URL("./fixtures/sdk_scenario.mjs", import.meta.url).pathname;
-
-/** The program on a known port, two tenants in front of the fakes, and an active experiment. */
-async function world(backend: (typeof BACKENDS)[number]) {
-  let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
-  const server = serveOnLoopback((req, info) => handler(req, info));
-  const origin = `http://localhost:${server.port}`;
-  const app = await createTestApp(backend, {
-    env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin },
-    clock: undefined,
-  });
-  handler = (req, info) => app.handler(req, info);
-  const cms = startCmsApis();
-  const owner = await signUp(app);
-  await createTenant(owner, {
-    slug: "cf-shop",
-    cms: "contentful",
-    apiOrigin: `${cms.url}/spaces/${CF_SPACE}`,
-  });
-  assertEquals(
-    (await owner.put("/api/tenants/cf-shop/api-token", { token: "cf-delivery-token" })).status,
-    200,
-  );
-  await createTenant(owner, { slug: "pr-shop", cms: "prismic", apiOrigin: `${cms.url}/api/v2` });
-  assertEquals(
-    (await owner.put("/api/tenants/pr-shop/api-token", { token: "prismic-token" })).status,
-    200,
-  );
-  await addRule(app as any, await tenantIdOf(app, "pr-shop"), "casual");
-  const created = await owner.post("/api/tenants/pr-shop/ai-experiments", {
-    name: "Home copy",
-    routePattern: "/documents",
-    variants: [{ key: "control" }, { key: "casual", config: { transformProfile: "casual" } }],
-  });
-  assertEquals(created.status, 201, created.text);
-  const act = await owner.patch(`/api/tenants/pr-shop/ai-experiments/${created.body.id}`, {
-    status: "active",
-  });
-  assertEquals(act.status, 200, act.text);
-  // A port nothing listens on, for the network-failure contract.
-  const dead = serveOnLoopback(() => new Response(""));
-  await dead.close();
-  return {
-    app,
-    cms,
-    port: server.port,
-    args: {
-      proxyDomain: `localhost:${server.port}`,
-      endpoint: `${origin}/api/ai-experiments/events`,
-      deadOrigin: dead.url,
-    },
-    async close() {
-      await cms.close();
-      await server.close();
-      await app.close();
-    },
-  };
-}
 
 /** What both runtimes must show. */
 function checkScenario(out: any, port: number, runtime: string) {
@@ -99,7 +35,7 @@ function checkScenario(out: any, port: number, runtime: string) {
 }
 
 /** Upstream saw the tenant's stored credentials, never a client's. */
-function checkUpstream(w: Awaited<ReturnType<typeof world>>) {
+function checkUpstream(w: SdkWorld) {
   const cf = w.cms.seen.filter((s) => s.path.startsWith(`/spaces/${CF_SPACE}/`));
   assert(cf.length > 0);
   for (const s of cf) assertEquals(s.headers.get("authorization"), "Bearer cf-delivery-token");

@@ -18,6 +18,8 @@ export type BarChartProps = {
   format?: (n: number) => string;
   /** Shorter category labels on the axis (the table and hover keep the full label). */
   shortLabel?: (label: string) => string;
+  /** The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k). */
+  scaleMax?: (max: number) => number;
   /** Shown instead of an empty plot when every value is 0. */
   empty?: string;
 };
@@ -30,7 +32,7 @@ export function BarChart(p: BarChartProps) {
   const format = p.format ?? ((n: number) => n.toLocaleString("en"));
   const short = p.shortLabel ?? ((l: string) => l);
   const all = p.series.flatMap((s) => s.values);
-  const max = niceMax(Math.max(0, ...all));
+  const max = (p.scaleMax ?? niceMax)(Math.max(0, ...all));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, p.labels.length);
@@ -83,7 +85,7 @@ export function BarChart(p: BarChartProps) {
             ))}
           </svg>
         )}
-      {p.series.length > 1 && (
+      {!(isEmpty && p.empty) && p.series.length > 1 && (
         <ul class="legend">
           {p.series.map((s, k) => (
             <li key={s.name}>
@@ -93,27 +95,29 @@ export function BarChart(p: BarChartProps) {
           ))}
         </ul>
       )}
-      <details class="chart-data">
-        <summary>Show data</summary>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{p.labels.length ? "Category" : ""}</th>
-                {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {p.labels.map((label, i) => (
-                <tr key={label}>
-                  <th scope="row">{label}</th>
-                  {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
+      {!(isEmpty && p.empty) && (
+        <details class="chart-data">
+          <summary>Show data</summary>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{p.labels.length ? "Category" : ""}</th>
+                  {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              </thead>
+              <tbody>
+                {p.labels.map((label, i) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
     </figure>
   );
 }

@@ -7,6 +7,7 @@
  */
 import type { Services } from "../services.ts";
 import { kvKeys } from "../kv/keys.ts";
+import { kvCommit, kvRetry } from "../kv/retry.ts";
 import type { QuotaSnapshot } from "../kv/quota.ts";
 import { accountMonth, nextPeriodStart, type QuotaState } from "./quota.ts";
 import { sendQuotaMail } from "./quota_mail.ts";
@@ -40,13 +41,13 @@ export async function publishQuota(s: Services, userId: string): Promise<Publish
   const key = kvKeys.quotaSnapshot(userId);
   let previous: QuotaSnapshot | null = null;
   for (let attempt = 0;; attempt++) {
-    const cur = await s.kv.get<QuotaSnapshot>(key);
+    const cur = await kvRetry(() => s.kv.get<QuotaSnapshot>(key));
     previous = cur.value;
     if (same(previous, next)) {
       await enforceDomainPlan(s, userId, quota.plan);
       return { changed: false, snapshot: previous!, quota };
     }
-    if ((await s.kv.atomic().check(cur).set(key, next).commit()).ok) break;
+    if ((await kvCommit(() => s.kv.atomic().check(cur).set(key, next))).ok) break;
     if (attempt >= 5) throw new Error("quota snapshot write kept conflicting");
   }
   for (const listener of s.quotaListeners) listener(userId);

@@ -5,7 +5,8 @@
  */
 import { type Role, roleRank } from "../tenants/roles.ts";
 
-export type Actor = { userId: string; role: Role };
+/** `isAdmin`: a master admin, who acts as owner without being a member. */
+export type Actor = { userId: string; role: Role; isAdmin?: boolean };
 export type Target = { userId: string; role: Role };
 
 /** Owners may act on anyone; others only on members strictly below their own role. */

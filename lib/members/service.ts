@@ -7,6 +7,7 @@ import type { Tenant } from "../tenants/service.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { type Actor, removeRefusal, roleChangeRefusal } from "./rules.ts";
+import { changeTenant } from "../edge_config/changes.ts";
 
 export type MemberView = {
   userId: string;
@@ -51,23 +52,43 @@ async function ownerCount(s: Services, tenantId: number): Promise<number> {
   return n;
 }
 
+/**
+ * The actor's role as it is now, inside the transaction: a concurrent request may have
+ * demoted or removed them since their role was checked (master admins act as owner).
+ */
+async function currentActor(tx: Services, tenantId: number, actor: Actor): Promise<Actor> {
+  const [row] = await tx.db.select({ role: tenantMembers.role }).from(tenantMembers)
+    .where(and(eq(tenantMembers.tenantId, tenantId), eq(tenantMembers.userId, actor.userId)));
+  if (row) return { ...actor, role: row.role };
+  if (actor.isAdmin) return { ...actor, role: "owner" };
+  throw forbidden("You are no longer a member of this tenant");
+}
+
+/**
+ * Membership changes run in `changeTenant`: the tenant row is locked first, so two
+ * owners demoting or removing each other at once are checked one after the other and
+ * the last-owner rule always holds (and the snapshot's billing owner follows).
+ */
 export async function removeMember(
   s: Services,
   tenant: Tenant,
   actor: Actor,
   userId: string,
 ): Promise<void> {
-  const target = await findMember(s, tenant.id, userId);
-  const refusal = removeRefusal(actor, target, await ownerCount(s, tenant.id));
-  if (refusal) throw forbidden(refusal);
-  await s.db.delete(tenantMembers)
-    .where(and(eq(tenantMembers.tenantId, tenant.id), eq(tenantMembers.userId, userId)));
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId: actor.userId,
-    action: "member.removed",
-    target: userId,
-    metadata: { role: target.role },
+  await changeTenant(s, tenant.id, async (tx) => {
+    const me = await currentActor(tx, tenant.id, actor);
+    const target = await findMember(tx, tenant.id, userId);
+    const refusal = removeRefusal(me, target, await ownerCount(tx, tenant.id));
+    if (refusal) throw forbidden(refusal);
+    await tx.db.delete(tenantMembers)
+      .where(and(eq(tenantMembers.tenantId, tenant.id), eq(tenantMembers.userId, userId)));
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId: actor.userId,
+      action: "member.removed",
+      target: userId,
+      metadata: { role: target.role },
+    });
   });
 }
 
@@ -78,18 +99,21 @@ export async function updateMemberRole(
   userId: string,
   role: Role,
 ): Promise<{ userId: string; role: Role; updatedAt: string }> {
-  const target = await findMember(s, tenant.id, userId);
-  const refusal = roleChangeRefusal(actor, target, role, await ownerCount(s, tenant.id));
-  if (refusal) throw forbidden(refusal);
   const now = new Date(s.clock.now());
-  await s.db.update(tenantMembers).set({ role, updatedAt: now })
-    .where(and(eq(tenantMembers.tenantId, tenant.id), eq(tenantMembers.userId, userId)));
-  await recordAudit(s, {
-    tenantId: tenant.id,
-    actorUserId: actor.userId,
-    action: "member.role_changed",
-    target: userId,
-    metadata: { from: target.role, to: role },
+  await changeTenant(s, tenant.id, async (tx) => {
+    const me = await currentActor(tx, tenant.id, actor);
+    const target = await findMember(tx, tenant.id, userId);
+    const refusal = roleChangeRefusal(me, target, role, await ownerCount(tx, tenant.id));
+    if (refusal) throw forbidden(refusal);
+    await tx.db.update(tenantMembers).set({ role, updatedAt: now })
+      .where(and(eq(tenantMembers.tenantId, tenant.id), eq(tenantMembers.userId, userId)));
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId: actor.userId,
+      action: "member.role_changed",
+      target: userId,
+      metadata: { from: target.role, to: role },
+    });
   });
   return { userId, role, updatedAt: now.toISOString() };
 }

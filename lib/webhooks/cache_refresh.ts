@@ -5,7 +5,7 @@
  */
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { Services } from "../services.ts";
-import { cacheRefreshWebhooks, webhookEvents } from "../db/schema/mod.ts";
+import { cacheRefreshWebhooks, tenants, webhookEvents } from "../db/schema/mod.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { badRequest, notFound } from "../errors.ts";
@@ -101,28 +101,35 @@ export async function createWebhook(
   actorUserId: string,
   input: { provider: WebhookProvider; refreshAssets?: boolean },
 ): Promise<IssuedWebhook> {
-  const [{ n }] = await s.db.select({ n: count() }).from(cacheRefreshWebhooks)
-    .where(
-      and(eq(cacheRefreshWebhooks.tenantId, tenantId), isNull(cacheRefreshWebhooks.deletedAt)),
-    );
-  if (n >= MAX_WEBHOOKS_PER_TENANT) {
-    throw badRequest(
-      `Too many cache-refresh webhooks: at most ${MAX_WEBHOOKS_PER_TENANT} per tenant`,
-    );
-  }
   const { secret, hash } = await newSecret();
   const now = new Date(s.clock.now());
-  const [w] = await s.db.insert(cacheRefreshWebhooks).values({
-    tenantId,
-    provider: input.provider,
-    secretHash: hash,
-    // SPEC: the default mode refreshes the API cache only; assets on request.
-    refreshApi: true,
-    refreshAssets: input.refreshAssets ?? false,
-    enabled: true,
-    createdAt: now,
-    updatedAt: now,
-  }).returning();
+  // Counted and inserted under the tenant's row lock: concurrent creations (on any
+  // instance) are counted one after the other and cannot exceed the limit together.
+  const w = await s.db.transaction(async (tx) => {
+    await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, tenantId))
+      .for("update");
+    const [{ n }] = await tx.select({ n: count() }).from(cacheRefreshWebhooks)
+      .where(
+        and(eq(cacheRefreshWebhooks.tenantId, tenantId), isNull(cacheRefreshWebhooks.deletedAt)),
+      );
+    if (n >= MAX_WEBHOOKS_PER_TENANT) {
+      throw badRequest(
+        `Too many cache-refresh webhooks: at most ${MAX_WEBHOOKS_PER_TENANT} per tenant`,
+      );
+    }
+    const [w] = await tx.insert(cacheRefreshWebhooks).values({
+      tenantId,
+      provider: input.provider,
+      secretHash: hash,
+      // SPEC: the default mode refreshes the API cache only; assets on request.
+      refreshApi: true,
+      refreshAssets: input.refreshAssets ?? false,
+      enabled: true,
+      createdAt: now,
+      updatedAt: now,
+    }).returning();
+    return w;
+  });
   await recordAudit(s, {
     tenantId,
     actorUserId,

@@ -48,7 +48,7 @@ export function membersRoutes(): Hono<AppEnv> {
   app.post("/tenants/:slug/members/remove", async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, removeSchema);
-    const actor = { userId: auth.user.id, role };
+    const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     await removeMember(c.get("services"), tenant, actor, body.userId);
     return c.json({ ok: true, userId: body.userId });
   });
@@ -63,7 +63,7 @@ export function membersRoutes(): Hono<AppEnv> {
   app.post("/tenants/:slug/members/update-role", async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, roleSchema);
-    const actor = { userId: auth.user.id, role };
+    const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     return c.json(
       await updateMemberRole(c.get("services"), tenant, actor, body.userId, body.role),
     );

@@ -5,14 +5,19 @@ import { Layout } from "../../components/Layout.tsx";
 import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
-import { CMS_KINDS } from "../../lib/providers/mod.ts";
+import { ProviderFields } from "../../components/ProviderFields.tsx";
+import { providerEnv } from "../../lib/tenants/provider_input.ts";
 import { PlanCard } from "../../components/PlanCard.tsx";
 import { billingView, findBilling } from "../../lib/billing/state.ts";
 import { billingEnabled } from "../../lib/config.ts";
-import { ApiForm, Field, Select } from "../../components/ApiForm.tsx";
+import { ApiForm, Field } from "../../components/ApiForm.tsx";
 import { Empty, TableWrap } from "../../components/ui.tsx";
 import { tenantHref } from "../../components/nav.ts";
 import { tenantPages } from "./tenant/mod.tsx";
+import { QuotaBanner } from "../../components/QuotaBanner.tsx";
+import { TenantMonthCells } from "../../components/TenantMonth.tsx";
+import { accountMonth } from "../../lib/billing/quota.ts";
+import { usageByTenant } from "../../lib/usage/query.ts";
 
 export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -21,13 +26,16 @@ export function dashboardPages(): Hono<AppEnv> {
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
+    const { quota } = await accountMonth(s, auth.user.id);
     const billing = billingEnabled(s.config)
-      ? billingView(s, await findBilling(s, auth.user.id))
+      ? billingView(s, await findBilling(s, auth.user.id), quota)
       : null;
+    const month = await usageByTenant(s, rows.map((r) => r.tenant.id), quota.period);
     return page(
       c,
       <Layout title="Tenants" user={pageUser(c)}>
         <h1>Tenants</h1>
+        <QuotaBanner quota={quota} />
         {rows.length === 0
           ? (
             <Empty title="No tenants yet">
@@ -42,6 +50,8 @@ export function dashboardPages(): Hono<AppEnv> {
                   <th>CMS</th>
                   <th>Proxy host</th>
                   <th>Your role</th>
+                  <th>Requests ({quota.period})</th>
+                  <th>Bandwidth ({quota.period})</th>
                 </tr>
               </thead>
               <tbody>
@@ -57,6 +67,7 @@ export function dashboardPages(): Hono<AppEnv> {
                         <code>{v.proxyBase}</code>
                       </td>
                       <td>{role}</td>
+                      <TenantMonthCells usage={month.get(tenant.id)} />
                     </tr>
                   );
                 })}
@@ -81,7 +92,12 @@ export function dashboardPages(): Hono<AppEnv> {
               placeholder="acme"
               hint="Lowercase letters, digits and hyphens; part of the proxy host"
             />
-            <Select name="cms" label="CMS" options={CMS_KINDS} />
+            <ProviderFields
+              tenantOrigin={`${
+                new URL(s.config.publicUrl).protocol
+              }//{slug}.${s.config.proxyDomain}`}
+              env={providerEnv(s)}
+            />
             <Field
               name="apiOrigin"
               label="API origin (optional)"
@@ -94,7 +110,6 @@ export function dashboardPages(): Hono<AppEnv> {
               type="password"
               autocomplete="off"
             />
-            <Field name="cloudName" label="Cloud name (image host only)" />
           </ApiForm>
         </section>
       </Layout>,

@@ -9,11 +9,18 @@ export type StripeRequest = {
   path: string;
   params: Record<string, string>;
   authorization: string | null;
+  idempotencyKey: string | null;
 };
+
+/** A billing meter event as Stripe keeps it: one per idempotency key (and per identifier). */
+export type MeterEvent = { eventName: string; customer: string; value: number; identifier: string };
 
 export function startFakeStripe() {
   const requests: StripeRequest[] = [];
   const subscriptions = new Map<string, Record<string, unknown>>();
+  const meterEvents: MeterEvent[] = [];
+  const idempotent = new Map<string, Response>();
+  let meterFailures = 0;
   let n = 0;
   const server = serveOnLoopback(async (req) => {
     const url = new URL(req.url);
@@ -23,8 +30,38 @@ export function startFakeStripe() {
       path: url.pathname,
       params,
       authorization: req.headers.get("authorization"),
+      idempotencyKey: req.headers.get("idempotency-key"),
     });
     const route = `${req.method} ${url.pathname}`;
+    if (route === "POST /v1/billing/meter_events") {
+      if (meterFailures > 0) {
+        meterFailures--;
+        return Response.json({ error: { type: "api_error", message: "try later" } }, {
+          status: 500,
+        });
+      }
+      // Stripe replays the first answer for a repeated Idempotency-Key and records nothing new.
+      const key = req.headers.get("idempotency-key");
+      if (key && idempotent.has(key)) return idempotent.get(key)!.clone();
+      const identifier = params.identifier ?? `auto_${++n}`;
+      if (!meterEvents.some((e) => e.identifier === identifier)) {
+        meterEvents.push({
+          eventName: params.event_name,
+          customer: params["payload[stripe_customer_id]"],
+          value: Number(params["payload[value]"]),
+          identifier,
+        });
+      }
+      const res = Response.json({
+        object: "billing.meter_event",
+        event_name: params.event_name,
+        identifier,
+        payload: { stripe_customer_id: params["payload[stripe_customer_id]"] },
+        timestamp: Number(params.timestamp ?? 0),
+      });
+      if (key) idempotent.set(key, res.clone());
+      return res;
+    }
     if (route === "POST /v1/customers") {
       return Response.json({ id: `cus_${++n}`, object: "customer", email: params.email ?? null });
     }
@@ -52,6 +89,11 @@ export function startFakeStripe() {
   return {
     url: server.url,
     requests,
+    meterEvents,
+    /** Answer the next `n` meter event posts with a 500. */
+    failMeterEvents(count: number) {
+      meterFailures = count;
+    },
     /** Makes GET /v1/subscriptions/{id} answer this subscription. */
     setSubscription(sub: Record<string, unknown> & { id: string }) {
       subscriptions.set(sub.id, sub);

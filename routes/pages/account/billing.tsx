@@ -1,13 +1,23 @@
-/** GET /account/billing: the plan, its limits and period, and the ways to change it. */
+/**
+ * GET /account/billing: the plan and the ways to change it (where billing is on), and this
+ * month's traffic against the plan's quota (where quotas are on), with the warning at 80 %
+ * and the pause at 100 % spelled out.
+ */
 import type { AccountCtx } from "./shell.tsx";
 import { billingView, findBilling } from "../../../lib/billing/state.ts";
+import { accountMonth } from "../../../lib/billing/quota.ts";
 import { billingEnabled } from "../../../lib/config.ts";
 import { PlanCard } from "../../../components/PlanCard.tsx";
 import { Empty, Time } from "../../../components/ui.tsx";
+import { formatBytes, formatCount } from "../../../lib/dashboard/format.ts";
+
+type View = ReturnType<typeof billingView>;
 
 export async function billingPage({ s, auth }: AccountCtx) {
-  const billing = billingView(s, await findBilling(s, auth.user.id));
-  if (!billingEnabled(s.config)) {
+  const { quota } = await accountMonth(s, auth.user.id);
+  const billing = billingView(s, await findBilling(s, auth.user.id), quota);
+  const payments = billingEnabled(s.config);
+  if (!payments && !billing.quotas) {
     return (
       <Empty title="Billing is not set up on this installation">
         Every account has the same limits here; nothing to pay or change.
@@ -16,7 +26,8 @@ export async function billingPage({ s, auth }: AccountCtx) {
   }
   return (
     <>
-      <PlanCard billing={billing} />
+      {billing.quotas && <QuotaUsage billing={billing} />}
+      {payments && <PlanCard billing={billing} />}
       <section class="card">
         <h2>Subscription</h2>
         <dl class="grid">
@@ -34,5 +45,67 @@ export async function billingPage({ s, auth }: AccountCtx) {
         </dl>
       </section>
     </>
+  );
+}
+
+/** This month's requests and bandwidth against the plan's included amounts. */
+function QuotaUsage({ billing }: { billing: View }) {
+  const u = billing.usage;
+  const l = billing.limits;
+  if (!u || !l) return null;
+  const rows = [
+    {
+      label: "Requests",
+      used: u.requests,
+      limit: l.monthlyRequests,
+      pct: u.percent?.requests ?? 0,
+      fmt: formatCount,
+    },
+    {
+      label: "Bandwidth",
+      used: u.bytes,
+      limit: l.monthlyBytes,
+      pct: u.percent?.bytes ?? 0,
+      fmt: formatBytes,
+    },
+  ];
+  return (
+    <section class="card">
+      <h2>This month ({u.period}, UTC)</h2>
+      {u.paused
+        ? (
+          <p class="notice error" role="alert">
+            Your tenants' proxy hosts answer 429: the plan's {u.reason ?? "traffic"}{" "}
+            quota is used up. They resume <Time at={u.resumesAt} />, or at once after an upgrade.
+          </p>
+        )
+        : u.level >= 80
+        ? (
+          <p class="notice warn" role="status">
+            {u.level >= 100 ? "Over" : "Nearly at"} the plan's {u.reason ?? "traffic"}{" "}
+            quota ({Math.max(u.percent?.requests ?? 0, u.percent?.bytes ?? 0)} % used).
+          </p>
+        )
+        : null}
+      <dl class="grid">
+        {rows.map((r, i) => [
+          <dt key={`t${i}`}>
+            <label for={`quota-${i}`}>{r.label}</label>
+          </dt>,
+          <dd key={`d${i}`}>
+            <meter
+              id={`quota-${i}`}
+              min={0}
+              max={100}
+              low={80}
+              high={99.9}
+              optimum={0}
+              value={Math.min(100, r.pct)}
+            />{" "}
+            {r.fmt(r.used)} of {r.limit === null ? "unlimited" : r.fmt(r.limit)} ({r.pct} %)
+          </dd>,
+        ])}
+      </dl>
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { currentPeriod, PERIOD_RE, periodRange } from "../../../lib/usage/query.
 import { addDays } from "../../../lib/usage/days.ts";
 import { badRequest } from "../../../lib/errors.ts";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
+import { niceBytesMax } from "../../../components/charts/scale.ts";
 import { Bytes, Empty, Stat, TableWrap } from "../../../components/ui.tsx";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
@@ -27,7 +28,7 @@ export async function adminOverviewPage(a: AdminCtx) {
   const day = (d: string) => d.slice(8, 10);
   return (
     <>
-      <PeriodPicker action="/admin" period={period} />
+      <PeriodPicker action="/admin" period={period} current={currentPeriod(a.s.clock.now())} />
       <div class="cards">
         <Stat label="Users" value={`${formatCount(o.users.total)}`} />
         <Stat label="Blocked users" value={formatCount(o.users.blocked)} />
@@ -50,6 +51,7 @@ export async function adminOverviewPage(a: AdminCtx) {
           shortLabel={day}
           series={[{ name: "Bandwidth", values: daily.points.map((p) => p.bytes) }]}
           format={formatBytes}
+          scaleMax={niceBytesMax}
           empty="No traffic recorded in this month yet."
         />
         <BarChart

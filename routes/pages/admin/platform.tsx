@@ -2,6 +2,7 @@
  * GET /admin/platform: the usage aggregator's counters, the cost model, and the platform
  * actions (each asks for confirmation before anything is sent).
  */
+import { currentPeriod } from "../../../lib/usage/query.ts";
 import type { AdminCtx } from "./shell.tsx";
 import { platformCost } from "../../../lib/admin/platform/cost_model.ts";
 import { REQUEST_LOG_RETENTION_DAYS } from "../../../lib/usage/aggregator.ts";
@@ -88,7 +89,11 @@ export async function adminPlatformPage(a: AdminCtx) {
       </section>
       <section class="card">
         <h2>Cost model</h2>
-        <PeriodPicker action="/admin/platform" period={period} />
+        <PeriodPicker
+          action="/admin/platform"
+          period={period}
+          current={currentPeriod(a.s.clock.now())}
+        />
         <p class="muted">
           Modeled from the month's usage with list unit prices ({cost.currency}); confidence{" "}
           {cost.costConfidence}. Computed <Time at={cost.fetchedAt} />, cached for 10 minutes.

@@ -4,9 +4,14 @@ import { tenantOverview } from "../../../lib/dashboard/overview.ts";
 import { ApiForm, Field } from "../../../components/ApiForm.tsx";
 import { Bytes, Empty, Stat } from "../../../components/ui.tsx";
 import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
+import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
+import { currentPeriod, previousPeriod, tenantPeriodUsage } from "../../../lib/usage/query.ts";
 
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
+  const period = currentPeriod(t.s.clock.now());
+  const thisMonth = await tenantPeriodUsage(t.s, t.tenant.id, period);
+  const lastMonth = await tenantPeriodUsage(t.s, t.tenant.id, previousPeriod(period));
   const v = t.view;
   const steps = [
     !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
@@ -21,6 +26,7 @@ export const overviewPage: TenantAreaPage = async (t) => {
         <Stat label="Cache hit ratio" value={formatPercent(o.usage30d.hitRatio)} />
         <Stat label="Custom domains" value={o.domains.length} />
       </div>
+      <TenantMonthStats current={thisMonth} previous={lastMonth} />
       {steps.length > 0 && (
         <section class="card">
           <h2>Next steps</h2>
