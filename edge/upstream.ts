@@ -117,7 +117,12 @@ async function fetchWithin(
     }
     if (body.byteLength !== declared) {
       // the upstream closed early: a truncated body must never be cached
-      return { kind: "error", status: 502, code: "upstream_error", message: "Upstream closed early" };
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_error",
+        message: "Upstream closed early",
+      };
     }
     return { kind: "buffered", status: res.status, headers, body };
   }

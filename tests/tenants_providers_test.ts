@@ -4,7 +4,7 @@
  * the field). Then the end-to-end path: the snapshot the edge reads.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
-import { dbTest, signUp } from "./harness.ts";
+import { Client, dbTest, signUp } from "./harness.ts";
 import { readSnapshot } from "../lib/kv/snapshot.ts";
 
 const T = "http://shop.localhost:8000";
@@ -234,5 +234,23 @@ dbTest(
       new RegExp(sample.replace(/[.?*+^$()|[\]\\]/g, "\\$&").replaceAll("&", "&amp;")),
     );
     assertMatch(page.text, /https:\/\/acme-repo\.cdn\.prismic\.io\/acme-repo/);
+  },
+);
+
+// ---- usage ----
+
+dbTest(
+  "bots refused on assets are counted as blocked, not as requests or bandwidth",
+  async (app) => {
+    const owner = await signUp(app);
+    await owner.post("/api/tenants", { slug: "shop", cms: "imgix", imgixDomain: "acme.imgix.net" });
+    const anon = new Client(app);
+    for (const ua of ["GPTBot/1.2", "CCBot/2.0"]) {
+      const r = await anon.get("http://shop.localhost:8000/a.png", { "user-agent": ua });
+      assertEquals(r.status, 403);
+    }
+    await app.services.usageAggregator!.flush();
+    const u = (await owner.get("/api/tenants/shop/usage")).body.current;
+    assertEquals([u.blocked, u.requests, u.bytes], [2, 0, 0]);
   },
 );

@@ -140,6 +140,11 @@ export class EdgeCache {
     return now < obj.storedAt + obj.ttlMs;
   }
 
+  /** The Web Cache API cache name of the second tier (null: memory only). */
+  get secondTierName(): string | null {
+    return this.opts.webCacheName;
+  }
+
   /** True when a second (Web Cache API) tier is configured. */
   get hasSecondTier(): boolean {
     return this.opts.webCacheName !== null;

@@ -78,5 +78,6 @@ Deno.test("outcomeFrom() shows the server's message and fields, never raw JSON",
     fail: "{hostname}: {failureReason}",
   }, "");
   assertEquals(failed, { ok: false, message: "a.example: no TXT" });
-  assertEquals(fillTemplate("{a.b} {missing}", { a: { b: 1 } }), "1 ");
+  assertEquals(fillTemplate("{a.b} {missing} {sent}", { a: { b: 1 }, sent: false }), "1  no");
+  assertEquals(outcomeFrom(200, { ok: true }, { expect: "ok=true", done: "fine" }, "").ok, true);
 });

@@ -9,7 +9,7 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
 import { startUpstream } from "../fakes/upstream.ts";
 import { startFakeOpenAI } from "../fakes/openai.ts";
 import { startFakeMail } from "../fakes/mail.ts";
@@ -18,16 +18,6 @@ import { aiEngineFor } from "../../lib/ai/engine.ts";
 
 const backend = BACKENDS[BACKENDS.length - 1];
 const SHOTS = new URL("./screenshots/", import.meta.url);
-
-async function buildIslands(): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "build"],
-    cwd: new URL("../../", import.meta.url),
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-}
 
 /** Waits for the announcement of an enhanced form and returns its text. */
 async function announced(page: Page, tone: "ok" | "error" = "ok"): Promise<string> {
@@ -163,7 +153,7 @@ Deno.test({
         "editor@example.com",
       );
       await page.selectOption('form[aria-label="Invite someone"] select[name="role"]', "editor");
-      assertStringIncludes(await submit(page, "Invite someone", "Send invite"), "Mail sent: true");
+      assertStringIncludes(await submit(page, "Invite someone", "Send invite"), "Mail sent: yes");
       assertStringIncludes(
         await page.textContent("#announce code") ?? "",
         "/invites/accept?token=",
@@ -276,6 +266,24 @@ Deno.test({
         );
       }
       await shoot(browser, `${cookie.name}=${cookie.value}`, origin, "/dashboard", "tenants");
+      // Before (or without) JavaScript the same forms post and the page shows the outcome.
+      const nojs = await browser.newContext({ javaScriptEnabled: false });
+      await nojs.addCookies([{ name: cookie.name, value: cookie.value, url: origin }]);
+      const plain = await nojs.newPage();
+      await plain.goto(`${dash}/domains`);
+      await plain.fill('form[aria-label="Add a domain"] input[name="hostname"]', "www.example.org");
+      await plain.click('form[aria-label="Add a domain"] button[type="submit"]');
+      await plain.waitForURL(`${dash}/domains`);
+      assertStringIncludes(await plain.textContent("#announce") ?? "", "Added www.example.org");
+      assertStringIncludes(await plain.textContent("#content") ?? "", "_cachely.www.example.org");
+      await plain.goto(`${dash}/cache`);
+      await plain.click('form[aria-label="Purge html"] button[type="submit"]');
+      assertStringIncludes(await plain.textContent("main") ?? "", "Please confirm");
+      await plain.click('button:has-text("Yes, continue")');
+      await plain.waitForURL(`${dash}/cache`);
+      assertStringIncludes(await plain.textContent("#announce") ?? "", "html 2");
+      await nojs.close();
+
       const admin = await page.goto(`${origin}/admin`);
       assertEquals(admin?.status(), 200);
       await page.screenshot({
