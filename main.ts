@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { bootstrap } from "./lib/bootstrap.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
+import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 
 async function main() {
   let config;
@@ -18,7 +19,16 @@ async function main() {
     }
     throw e;
   }
-  const app = await bootstrap(config);
+  let app;
+  try {
+    app = await bootstrap(config);
+  } catch (e) {
+    if (e instanceof SchemaNotCurrentError) {
+      console.error(e.message);
+      Deno.exit(1);
+    }
+    throw e;
+  }
   const log = app.services.log;
   const server = Deno.serve({
     port: config.port,
@@ -33,12 +43,24 @@ async function main() {
     },
   }, app.handler);
 
-  // Stop accepting, flush what is pending, exit within 5 s (DESIGN "Deployment constraints").
+  // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: stop accepting, flush pending usage and queued AI
+  // runs at once (not after draining: Deploy kills 5 s after SIGINT), let in-flight requests
+  // finish until SHUTDOWN_DEADLINE_MS, flush what they recorded, and exit within 5 s always.
+  let stopping = false;
   const stop = async () => {
-    const timer = setTimeout(() => Deno.exit(0), 5_000);
-    await server.shutdown().catch(() => {});
-    await app.close().catch(() => {});
+    if (stopping) return;
+    stopping = true;
+    const started = performance.now();
+    const hardExit = setTimeout(() => Deno.exit(0), 4_900);
+    log.info("shutting down", { deadlineMs: config.shutdownDeadlineMs });
+    const drained = server.shutdown().catch(() => {});
+    await app.flush().catch(() => {});
+    const left = Math.max(0, config.shutdownDeadlineMs - (performance.now() - started));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([drained, new Promise((r) => timer = setTimeout(r, left))]);
     clearTimeout(timer);
+    await app.close().catch(() => {});
+    clearTimeout(hardExit);
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", stop);

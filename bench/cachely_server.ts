@@ -9,7 +9,7 @@
  * Run: ORIGIN=http://127.0.0.1:N deno run -A bench/cachely_server.ts
  *   → prints {"ready":true,"port":N,"slug":"bench","host":"bench.localhost:N","token":"cly_pat_…",
  *   "control":"http://127.0.0.1:M"}
- * The control port answers GET /memory with the process's memory after a full GC (when run
+ * The control port answers POST /clear (empties the edge cache) and GET /memory with the process's memory after a full GC (when run
  * with --v8-flags=--expose-gc) and the edge cache's entry count and bytes. Extra environment
  * (e.g. from scenarios) is passed through to lib/config.ts.
  */
@@ -74,8 +74,11 @@ await createTenant(app.services, user.id, {
   apiAuthMode: "bearer",
   token: "bench-upstream-token",
 });
+// One owner per tenant: the free plan allows one tenant per user.
+const second = await createUser(app.services, "bench-img@example.com", "bench password 123");
+const third = await createUser(app.services, "bench-cdn@example.com", "bench password 123");
 // The image host tenant: /video/upload/… goes to <origin>/bench/video/upload/… (large objects).
-await createTenant(app.services, user.id, {
+await createTenant(app.services, second.id, {
   slug: "benchimg",
   cms: "cloudinary",
   cloudName: "bench",
@@ -83,7 +86,7 @@ await createTenant(app.services, user.id, {
   apiSecret: "bench",
 });
 // CDN offload on: what the CDN stand-in (nginx in front) caches.
-await createTenant(app.services, user.id, {
+await createTenant(app.services, third.id, {
   slug: "benchcdn",
   cms: "generic",
   apiOrigin: origin,
@@ -93,7 +96,8 @@ await createTenant(app.services, user.id, {
 });
 const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.handler);
 const cache = (app.edge as unknown as { cache: EdgeCache }).cache;
-const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  if (req.method === "POST") cache.lru.clear(); // POST /clear: an empty edge cache
   (globalThis as { gc?: () => void }).gc?.();
   const m = Deno.memoryUsage();
   return Response.json({ ...m, entries: cache.lru.count, cacheBytes: cache.lru.bytes });

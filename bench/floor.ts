@@ -6,6 +6,8 @@
  *   GET /one/<origin path>    the body with one header (content-type)
  *   GET /same/<origin path>   the body with exactly the header set last registered for the path
  *   POST /__same?path=P       registers that set: a JSON array of [name, value] pairs
+ *   GET /proxy/<origin path>  fetch() from ORIGIN, its body streamed back (the runtime's
+ *                             floor for a proxied body too large to cache)
  *
  * The harness registers the headers Cachely sent on a probed hit (minus `date` and
  * `content-length`, which every server adds), so the second floor tracks the header set.
@@ -23,6 +25,7 @@ if (import.meta.main) {
   // Headers objects, the cheapest form for Response to copy (bench/ANALYSIS.md).
   const same = new Map<string, Headers>();
   const port = Number(Deno.env.get("FLOOR_PORT") ?? 0);
+  const origin = Deno.env.get("ORIGIN");
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
     const url = req.url;
     const start = url.indexOf("/", url.indexOf("://") + 3);
@@ -34,6 +37,10 @@ if (import.meta.main) {
       const p = path.slice(5);
       const b = bodies.get(p);
       if (b) return new Response(b.body, { headers: same.get(p) ?? { "content-type": b.type } });
+    } else if (path.startsWith("/proxy/") && origin) {
+      const range = req.headers.get("range");
+      const res = await fetch(origin + path.slice(6), range ? { headers: { range } } : {});
+      return new Response(res.body, { status: res.status, headers: res.headers });
     } else if (path.startsWith("/__same?path=") && req.method === "POST") {
       same.set(decodeURIComponent(path.slice(13)), new Headers(await req.json()));
       return new Response(null, { status: 204 });

@@ -36,6 +36,8 @@ http {
   scgi_temp_path ${dir}/scgi;
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bench:32m max_size=2g inactive=10m use_temp_path=off;
   map $upstream_http_cdn_cache_control $not_for_cdn { "" 1; default 0; }
+  # Cachely's EDGE_CACHE_MAX_OBJECT_BYTES (8 MiB) mirrored: larger bodies stream through.
+  map $upstream_http_content_length $over_8mib { "~^([89]\d{6}|\d{8,})$" 1; default 0; }
   upstream origin {
     server 127.0.0.1:${originPort};
     keepalive 128;
@@ -51,7 +53,8 @@ http {
       proxy_cache_valid 200 60s;
       proxy_cache_lock on;
       proxy_cache_lock_timeout 10s;
-      add_header X-Cache $upstream_cache_status;${
+      add_header X-Cache $upstream_cache_status;
+      proxy_no_cache $over_8mib;${
     opts.cdn
       ? `
       proxy_set_header Host ${opts.cdn.upstreamHost};

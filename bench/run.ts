@@ -108,7 +108,7 @@ async function main() {
       "run",
       "-A",
       new URL("./floor.ts", here).pathname,
-    ]);
+    ], { ORIGIN: originUrl });
     children.push(floor);
     const floorUrl = `http://127.0.0.1:${floor.ready.port}`;
     log(`floors on ${floorUrl}`);
@@ -146,7 +146,14 @@ async function main() {
       nginx: { name: "nginx", base: `http://127.0.0.1:${nginx.port}`, path: (p) => p },
       origin: { name: "origin", base: originUrl, path: (p) => p },
       floorOne: { name: "floor, one header", base: floorUrl, path: (p) => `/one${p}` },
+      floorProxy: { name: "floor, fetch proxy", base: floorUrl, path: (p) => `/proxy${p}` },
       floorSame: { name: "floor, same headers", base: floorUrl, path: (p) => `/same${p}` },
+      cachelyImg: {
+        name: "cachely",
+        base: `http://127.0.0.1:${cPort}`,
+        host: cachely.ready.imgHost as string,
+        path: (p) => p.replace(/^\/bench\//, "/"),
+      },
       cdn: {
         name: "nginx CDN in front of cachely",
         base: `http://127.0.0.1:${cdn.port}`,
@@ -177,6 +184,10 @@ async function main() {
       },
       cachelyPid: cachely.pid,
       cachelyMemory: async () => await (await fetch(`${control}/memory`)).json(),
+      clearCachelyCache: async () => {
+        await (await fetch(`${control}/clear`, { method: "POST" })).body?.cancel();
+      },
+      cachelyEnv: env,
       cachelyToken: cachely.ready.token as string,
       cachelyApi: `http://localhost:${cPort}`,
       log,

@@ -22,6 +22,11 @@ export type WrkOptions = {
   uniquePrefix?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * Zipf workload: each request picks one of `keys` paths `<prefix><rank>` with probability
+   * ∝ 1/rank^s (s = 1.0 puts ~83% of requests on the top 20% of 10,000 keys).
+   */
+  zipf?: { prefix: string; keys: number; s?: number };
 };
 
 export type WrkResult = {
@@ -42,10 +47,14 @@ export type BenchContext = {
     origin: Target;
     /** Bare Deno.serve, the body with one header (bench/floor.ts `/one`). */
     floorOne: Target;
+    /** Bare Deno.serve + fetch() from the origin, body streamed back (bench/floor.ts `/proxy`). */
+    floorProxy: Target;
     /** Bare Deno.serve, the body with the header set registered by registerSameHeaders. */
     floorSame: Target;
     /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */
     cdn: Target;
+    /** Cachely's image-host tenant: origin path `/bench/video/upload/…` → `/video/upload/…`. */
+    cachelyImg: Target;
     /** Cachely's CDN-offload tenant, addressed directly. */
     cachelyCdn: Target;
   };
@@ -54,6 +63,10 @@ export type BenchContext = {
   /** Cachely's process id (RSS from /proc) and its control port's memory report. */
   cachelyPid: number;
   cachelyMemory(): Promise<CachelyMemory>;
+  /** Empties Cachely's in-memory edge cache. */
+  clearCachelyCache(): Promise<void>;
+  /** Environment Cachely runs with (EDGE_CACHE_MAX_OBJECT_BYTES, …), as scenarios set it. */
+  cachelyEnv: Record<string, string>;
   durationSec: number;
   connections: number;
   rounds: number;

@@ -2,8 +2,25 @@
 import type { Target, WrkOptions, WrkResult } from "./types.ts";
 import { run } from "./proc.ts";
 
-const SCRIPT = (uniquePrefix: string | null) => `
+const ZIPF = (prefix: string, keys: number, s: number) => `
+local cdf = {}
+local total = 0
+for i = 1, ${keys} do total = total + 1 / (i ^ ${s}); cdf[i] = total end
+for i = 1, ${keys} do cdf[i] = cdf[i] / total end
+math.randomseed(${Math.floor(Math.random() * 1e9)})
+request = function()
+  local u = math.random()
+  local lo, hi = 1, ${keys}
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if cdf[mid] < u then lo = mid + 1 else hi = mid end
+  end
+  return wrk.format(nil, "${prefix}" .. lo)
+end`;
+
+const SCRIPT = (uniquePrefix: string | null, zipf: string) => `
 local counter = 0
+${zipf}
 ${
   uniquePrefix === null ? "" : `
 request = function()
@@ -30,7 +47,10 @@ export async function runWrk(
     ? target.path(opts.uniquePrefix) + `${crypto.randomUUID().slice(0, 8)}-`
     : null;
   const script = `${scriptDir}/wrk-${crypto.randomUUID().slice(0, 8)}.lua`;
-  await Deno.writeTextFile(script, SCRIPT(unique));
+  const zipf = opts.zipf
+    ? ZIPF(target.path(opts.zipf.prefix), opts.zipf.keys, opts.zipf.s ?? 1)
+    : "";
+  await Deno.writeTextFile(script, SCRIPT(unique, zipf));
   const args = [
     "-t1",
     `-c${opts.connections}`,

@@ -38,6 +38,7 @@ import {
 } from "../lib/providers/mod.ts";
 import {
   compileTypeAllowList,
+  extensionAllowed,
   SVG_CSP,
   type TypeAllowList,
 } from "../lib/providers/content_types.ts";
@@ -227,6 +228,15 @@ export async function handleAsset(
   }
   const tooBig = oversizeHeaders(rc.req);
   if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
+  // An extension outside the allow-list is refused without fetching (never stored, so
+  // this check is needed on the miss path only).
+  if (!extensionAllowed(route.plan.allowed, route.rest)) {
+    return {
+      res: edgeError(403, "type_not_allowed", "Forbidden: content type not allowed"),
+      cache: null,
+      bytes: 0,
+    };
+  }
   const upstream = joinUpstream(route.base, route.rest, route.query); // BadPathError → 400
   if (range !== null && !/^\s*bytes\s*=\s*0-\s*$/i.test(range)) {
     // a real range: from a whole cached object when there is one, else forwarded

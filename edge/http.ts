@@ -16,6 +16,7 @@ export function edgeError(
     "cache-control": "no-store",
     "x-cachely-edge": "1",
     "access-control-allow-origin": "*",
+    "x-content-type-options": "nosniff",
     ...extra,
   };
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers });

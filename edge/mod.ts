@@ -45,10 +45,20 @@ export type EdgeOptions = {
    * cache must not outlive the state its keys refer to).
    */
   webCacheName?: string | null;
+  /**
+   * The database's installation id (table `installation`), carried in the default cache
+   * name: a fresh or restored database never reads another database's cached entries.
+   */
+  installationId?: string;
 };
 
 export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cache: EdgeCache } {
-  const snapshots = new SnapshotCache(deps.kv, deps.clock, deps.config.edgeSnapshotTtlMs);
+  const snapshots = new SnapshotCache(
+    deps.kv,
+    deps.clock,
+    deps.config.edgeSnapshotTtlMs,
+    deps.config.edgeSnapshotMaxStaleMs,
+  );
   const cache = new EdgeCache({
     maxBytes: deps.config.edgeCacheMaxBytes,
     clock: deps.clock,
@@ -56,6 +66,8 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       ? opts.webCacheName
       : deps.config.kvPath === ":memory:"
       ? null
+      : opts.installationId
+      ? `cachely-edge-${opts.installationId}`
       : "cachely-edge",
     staleMs: deps.config.staleIfErrorSeconds * 1000,
   });

@@ -30,19 +30,20 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /**
- * The object's headers with `extra` applied (an extra replaces a stored header
- * of the same name), memoised on the object for the last `extra` list seen.
+ * The object's headers with `extra` applied (an extra replaces a stored header of the
+ * same name). Not memoised on the object: hits reuse the memoised Headers (`sent`),
+ * and a memo per stored entry cost memory on every miss (bench/ANALYSIS.md).
  */
 function replayHeaders(
   obj: CachedObject,
   extra: readonly (readonly [string, string])[],
 ): [string, string][] {
-  const memo = obj.replay;
-  if (memo && memo.extra === extra) return memo.headers;
-  const names = new Set(extra.map((e) => e[0]));
-  const headers = obj.headers.filter((h) => !names.has(h[0]));
+  const headers: [string, string][] = [];
+  outer: for (const h of obj.headers) {
+    for (const e of extra) if (e[0] === h[0]) continue outer;
+    headers.push(h);
+  }
   for (const [k, v] of extra) headers.push([k, v]);
-  obj.replay = { extra, headers };
   return headers;
 }
 
@@ -69,7 +70,7 @@ export function objectResponse(
     req && obj.status === 200 && (obj.etag !== null || obj.lastModified !== null) &&
     notModified(req, obj.etag, obj.lastModified)
   ) {
-    const headers = replayHeaders(obj, extra).slice();
+    const headers = replayHeaders(obj, extra);
     headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
     return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
   }
@@ -77,17 +78,22 @@ export function objectResponse(
     ? Math.max(0, Math.floor((now - obj.storedAt) / 1000))
     : 0;
   if (head) {
-    const headers = responseHeaders(obj, extra, cache, age).slice();
+    const headers = responseHeaders(obj, extra, cache, age);
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
   }
-  let memo = obj.sent;
-  if (!memo || memo.extra !== extra || memo.cache !== cache || memo.age !== age) {
-    memo = { extra, cache, age, headers: new Headers(responseHeaders(obj, extra, cache, age)) };
-    obj.sent = memo;
+  let headers: Headers;
+  const memo = obj.sent;
+  if (memo && memo.extra === extra && memo.cache === cache && memo.age === age) {
+    headers = memo.headers;
+  } else {
+    headers = new Headers(responseHeaders(obj, extra, cache, age));
+    // Kept for hits only: a miss is answered once, and a memo on every stored object
+    // would cost memory per entry for nothing (bench/ANALYSIS.md "A full cache").
+    if (cache === "HIT") obj.sent = { extra, cache, age, headers };
   }
   return {
-    res: new Response(obj.body, { status: obj.status, headers: memo.headers }),
+    res: new Response(obj.body, { status: obj.status, headers }),
     cache,
     bytes: obj.body.byteLength,
   };
@@ -100,7 +106,7 @@ function responseHeaders(
   cache: CacheOutcome,
   age: number,
 ): [string, string][] {
-  const headers = replayHeaders(obj, extra).slice();
+  const headers = replayHeaders(obj, extra);
   // x-cache: the name customers' tooling already reads (issue 9)
   headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
   if (age > 0) headers.push(["age", String(age)]);

@@ -42,3 +42,20 @@ Deno.test("SnapshotCache.invalidate() makes the next read go to KV; domains reso
     kv.close();
   }
 });
+
+Deno.test("SnapshotCache.get() never serves a value older than the staleness bound", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const clock = new ManualClock();
+    const cache = new SnapshotCache(kv, clock, 1000, 5000);
+    await writeSnapshot(kv, snap(1));
+    assertEquals((await cache.get("acme"))?.tenantId, 1);
+    await writeSnapshot(kv, snap(2));
+    clock.advance(10_000); // an idle instance: its memo is past the bound
+    const got = cache.get("acme");
+    assertEquals(got instanceof Promise, true, "waits for KV instead of answering stale");
+    assertEquals((await got)?.tenantId, 2);
+  } finally {
+    kv.close();
+  }
+});

@@ -4,6 +4,7 @@
  */
 import type { Config } from "./config.ts";
 import { type DbHandle, openDb } from "./db/client.ts";
+import { prepareSchema } from "./db/migrate_lock.ts";
 import { createServices, type Services } from "./services.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { createLogger, type Logger, LogRing, withLogRing } from "./log.ts";
@@ -20,6 +21,8 @@ export type App = {
   services: Services;
   edge: Edge;
   handler: Handler;
+  /** Writes pending usage and queued AI runs now (shutdown starts with this). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -32,11 +35,44 @@ export type BootstrapOptions = {
   resolveDns?: typeof Deno.resolveDns;
 };
 
-export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
-  const dbHandle = opts.dbHandle ?? await openDb(
-    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: `${config.dataDir}/pg` },
+/** The id of this database installation (migration 0007), or undefined before it exists. */
+async function installationId(db: DbHandle): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>("SELECT id FROM installation").catch(() => []);
+  return rows[0]?.id;
+}
+
+/** Opens the database and brings its schema up to date (or refuses: MIGRATE_ON_START=false). */
+async function openMigratedDb(config: Config): Promise<DbHandle> {
+  const db = await openDb(
+    config.databaseUrl
+      ? { url: config.databaseUrl, connectTimeoutMs: config.dbRequestTimeoutMs }
+      : { dataDir: `${config.dataDir}/pg` },
+    false,
   );
-  const kv = opts.kv ?? await Deno.openKv(config.kvPath ?? `${config.dataDir}/kv.sqlite3`);
+  try {
+    await prepareSchema(config, db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+  return db;
+}
+
+/**
+ * Deno KV: on Deno Deploy the database assigned to the app (`Deno.openKv()`, nothing on
+ * disk); else KV_PATH (a file, `:memory:` or a KV Connect URL) or a file under DATA_DIR,
+ * which is created when missing.
+ */
+async function openKv(config: Config): Promise<Deno.Kv> {
+  if (config.denoDeploy) return await Deno.openKv();
+  if (config.kvPath) return await Deno.openKv(config.kvPath);
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  return await Deno.openKv(`${config.dataDir}/kv.sqlite3`);
+}
+
+export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
+  const dbHandle = opts.dbHandle ?? await openMigratedDb(config);
+  const kv = opts.kv ?? await openKv(config);
   const clock = opts.clock ?? systemClock;
   const logRing = new LogRing(); // recent entries for GET /api/admin/logs
   const services = createServices({
@@ -68,7 +104,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     resolveDns: services.resolveDns,
     usage,
     transform: createTransformRunner(services),
-  });
+  }, { installationId: await installationId(dbHandle) });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
@@ -78,6 +114,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     services,
     edge,
     handler,
+    async flush() {
+      await Promise.all([usage.flush(), aiEngineFor(services).runs.flush()]);
+    },
     async close() {
       stopOverage();
       await projector.stop();

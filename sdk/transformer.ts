@@ -8,6 +8,7 @@
  */
 import { compileRewriter, type Rewriter } from "./rewrite.ts";
 import { DEFAULT_ASSET_ORIGIN } from "./url.ts";
+import { type ProviderConfig, providerSources } from "./providers.ts";
 
 /** A text transformer: receives the serialized JSON and the tenant base, returns JSON text. */
 export type TextTransformer = (json: string, base: string) => string;
@@ -25,8 +26,13 @@ export type TransformerOptions<T = unknown> = {
   onError?: (error: unknown, original: T) => T | void;
   /** The image/video host origin (default `https://res.cloudinary.com`). */
   assetOrigin?: string;
-  /** Other provider asset hosts served under `/~assets/<host>/` on the tenant host. */
+  /** Legacy: other provider asset hosts served under `/~assets/<host>/` on the tenant host. */
   assetHosts?: string[];
+  /**
+   * The tenant's provider set-up (sdk/providers.ts): its URLs become the same
+   * clean tenant URLs the server writes, e.g. `{ cms: "contentful", spaceId }`.
+   */
+  provider?: ProviderConfig;
 };
 
 function hostOf(origin: string): string {
@@ -50,8 +56,11 @@ export function createResponseTransformer<T = unknown>(
     const host = hostOf(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
     rewrite = compileRewriter({
       tenantOrigin: base,
+      sources: options.provider
+        ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin })
+        : undefined,
       assetHosts: options.assetHosts,
-      imageHost: options.cloudName
+      imageHost: options.cloudName && options.provider?.cms !== "cloudinary"
         ? {
           host,
           cloudName: options.cloudName,

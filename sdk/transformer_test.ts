@@ -87,3 +87,18 @@ Deno.test("rewriteUrl() keeps the cloud name as the first path segment", () => {
   );
   assertEquals(r("https://example.org/a.jpg"), "https://example.org/a.jpg");
 });
+
+Deno.test("transformResponse() with a provider config writes the server's clean URLs", () => {
+  const data = {
+    hero: { url: "//images.ctfassets.net/space1/a/t/hero.jpg?w=10" },
+    body: '<p><a href="https://assets.ctfassets.net/space1/b/t/doc.pdf">doc</a></p>',
+  };
+  const out = transformResponse(data, {
+    base: "https://acme.cachely.example",
+    provider: { cms: "contentful", spaceId: "space1" },
+  });
+  assertEquals(out, {
+    hero: { url: "https://acme.cachely.example/a/t/hero.jpg?w=10" },
+    body: '<p><a href="https://acme.cachely.example/b/t/doc.pdf">doc</a></p>',
+  });
+});

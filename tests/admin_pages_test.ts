@@ -51,7 +51,8 @@ dbTest(
 
     const page = await root.get(`/admin/users/${ada.userId}`);
     assertEquals(page.status, 200);
-    assertStringIncludes(page.text, "ada@example.com");
+    assertStringIncludes(page.text, "<h1>ada@example.com</h1>");
+    assertStringIncludes(page.text, "<title>ada@example.com · Admin · Cachely</title>");
     const base = `/api/admin/users/${ada.userId}`;
     for (
       const api of [`${base}/block`, `/api/admin/billing/${ada.userId}`, `${base}/reset-password`]

@@ -105,6 +105,7 @@ dbTest(
       stale: 1,
       bypass: 2,
       errors: 1,
+      blocked: 0,
       cacheHitRatio: 0.6923,
       errorRate: 0.0667,
     });
@@ -119,6 +120,7 @@ dbTest(
       stale: 0,
       bypass: 0,
       errors: 2,
+      blocked: 0,
       cacheHitRatio: 1,
       errorRate: 0.2857,
     });

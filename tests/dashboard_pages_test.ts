@@ -258,3 +258,181 @@ dbTest(
     assertEquals(expired.headers.get("location"), "/login?next=%2Fdashboard%2Fx%2Fcache");
   },
 );
+
+dbTest("with data, every area shows the server's records in people's terms", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const api = `/api/tenants/${slug}`;
+  assertEquals((await owner.post(`${api}/domains`, { hostname: "cdn.example.com" })).status, 201);
+  assertEquals(
+    (await owner.post(`${api}/cache-refresh-webhooks`, { provider: "sanity" })).status,
+    201,
+  );
+  const rule = await owner.post(`${api}/ai-transform/rules`, {
+    presetId: "translate",
+    fieldSelector: "items[*].title",
+    targetLanguage: "de",
+    profile: "german",
+  });
+  assertEquals(rule.status, 201, rule.text);
+  const exp = await owner.post(`${api}/ai-experiments`, {
+    name: "German titles",
+    routePattern: "/posts",
+    variants: [{ key: "control" }, { key: "german", transformProfile: "german" }],
+  });
+  assertEquals(exp.status, 201, exp.text);
+  await invite(owner, slug, "pending@example.com", "editor");
+  const ingest = await owner.request("POST", "/api/usage/ingest", {
+    records: [
+      { tenant: slug, bytes: 3 * 1024 * 1024, path: "/~api/posts", status: 200, cache: "HIT" },
+      { tenant: slug, bytes: 1024, path: "/~api/posts", status: 502, cache: "MISS" },
+    ],
+  }, { "x-ingest-key": "dashboard-ingest-key-123" });
+  assertEquals(ingest.status, 200, ingest.text);
+  await app.services.usageAggregator!.flush();
+
+  const page = async (area: string) => (await owner.get(`/dashboard/${slug}/${area}`)).text;
+  const domains = await page("domains");
+  assertStringIncludes(domains, "cdn.example.com");
+  assertStringIncludes(domains, 'class="badge warn">pending');
+  assertStringIncludes(domains, `data-copy="${slug}.localhost"`);
+  assertStringIncludes(await page("webhooks"), "sanity");
+  const ai = await page("ai");
+  assertStringIncludes(ai, "Translate");
+  assertStringIncludes(ai, "items[*].title");
+  assertStringIncludes(ai, 'data-island="PreviewPanel"');
+  const experiments = await page("experiments");
+  assertStringIncludes(experiments, "German titles");
+  assertStringIncludes(experiments, 'value="active"');
+  const members = await page("members");
+  assertStringIncludes(members, "pending@example.com");
+  assertStringIncludes(members, "members/revoke-invite");
+  const usage = await page("usage");
+  assertStringIncludes(usage, "3.00 MB");
+  assertStringIncludes(usage, "<svg");
+  assertStringIncludes(usage, "Requests per day");
+  const logs = await page("logs");
+  assertStringIncludes(logs, "/~api/posts");
+  assertStringIncludes(logs, 'class="badge error">502');
+  const audit = await page("audit");
+  assertStringIncludes(audit, owner.email, "audit names people by email, not id");
+  assert(!audit.includes(`>${owner.userId}<`), "no raw user ids");
+  assertStringIncludes(audit, "data-local", "times are localised in the browser");
+}, { env: { INGEST_KEY: "dashboard-ingest-key-123", REQUEST_LOG_SAMPLE_RATE: "1" } });
+
+dbTest("error pages: an unknown tenant is a 404 page, not raw JSON", async (app) => {
+  const owner = await signUp(app);
+  for (const area of ["", "/domains", "/ai"]) {
+    const r = await owner.get(`/dashboard/no-such-tenant${area}`);
+    assertEquals(r.status, 404);
+    assertStringIncludes(r.headers.get("content-type") ?? "", "text/html");
+    assertStringIncludes(r.text, "Tenant not found");
+    assert(!r.text.includes('{"error"'));
+  }
+});
+
+/**
+ * The fields a rendered form would post: every input (hidden or not) with its value, every
+ * select's selected option, every checked checkbox (a browser's "successful controls").
+ */
+function formOf(html: string, label: string): [string, string][] {
+  const start = html.indexOf(`aria-label="${label}"`);
+  assert(start > 0, `form "${label}" is on the page`);
+  const body = html.slice(start, html.indexOf("</form>", start));
+  const out: [string, string][] = [];
+  for (const m of body.matchAll(/<input([^>]*)>/g)) {
+    const attr = (n: string) => m[1].match(new RegExp(` ${n}="([^"]*)"`))?.[1];
+    const name = attr("name");
+    if (!name) continue;
+    if (attr("type") === "checkbox" && !/ checked/.test(m[1])) continue;
+    out.push([name, (attr("value") ?? "").replaceAll("&amp;", "&")]);
+  }
+  for (const m of body.matchAll(/<select[^>]* name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
+    const sel = m[2].match(/<option value="([^"]*)" selected/) ??
+      m[2].match(/<option value="([^"]*)"/);
+    if (sel) out.push([m[1], sel[1]]);
+  }
+  return out;
+}
+
+async function submitRendered(
+  c: Client,
+  path: string,
+  label: string,
+  values: Record<string, string> = {},
+) {
+  const page = await c.get(path);
+  const fields = new URLSearchParams([...formOf(page.text, label), ...Object.entries(values)]);
+  fields.set("_confirmed", "1");
+  const r = await c.request("POST", "/forms", fields.toString(), {
+    "content-type": "application/x-www-form-urlencoded",
+    ...asJson,
+  });
+  assertEquals(r.status, 200, r.text);
+  return r.body as { status: number; outcome: { ok: boolean; message: string }; next?: string };
+}
+
+dbTest("the rendered management forms work against the API as posted", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const base = `/dashboard/${slug}`;
+  const api = `/api/tenants/${slug}`;
+  const ok = async (path: string, label: string, values?: Record<string, string>) => {
+    const r = await submitRendered(owner, `${base}/${path}`, label, values);
+    assert(r.outcome.ok, `${label}: ${r.outcome.message}`);
+    return r;
+  };
+  // Domains: add, remove.
+  await ok("domains", "Add a domain", { hostname: "cdn.example.com" });
+  await ok("domains", "Remove cdn.example.com");
+  assertEquals((await owner.get(`${api}/domains`)).body.domains.length, 0);
+  // Members: invite, revoke; a member's role change and removal.
+  await ok("members", "Invite someone", { email: "later@example.com" });
+  const inv = (await owner.get(`${api}/members`)).body.invites[0];
+  await ok("members", `Revoke invite for ${inv.email}`);
+  assertEquals((await owner.get(`${api}/members`)).body.invites.length, 0);
+  const member = await signUp(app);
+  const token = await invite(owner, slug, member.email, "viewer");
+  await member.post("/api/invites/accept", { token });
+  await ok("members", `Change role of ${member.email}`, { role: "editor" });
+  const roles = (await owner.get(`${api}/members`)).body.members;
+  assertEquals(roles.find((m: { email: string }) => m.email === member.email).role, "editor");
+  await ok("members", `Remove ${member.email}`);
+  // Webhooks: create, regenerate, delete.
+  const created = await ok("webhooks", "Create a webhook");
+  assertStringIncludes(JSON.stringify(created), "/api/webhooks/cache-refresh/");
+  const hook = (await owner.get(`${api}/cache-refresh-webhooks`)).body.webhooks[0];
+  await ok("webhooks", `Regenerate webhook ${hook.id}`);
+  await ok("webhooks", `Delete webhook ${hook.id}`);
+  // AI: limits, create, edit, activate, pause, resume, delete.
+  await ok("ai", "AI limits", { "monthlyTokenCap:numnull": "5000" });
+  assertEquals(
+    (await owner.get(`${api}/ai-transform/settings`)).body.settings.monthlyTokenCap,
+    5000,
+  );
+  await ok("ai", "Create a rule", {
+    presetId: "translate",
+    fieldSelector: "title",
+    targetLanguage: "de",
+  });
+  await ok("ai", "Edit rule 1", { targetLanguage: "fr" });
+  await ok("ai", "Activate rule 1");
+  await ok("ai", "Pause rule 1");
+  await ok("ai", "Resume rule 1");
+  assertEquals((await owner.get(`${api}/ai-transform/rules`)).body.rules[0].targetLanguage, "fr");
+  await ok("ai", "Delete rule 1");
+  // Experiments: create, archive.
+  await ok("experiments", "Create an experiment", {
+    name: "Split",
+    "variants.0.key": "control",
+    "variants.1.key": "other",
+  });
+  await ok("experiments", "Activate Split");
+  await ok("experiments", "Archive Split");
+  // Settings and tenant deletion.
+  await ok("settings", "Website settings", { "websiteOrigin:null": "https://www.example.com" });
+  assertEquals((await owner.get(api)).body.value.websiteOrigin, "https://www.example.com");
+  const del = await ok("settings", "Delete tenant");
+  assertEquals(del.next, "/dashboard");
+  assertEquals((await owner.get(api)).status, 404);
+});

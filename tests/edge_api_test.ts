@@ -309,3 +309,33 @@ Deno.test("a sealed token that cannot be opened gives 502 without detail", async
   assertEquals((await res.json()).error.code, "upstream_credentials");
   assertEquals(t.up.seen.length, 0);
 });
+
+Deno.test("auth mode token sends Authorization: Token <token> (issue 9 synonym)", async () => {
+  await using t = await setup();
+  await t.fx.update({ api: { authMode: "token" } });
+  const r = await t.fx.request("/~api/tok");
+  assert(!(await r.text()).includes(CANARY));
+  assertEquals(t.up.seen.at(-1)!.headers.get("authorization"), `Token ${CANARY}`);
+});
+
+Deno.test("X-Cache mirrors x-cachely-cache; API responses expose both to browsers", async () => {
+  await using t = await setup();
+  const origin = { origin: "https://www.acme.example" };
+  for (
+    const [expect, init] of [
+      ["MISS", { headers: origin }],
+      ["HIT", { headers: origin }],
+      ["HIT", { method: "HEAD", headers: origin }],
+    ] as const
+  ) {
+    const r = await t.fx.request("/~api/xc", init);
+    await r.body?.cancel();
+    assertEquals(r.headers.get("x-cachely-cache"), expect);
+    assertEquals(r.headers.get("x-cache"), expect);
+    const exposed = (r.headers.get("access-control-expose-headers") ?? "").split(/,\s*/);
+    assert(exposed.includes("x-cache") && exposed.includes("x-cachely-cache"), String(exposed));
+  }
+  const bypass = await t.fx.request(`/~api/xc?${t.fx.snapshot.api.previewParam}=1`);
+  await bypass.body?.cancel();
+  assertEquals(bypass.headers.get("x-cache"), "BYPASS");
+});

@@ -44,9 +44,10 @@ const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0
 
 // ---- allow-list ----
 
-Deno.test("a type outside the default allow-list is 403, with nosniff, and never cached", async () => {
+Deno.test("an upstream type outside the default allow-list is 403, with nosniff, never cached", async () => {
   await using t = await imgix();
-  for (const p of ["/pages/x.html", "/pages/x.js", "/bin/x.exe"]) {
+  // extensions that say nothing: the upstream's Content-Type decides
+  for (const p of ["/pages/x.page", "/blob/x.bin"]) {
     for (let i = 0; i < 2; i++) {
       const r = await t.fx.request(p);
       assertEquals(r.status, 403, p);
@@ -55,6 +56,17 @@ Deno.test("a type outside the default allow-list is 403, with nosniff, and never
     }
     assertEquals(t.host.count(p), 2, `${p} fetched again: not cached`);
   }
+});
+
+Deno.test("an extension outside the allow-list is 403 before any upstream fetch", async () => {
+  await using t = await imgix();
+  for (const p of ["/pages/x.html", "/pages/x.js", "/bin/x.exe", "/x.PHP"]) {
+    const r = await t.fx.request(p);
+    assertEquals(r.status, 403, p);
+    assertEquals((await r.json()).error.code, "type_not_allowed", p);
+    assertEquals(r.headers.get("x-content-type-options"), "nosniff", p);
+  }
+  assertEquals(t.host.seen.length, 0);
 });
 
 Deno.test("the default allow-list serves images, pdf, video and fonts", async () => {
@@ -98,7 +110,7 @@ Deno.test("a tenant's own allow-list: exact types and families", async () => {
 
 Deno.test("a forwarded range of a refused type is 403 too", async () => {
   await using t = await imgix();
-  const r = await t.fx.request("/x.exe", { headers: { range: "bytes=0-9" } });
+  const r = await t.fx.request("/x.bin", { headers: { range: "bytes=0-9" } });
   assertEquals(r.status, 403);
   assertEquals(r.headers.get("x-content-type-options"), "nosniff");
   await r.body?.cancel();

@@ -313,3 +313,29 @@ Deno.test("bad input: encoded separators and dots are 400 on clean and old URLs,
   }
   assertEquals(t.host.seen.length, 0);
 });
+
+Deno.test("beside a website, only recognisable asset paths are assets; the rest is the site's", async () => {
+  await using t = await providerTenant({ cms: "imgix", imgixDomain: "acme.imgix.net" });
+  const site = startUpstream();
+  try {
+    site.route(
+      "/about",
+      () => new Response("<p>about</p>", { headers: { "content-type": "text/html" } }),
+    );
+    await t.fx.update({ website: { origin: site.url, siteProxy: true } });
+    const preview = { surface: "preview" as const, slug: "acme" };
+    const page = await t.fx.request("/about", {}, preview);
+    assertEquals(await page.text(), "<p>about</p>");
+    const img = await t.fx.request("/photos/a.png?w=5", {}, preview);
+    assertEquals(img.status, 200);
+    await img.arrayBuffer();
+    assertEquals(t.host.seen.map((s) => s.path), ["/photos/a.png"]);
+    assertEquals(site.seen.map((s) => s.path), ["/about"]);
+    // on the plain tenant host every path is the provider's
+    const plain = await t.fx.request("/about");
+    await plain.body?.cancel();
+    assertEquals(t.host.seen.at(-1)!.path, "/about");
+  } finally {
+    await site.close();
+  }
+});

@@ -269,6 +269,7 @@ dbTest("check: usage for the period; with QUOTAS=off null limits, allowed", asyn
       stale: 2,
       bypass: 1,
       errors: 1,
+      blocked: 0,
       cacheHitRatio: 0.6667,
     },
     plan: null,

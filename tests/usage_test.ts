@@ -58,6 +58,7 @@ dbTest("GET /api/tenants/{slug}/usage returns current and previous month totals"
     stale: 0,
     bypass: 1,
     errors: 1,
+    blocked: 0,
     cacheHitRatio: 0.6667,
   });
   assertEquals(r.body.previous.period, "2026-10");

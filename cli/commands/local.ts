@@ -28,20 +28,16 @@ DATA_DIR, which must not be open in a running server at the same time).`;
 
 const migrate: Command = {
   path: ["migrate"],
-  summary: "apply SQL migrations to DATABASE_URL (or the embedded database)",
+  summary: "apply SQL migrations (MIGRATION_DATABASE_URL, else DATABASE_URL, else embedded)",
   details: DB_NOTE,
   async run(ctx) {
-    const { db } = await openLocalDb();
-    try {
-      const { applyMigrations } = await import("../../lib/db/migrate.ts");
-      const applied = await applyMigrations(db);
-      ctx.print(
-        { ok: true, applied },
-        () => (applied.length ? `applied: ${applied.join(", ")}` : "up to date"),
-      );
-    } finally {
-      await db.close();
-    }
+    // The same step as `deno task migrate`: under the advisory lock on PostgreSQL.
+    const { runMigrations } = await import("../../lib/db/migrate_lock.ts");
+    const applied = await runMigrations(await localConfig());
+    ctx.print(
+      { ok: true, applied },
+      () => (applied.length ? `applied: ${applied.join(", ")}` : "up to date"),
+    );
   },
 };
 

@@ -35,7 +35,7 @@ export function UserActions({ user, plan, self }: Props) {
           </ApiForm>
         </div>
         <div>
-          <h3>Access</h3>
+          <h3>Block</h3>
           {self ? <p class="muted">You cannot block your own account.</p> : user.blocked
             ? (
               <ApiForm

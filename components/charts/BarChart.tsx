@@ -18,6 +18,8 @@ export type BarChartProps = {
   format?: (n: number) => string;
   /** Shorter category labels on the axis (the table and hover keep the full label). */
   shortLabel?: (label: string) => string;
+  /** The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k). */
+  scaleMax?: (max: number) => number;
   /** Shown instead of an empty plot when every value is 0. */
   empty?: string;
 };
@@ -30,7 +32,7 @@ export function BarChart(p: BarChartProps) {
   const format = p.format ?? ((n: number) => n.toLocaleString("en"));
   const short = p.shortLabel ?? ((l: string) => l);
   const all = p.series.flatMap((s) => s.values);
-  const max = niceMax(Math.max(0, ...all));
+  const max = (p.scaleMax ?? niceMax)(Math.max(0, ...all));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, p.labels.length);

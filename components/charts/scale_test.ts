@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { labelEvery, niceMax, ticks } from "./scale.ts";
+import { labelEvery, niceBytesMax, niceMax, ticks } from "./scale.ts";
 
 Deno.test("niceMax() rounds up to 1, 2, 2.5 or 5 times a power of ten", () => {
   assertEquals(niceMax(0), 1);
@@ -21,4 +21,12 @@ Deno.test("labelEvery() keeps at most seven labels, first and last among them", 
   assertEquals(shown[shown.length - 1], 29);
   assertEquals(shown.length <= 7, true);
   assertEquals(Array.from({ length: 5 }, (_, i) => i).filter(labelEvery(5)).length, 5);
+});
+
+Deno.test("niceBytesMax() is nice in the byte unit: 130 MB becomes 200 MB, not 190.7 MB", () => {
+  const MB = 1024 * 1024;
+  assertEquals(niceBytesMax(130 * MB), 200 * MB);
+  assertEquals(niceBytesMax(900), 1000);
+  assertEquals(niceBytesMax(3.2 * 1024 * MB), 5 * 1024 * MB);
+  assertEquals(niceBytesMax(0), 1);
 });

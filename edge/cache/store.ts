@@ -30,11 +30,6 @@ export type CachedObject = {
   etag: string | null;
   lastModified: string | null;
   contentType: string;
-  /**
-   * Memo of the replayed header list for one `extra` list (edge/respond.ts), so a
-   * hit builds no header list of its own: the per-handler extras are constants.
-   */
-  replay?: { extra: unknown; headers: [string, string][] };
   /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
   sent?: { extra: unknown; cache: string; age: number; headers: Headers };
 };
@@ -58,6 +53,28 @@ export function secondTierUrl(key: string): string {
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
 
+/**
+ * Header pairs shared between cached objects: most entries of a tenant carry the same
+ * content-type and cache-control, and a pair of fresh strings per entry was a tenth of
+ * an entry's heap (bench/ANALYSIS.md "A full cache"). Bounded; cleared when full. Pairs
+ * are never mutated (responses copy them).
+ */
+const pairs = new Map<string, [string, string]>();
+const PAIRS_MAX = 4096;
+const PAIR_MAX_CHARS = 200;
+
+function internPair(h: [string, string]): [string, string] {
+  if (h[0].length + h[1].length > PAIR_MAX_CHARS || h[0] === "etag" || h[0] === "last-modified") {
+    return h; // validators differ per entry
+  }
+  const key = `${h[0]}\n${h[1]}`;
+  const got = pairs.get(key);
+  if (got) return got;
+  if (pairs.size >= PAIRS_MAX) pairs.clear();
+  pairs.set(key, h);
+  return h;
+}
+
 /** Builds a CachedObject from parts, computing size and validators. */
 export function cachedObject(
   status: number,
@@ -70,6 +87,7 @@ export function cachedObject(
   let lastModified: string | null = null;
   let contentType = "";
   let hsize = 0;
+  headers = headers.map(internPair);
   for (const [k, v] of headers) {
     hsize += k.length + v.length;
     if (k === "etag") etag = v;
@@ -120,6 +138,11 @@ export class EdgeCache {
   /** True while the object is within its TTL. */
   isFresh(obj: CachedObject, now: number): boolean {
     return now < obj.storedAt + obj.ttlMs;
+  }
+
+  /** The Web Cache API cache name of the second tier (null: memory only). */
+  get secondTierName(): string | null {
+    return this.opts.webCacheName;
   }
 
   /** True when a second (Web Cache API) tier is configured. */

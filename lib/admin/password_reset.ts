@@ -14,6 +14,7 @@ import { findUserById } from "../users/mod.ts";
 import { sendMail } from "../mail/mod.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "./users.ts";
+import { kvCommit, kvRetry } from "../kv/retry.ts";
 
 /** How long a reset link stays valid. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
@@ -29,14 +30,16 @@ export async function issuePasswordResetToken(s: Services, userId: string) {
   const token = randomToken(32, PASSWORD_RESET_TOKEN_PREFIX);
   const hash = await sha256Hex(token);
   const expiresAt = s.clock.now() + PASSWORD_RESET_TTL_MS;
-  const previous = await s.kv.get<string>(kvKeys.userPasswordReset(userId));
-  const op = s.kv.atomic()
-    .set(kvKeys.passwordReset(hash), { userId, expiresAt } satisfies PendingReset, {
-      expireIn: PASSWORD_RESET_TTL_MS,
-    })
-    .set(kvKeys.userPasswordReset(userId), hash, { expireIn: PASSWORD_RESET_TTL_MS });
-  if (previous.value) op.delete(kvKeys.passwordReset(previous.value));
-  await op.commit();
+  const previous = await kvRetry(() => s.kv.get<string>(kvKeys.userPasswordReset(userId)));
+  await kvCommit(() => {
+    const op = s.kv.atomic()
+      .set(kvKeys.passwordReset(hash), { userId, expiresAt } satisfies PendingReset, {
+        expireIn: PASSWORD_RESET_TTL_MS,
+      })
+      .set(kvKeys.userPasswordReset(userId), hash, { expireIn: PASSWORD_RESET_TTL_MS });
+    if (previous.value) op.delete(kvKeys.passwordReset(previous.value));
+    return op;
+  });
   return { token, expiresAt };
 }
 
@@ -79,11 +82,11 @@ const invalidToken = () =>
 /** Sets a new password with a reset token (single use) and ends every session of the user. */
 export async function completePasswordReset(s: Services, token: string, password: string) {
   const hash = await sha256Hex(token);
-  const got = await s.kv.get<PendingReset>(kvKeys.passwordReset(hash));
+  const got = await kvRetry(() => s.kv.get<PendingReset>(kvKeys.passwordReset(hash)));
   if (!got.value) throw invalidToken();
   const { userId, expiresAt } = got.value;
   if (expiresAt <= s.clock.now()) {
-    await s.kv.atomic().check(got).delete(kvKeys.passwordReset(hash)).commit();
+    await kvCommit(() => s.kv.atomic().check(got).delete(kvKeys.passwordReset(hash)));
     throw new ApiError(400, "reset_token_expired", "Invalid token: expired");
   }
   const user = await findUserById(s, userId);
@@ -91,10 +94,11 @@ export async function completePasswordReset(s: Services, token: string, password
   // Checked before the token is spent, so a rejected password can be retried.
   const problem = passwordPolicyViolation(password, user.email);
   if (problem) throw new ApiError(400, "bad_request", `Invalid password: ${problem}`);
-  const spent = await s.kv.atomic().check(got)
-    .delete(kvKeys.passwordReset(hash))
-    .delete(kvKeys.userPasswordReset(userId))
-    .commit();
+  const spent = await kvCommit(() =>
+    s.kv.atomic().check(got)
+      .delete(kvKeys.passwordReset(hash))
+      .delete(kvKeys.userPasswordReset(userId))
+  );
   if (!spent.ok) throw invalidToken(); // a concurrent request used it first
   try {
     await s.db.update(users).set({
@@ -104,10 +108,11 @@ export async function completePasswordReset(s: Services, token: string, password
   } catch (e) {
     // Nothing lost on failure: the link works again for the rest of its hour.
     const left = Math.max(1, expiresAt - s.clock.now());
-    await s.kv.atomic()
-      .set(kvKeys.passwordReset(hash), got.value, { expireIn: left })
-      .set(kvKeys.userPasswordReset(userId), hash, { expireIn: left })
-      .commit().catch(() => {});
+    await kvCommit(() =>
+      s.kv.atomic()
+        .set(kvKeys.passwordReset(hash), got.value, { expireIn: left })
+        .set(kvKeys.userPasswordReset(userId), hash, { expireIn: left })
+    ).catch(() => {});
     throw e;
   }
   const sessionsEnded = await deleteUserSessions(s.kv, userId);

@@ -11,6 +11,7 @@ import { addDays, utcDay } from "../usage/days.ts";
 import { currentPeriod as utcMonth, periodRange } from "../usage/query.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
+import { kvCommit } from "../kv/retry.ts";
 
 export { utcDay };
 
@@ -26,10 +27,11 @@ export async function addTokens(
 ): Promise<void> {
   if (tokens <= 0) return;
   const n = new Deno.KvU64(BigInt(tokens));
-  await kv.atomic()
-    .sum(dayKey(tenantId, utcDay(nowMs)), n.value)
-    .sum(monthKey(tenantId, utcMonth(nowMs)), n.value)
-    .commit();
+  await kvCommit(() =>
+    kv.atomic()
+      .sum(dayKey(tenantId, utcDay(nowMs)), n.value)
+      .sum(monthKey(tenantId, utcMonth(nowMs)), n.value)
+  );
 }
 
 export type CapHit = "token-cap-daily" | "token-cap-monthly";

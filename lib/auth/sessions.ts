@@ -5,6 +5,7 @@
  */
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
+import { kvCommit, kvRetry } from "../kv/retry.ts";
 
 export type Session = { userId: string; expiresAt: number; createdAt: number };
 export const SESSION_COOKIE = "cachely_session";
@@ -18,10 +19,11 @@ export async function createSession(
   const token = randomToken(32);
   const hash = await sha256Hex(token);
   const session: Session = { userId, expiresAt: now + ttlMs, createdAt: now };
-  await kv.atomic()
-    .set(kvKeys.session(hash), session, { expireIn: ttlMs })
-    .set(kvKeys.userSession(userId, hash), session.expiresAt, { expireIn: ttlMs })
-    .commit();
+  await kvCommit(() =>
+    kv.atomic()
+      .set(kvKeys.session(hash), session, { expireIn: ttlMs })
+      .set(kvKeys.userSession(userId, hash), session.expiresAt, { expireIn: ttlMs })
+  );
   return { token, expiresAt: session.expiresAt };
 }
 
@@ -29,17 +31,19 @@ export async function createSession(
 export async function readSession(kv: Deno.Kv, token: string, now: number) {
   if (!token || token.length > 200) return null;
   const hash = await sha256Hex(token);
-  const got = await kv.get<Session>(kvKeys.session(hash));
+  const got = await kvRetry(() => kv.get<Session>(kvKeys.session(hash)));
   if (!got.value || got.value.expiresAt <= now) return null;
   return got.value;
 }
 
 export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   const hash = await sha256Hex(token);
-  const got = await kv.get<Session>(kvKeys.session(hash));
-  const op = kv.atomic().delete(kvKeys.session(hash));
-  if (got.value) op.delete(kvKeys.userSession(got.value.userId, hash));
-  await op.commit();
+  const got = await kvRetry(() => kv.get<Session>(kvKeys.session(hash)));
+  await kvCommit(() => {
+    const op = kv.atomic().delete(kvKeys.session(hash));
+    if (got.value) op.delete(kvKeys.userSession(got.value.userId, hash));
+    return op;
+  });
 }
 
 /**
@@ -56,7 +60,7 @@ export async function deleteUserSessions(
   for await (const e of kv.list({ prefix: kvKeys.userSessions(userId) })) {
     const hash = e.key[2] as string;
     if (hash === keep) continue;
-    await kv.atomic().delete(kvKeys.session(hash)).delete(e.key).commit();
+    await kvCommit(() => kv.atomic().delete(kvKeys.session(hash)).delete(e.key));
     n++;
   }
   return n;

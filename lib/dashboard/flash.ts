@@ -4,6 +4,7 @@
  */
 import { kvKeys } from "../kv/keys.ts";
 import { randomToken } from "../crypto/mod.ts";
+import { kvRetry } from "../kv/retry.ts";
 
 /** What a form post produced, as the page and the enhanced form both show it. */
 export type FormOutcome = {
@@ -19,15 +20,19 @@ const TTL_MS = 120_000;
 
 export async function saveFlash(kv: Deno.Kv, outcome: FormOutcome, now: number): Promise<string> {
   const id = randomToken(18);
-  await kv.set(kvKeys.flash(id), { outcome, expiresAt: now + TTL_MS }, { expireIn: TTL_MS });
+  await kvRetry(() =>
+    kv.set(kvKeys.flash(id), { outcome, expiresAt: now + TTL_MS }, { expireIn: TTL_MS })
+  );
   return id;
 }
 
 /** Reads and deletes a stored outcome; expired entries read as none (local KV expires lazily). */
 export async function takeFlash(kv: Deno.Kv, id: string, now: number): Promise<FormOutcome | null> {
   if (!/^[A-Za-z0-9_-]{10,64}$/.test(id)) return null;
-  const entry = await kv.get<{ outcome: FormOutcome; expiresAt: number }>(kvKeys.flash(id));
+  const entry = await kvRetry(() =>
+    kv.get<{ outcome: FormOutcome; expiresAt: number }>(kvKeys.flash(id))
+  );
   if (!entry.value) return null;
-  await kv.delete(kvKeys.flash(id));
+  await kvRetry(() => kv.delete(kvKeys.flash(id)));
   return entry.value.expiresAt > now ? entry.value.outcome : null;
 }

@@ -79,11 +79,17 @@ function compactArrays(v: Json): Json {
   return mapped;
 }
 
-/** The value at a dotted path of an answer, as text ("" when absent). */
-export function pickText(body: unknown, path: string): string {
+function valueAt(body: unknown, path: string): unknown {
   let v: unknown = body;
   for (const k of path.split(".")) v = (v as Record<string, unknown> | null)?.[k];
+  return v;
+}
+
+/** The value at a dotted path of an answer, for people: booleans as yes/no, "" when absent. */
+export function pickText(body: unknown, path: string): string {
+  const v = valueAt(body, path);
   if (v === undefined || v === null) return "";
+  if (typeof v === "boolean") return v ? "yes" : "no";
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
@@ -113,7 +119,7 @@ export function outcomeFrom(
 ): FormOutcome {
   if (status >= 200 && status < 300 && meta.expect) {
     const [path, want] = meta.expect.split("=", 2);
-    if (pickText(body, path) !== want) {
+    if (String(valueAt(body, path)) !== want) {
       const why = meta.fail ? fillTemplate(meta.fail, body, { origin }) : `${path} is not ${want}`;
       return { ok: false, message: why };
     }

@@ -27,24 +27,25 @@ export type DbHandle = {
 };
 
 export type OpenDbOptions =
-  | { url: string; maxConnections?: number }
+  | { url: string; maxConnections?: number; connectTimeoutMs?: number }
   | { dataDir?: string; loadDataDir?: Blob };
 
 export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
   const handle = "url" in opts
-    ? openPostgres(opts.url, opts.maxConnections)
+    ? openPostgres(opts.url, opts.maxConnections, opts.connectTimeoutMs)
     : await openPglite(opts);
   if (migrate) await applyMigrations(handle);
   return handle;
 }
 
-function openPostgres(url: string, max = 4): DbHandle {
+function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): DbHandle {
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
+  // A short connect timeout: during an outage a request fails fast (503) instead of hanging.
   const sql = postgres(url, {
     max,
     prepare: false,
     idle_timeout: 20,
-    connect_timeout: 10,
+    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
     onnotice: () => {},
   });
   return {

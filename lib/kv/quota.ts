@@ -4,6 +4,7 @@
  * (lib/billing/quota_publish.ts) when the account crosses 80 %, 100 % or back.
  */
 import { kvKeys } from "./keys.ts";
+import { kvRetry } from "./retry.ts";
 
 export type QuotaLevel = 0 | 80 | 100;
 
@@ -27,5 +28,5 @@ export async function readQuotaSnapshot(
   kv: Deno.Kv,
   userId: string,
 ): Promise<QuotaSnapshot | null> {
-  return (await kv.get<QuotaSnapshot>(kvKeys.quotaSnapshot(userId))).value;
+  return (await kvRetry(() => kv.get<QuotaSnapshot>(kvKeys.quotaSnapshot(userId)))).value;
 }

@@ -13,7 +13,7 @@ export function isTransientKvError(e: unknown): boolean {
 }
 
 export type KvRetryOptions = {
-  /** Attempts in all, the first included. @default 8 */
+  /** Attempts in all, the first included. @default 10 */
   attempts?: number;
   /** First backoff; doubled each time, ±50 % jitter. @default 5 */
   baseMs?: number;
@@ -26,7 +26,7 @@ export type KvRetryOptions = {
  * transient KV error. `op` must be safe to repeat: build the atomic operation inside it.
  */
 export async function kvRetry<T>(op: () => Promise<T>, opts: KvRetryOptions = {}): Promise<T> {
-  const attempts = opts.attempts ?? 8;
+  const attempts = opts.attempts ?? 10;
   const base = opts.baseMs ?? 5;
   const max = opts.maxMs ?? 250;
   for (let i = 1;; i++) {

@@ -58,6 +58,51 @@ export function compileTypeAllowList(list: readonly string[] | null | undefined)
   };
 }
 
+/** The type a file extension stands for, where it is unambiguous (checked before any fetch). */
+const TYPE_BY_EXT: Record<string, string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  avif: "image/avif",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  mov: "video/quicktime",
+  m4v: "video/x-m4v",
+  html: "text/html",
+  htm: "text/html",
+  xhtml: "application/xhtml+xml",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  css: "text/css",
+  json: "application/json",
+  xml: "application/xml",
+  txt: "text/plain",
+  php: "application/x-httpd-php",
+  exe: "application/octet-stream",
+  dll: "application/octet-stream",
+  sh: "application/x-sh",
+  zip: "application/zip",
+  wasm: "application/wasm",
+  swf: "application/x-shockwave-flash",
+};
+
+/**
+ * False when the path's extension names a type the list refuses: such a request
+ * is answered 403 before any upstream fetch. Unknown extensions (and none) are
+ * decided by the upstream's Content-Type.
+ */
+export function extensionAllowed(allowed: TypeAllowList, path: string): boolean {
+  const slash = path.lastIndexOf("/");
+  const dot = path.lastIndexOf(".");
+  if (dot <= slash) return true;
+  const type = TYPE_BY_EXT[path.slice(dot + 1).toLowerCase()];
+  return type === undefined || allowed(type);
+}
+
 /**
  * SVG may carry scripts; served from the customer's domain it must not run them
  * (issue 9). The sandbox also stops forms, plugins and top navigation.

@@ -53,3 +53,22 @@ Deno.test("rewriterFor() memoises one compiled rewriter per snapshot and tenant 
   const a = { snapshot: snap("sanity"), tenantOrigin: T, providerContext: ctx };
   assertEquals(rewriterFor(a), rewriterFor({ ...a }));
 });
+
+Deno.test("the server's rewrite and the SDK's transformer give the same URLs for every kind", async () => {
+  const { DEMO_SAMPLES } = await import("../demos/samples.ts");
+  const { transformResponse } = await import("../../sdk/transformer.ts");
+  for (const [cms, sample] of Object.entries(DEMO_SAMPLES)) {
+    const server = JSON.parse(rewriteProviderUrls(JSON.stringify(sample.body), {
+      snapshot: {
+        cms: cms as EdgeSnapshot["cms"],
+        cloudName: sample.provider.cloudName ?? null,
+        provider: sample.provider,
+      },
+      tenantOrigin: T,
+      providerContext: ctx,
+    }));
+    const sdk = transformResponse(sample.body, { base: T, provider: sample.provider });
+    assertEquals(sdk, server, cms);
+    assertEquals(JSON.stringify(server).includes(T), true, cms);
+  }
+});

@@ -52,7 +52,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
     key: t.slug,
     value: {
       slug: t.slug,
-      cms: t.cms,
+      cms: t.cms as CmsKind,
       cloudName: t.cloudName,
       ...provider,
       ...(t.cms === "sanity" && provider.projectId
@@ -155,7 +155,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
       action: "tenant.created",
       target: t.slug,
       metadata: {
-        cms: t.cms,
+        cms: t.cms as CmsKind,
         apiOrigin: t.apiOrigin,
         apiAuthMode: t.apiAuthMode,
         hasToken: !!token,

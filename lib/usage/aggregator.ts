@@ -135,13 +135,18 @@ export class UsageAggregator implements UsageSink {
       b = emptyBucket(r.tenantId, day);
       this.#buckets.set(key, b);
     }
-    b.requests++;
-    b.bytes += byteCount(r.bytes);
-    if (r.cache === "HIT") b.hits++;
-    else if (r.cache === "MISS") b.misses++;
-    else if (r.cache === "STALE") b.stale++;
-    else if (r.cache === "BYPASS") b.bypass++;
-    if (r.status >= 500) b.errors++;
+    if (r.blocked) {
+      // a refused bot costs the tenant nothing: counted apart, not as a request or bandwidth
+      b.blocked++;
+    } else {
+      b.requests++;
+      b.bytes += byteCount(r.bytes);
+      if (r.cache === "HIT") b.hits++;
+      else if (r.cache === "MISS") b.misses++;
+      else if (r.cache === "STALE") b.stale++;
+      else if (r.cache === "BYPASS") b.bypass++;
+      if (r.status >= 500) b.errors++;
+    }
     this.#c.enqueuedDeltas++;
 
     const x = r.experiment;

@@ -98,6 +98,7 @@ Deno.test("record() folds requests into per-(tenant, UTC day) buckets", async ()
     stale: 1,
     bypass: 1,
     errors: 1,
+    blocked: 0,
   });
   assertEquals(byKey["1|2026-11-23"].requests, 1);
   assertEquals(byKey["2|2026-11-22"].bytes, 5);

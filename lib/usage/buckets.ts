@@ -16,6 +16,7 @@ export function emptyBucket(tenantId: number, day: string): UsageBucket {
     stale: 0,
     bypass: 0,
     errors: 0,
+    blocked: 0,
   };
 }
 
@@ -27,6 +28,7 @@ export function addBucket(into: UsageBucket, b: UsageBucket): void {
   into.stale += b.stale;
   into.bypass += b.bypass;
   into.errors += b.errors;
+  into.blocked += b.blocked;
 }
 
 export function logEntry(r: UsageRecord): RequestLogEntry {

@@ -47,6 +47,8 @@ export function ingestRecordSchema(now: number) {
     cache: z.enum(["HIT", "MISS", "STALE", "BYPASS"]).nullable().default(null),
     kind: z.enum(["api", "asset", "site", "other"]).default("other"),
     durationMs: z.number().int().min(0).max(3_600_000).default(0),
+    /** A bot refused on the asset path (issue 9): counted as blocked, not as a request. */
+    blocked: z.boolean().optional(),
     /** The experiment arm the edge served, as in UsageRecord; feeds exposure_counts. */
     experiment: z.object({
       experimentId: z.number().int().min(1).max(2_147_483_647),
@@ -112,6 +114,7 @@ export async function ingestRecords(
       cache: r.cache,
       kind: r.kind,
       durationMs: r.durationMs,
+      ...(r.blocked ? { blocked: true } : {}),
       experiment: r.experiment,
     };
     aggregator.record(rec);

@@ -80,13 +80,15 @@ async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> 
     stale: b.stale,
     bypass: b.bypass,
     errors: b.errors,
+    blocked: b.blocked,
   }));
   await tx.execute(sql`
-    INSERT INTO usage_daily (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors)
-    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors
+    INSERT INTO usage_daily
+      (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked)
+    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked
     FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, day date,
       requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
-      errors bigint)
+      errors bigint, blocked bigint)
     ON CONFLICT (tenant_id, day) DO UPDATE SET
       requests = usage_daily.requests + excluded.requests,
       bytes = usage_daily.bytes + excluded.bytes,
@@ -94,7 +96,8 @@ async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> 
       misses = usage_daily.misses + excluded.misses,
       stale = usage_daily.stale + excluded.stale,
       bypass = usage_daily.bypass + excluded.bypass,
-      errors = usage_daily.errors + excluded.errors`);
+      errors = usage_daily.errors + excluded.errors,
+      blocked = usage_daily.blocked + excluded.blocked`);
 }
 
 async function writeLogs(tx: Tx, rows: UsageBatch["logs"]): Promise<void> {

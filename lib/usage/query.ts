@@ -17,6 +17,8 @@ export type UsageTotals = {
   stale: number;
   bypass: number;
   errors: number;
+  /** Bots refused on the asset path (not in requests or bytes). */
+  blocked: number;
   /** hits / (hits + misses + stale), 0 when nothing was cacheable. */
   cacheHitRatio: number;
 };
@@ -55,6 +57,7 @@ function totalsOf(r: Partial<Record<keyof UsageTotals, unknown>> | undefined): U
     stale: n(r?.stale),
     bypass: n(r?.bypass),
     errors: n(r?.errors),
+    blocked: n(r?.blocked),
     cacheHitRatio: cacheable === 0 ? 0 : Math.round((hits / cacheable) * 10_000) / 10_000,
   };
 }
@@ -67,6 +70,7 @@ const sums = {
   stale: sql<string>`coalesce(sum(${usageDaily.stale}), 0)`,
   bypass: sql<string>`coalesce(sum(${usageDaily.bypass}), 0)`,
   errors: sql<string>`coalesce(sum(${usageDaily.errors}), 0)`,
+  blocked: sql<string>`coalesce(sum(${usageDaily.blocked}), 0)`,
 };
 
 /** Totals per tenant for one period; tenants without rows are absent from the map. */

@@ -13,6 +13,8 @@ export type UsageBucket = {
   bypass: number;
   /** Responses with status >= 500 (decisions.md). */
   errors: number;
+  /** Bots refused on the asset path (issue 9); not counted in requests or bytes. */
+  blocked: number;
 };
 
 /** One sampled `request_logs` row. */

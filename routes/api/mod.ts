@@ -31,6 +31,7 @@ import { billingRoutes } from "./billing.ts";
 import { usageIngestRoutes } from "./usage_ingest.ts";
 import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
+import { unavailableError } from "../../lib/db/unavailable.ts";
 
 const SESSIONLESS_PATHS = [
   /^\/api\/ai-experiments\/events$/, // public, CORS-open
@@ -95,6 +96,11 @@ export function errorResponse(
   if (err instanceof ApiError) return err.toResponse();
   if (err instanceof HTTPException) {
     return new ApiError(err.status, "http_error", err.message || "Request failed").toResponse();
+  }
+  const unavailable = unavailableError(err);
+  if (unavailable) {
+    log?.error("database unavailable", { error: err instanceof Error ? err.message : String(err) });
+    return unavailable.toResponse();
   }
   log?.error("unhandled error", {
     error: err instanceof Error ? err.message : String(err),

@@ -5,11 +5,12 @@ import { Layout } from "../../components/Layout.tsx";
 import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
-import { CMS_KINDS } from "../../lib/providers/mod.ts";
+import { ProviderFields } from "../../components/ProviderFields.tsx";
+import { providerEnv } from "../../lib/tenants/provider_input.ts";
 import { PlanCard } from "../../components/PlanCard.tsx";
 import { billingView, findBilling } from "../../lib/billing/state.ts";
 import { billingEnabled } from "../../lib/config.ts";
-import { ApiForm, Field, Select } from "../../components/ApiForm.tsx";
+import { ApiForm, Field } from "../../components/ApiForm.tsx";
 import { Empty, TableWrap } from "../../components/ui.tsx";
 import { tenantHref } from "../../components/nav.ts";
 import { tenantPages } from "./tenant/mod.tsx";
@@ -91,7 +92,12 @@ export function dashboardPages(): Hono<AppEnv> {
               placeholder="acme"
               hint="Lowercase letters, digits and hyphens; part of the proxy host"
             />
-            <Select name="cms" label="CMS" options={CMS_KINDS} />
+            <ProviderFields
+              tenantOrigin={`${
+                new URL(s.config.publicUrl).protocol
+              }//{slug}.${s.config.proxyDomain}`}
+              env={providerEnv(s)}
+            />
             <Field
               name="apiOrigin"
               label="API origin (optional)"
@@ -104,7 +110,6 @@ export function dashboardPages(): Hono<AppEnv> {
               type="password"
               autocomplete="off"
             />
-            <Field name="cloudName" label="Cloud name (image host only)" />
           </ApiForm>
         </section>
       </Layout>,

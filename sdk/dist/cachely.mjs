@@ -91,65 +91,6 @@ function rewriteUrl(url, opts) {
   return createUrlRewriter(opts)(url);
 }
 
-// sdk/transformer.ts
-function hostOf2(origin) {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
-  if (!m) throw new TypeError(`Invalid origin: ${origin}`);
-  return m[1].toLowerCase();
-}
-function createResponseTransformer(options) {
-  let rewrite = null;
-  let base = "";
-  let setupError = null;
-  try {
-    base = options.base.replace(/\/+$/, "");
-    if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(base)) {
-      throw new TypeError(`Invalid base: ${options.base}`);
-    }
-    const host = hostOf2(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
-    rewrite = compileRewriter({
-      tenantOrigin: base,
-      assetHosts: options.assetHosts,
-      imageHost: options.cloudName ? {
-        host,
-        cloudName: options.cloudName,
-        privateHost: host.startsWith("res.") ? `${options.cloudName}-res.${host.slice(4)}` : null
-      } : void 0
-    });
-  } catch (e) {
-    setupError = e;
-  }
-  return (data) => {
-    try {
-      if (setupError) throw setupError;
-      let json = JSON.stringify(data);
-      if (json === void 0) return data;
-      json = rewrite(json);
-      for (const t of options.transformers ?? []) {
-        const out = t(json, base);
-        if (typeof out !== "string") throw new TypeError("A transformer must return a string");
-        json = out;
-      }
-      let result = JSON.parse(json);
-      if (options.postTransform) {
-        const post = options.postTransform(result);
-        if (post !== void 0) result = post;
-      }
-      return result;
-    } catch (error) {
-      if (options.onError) {
-        const replaced = options.onError(error, data);
-        return replaced === void 0 ? data : replaced;
-      }
-      console.warn("[cachely] response transform failed; returning the original data", error);
-      return data;
-    }
-  };
-}
-function transformResponse(data, options) {
-  return createResponseTransformer(options)(data);
-}
-
 // sdk/providers.ts
 var PROVIDER_KINDS = [
   "contentful",
@@ -374,7 +315,7 @@ function providerSources(cfg, env = {}, keepCloudName = false) {
     case "cloudinary": {
       const c = cfg.cloudName;
       if (!c) return [];
-      const host = hostOf3(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST);
+      const host = hostOf2(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST);
       const seg = keepCloudName ? `/${c}` : "";
       const clean = (m) => `${seg}/${/\/video\/upload$/i.test(m) ? "video" : "image"}/upload`;
       const out = [
@@ -417,7 +358,7 @@ function cleanUrlFor(cfg, sourceUrl, opts) {
   return createProviderRewriter(cfg, opts)(sourceUrl);
 }
 var NONE = { route: () => null };
-function hostOf3(origin) {
+function hostOf2(origin) {
   const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
   if (!m) throw new TypeError(`Invalid origin: ${origin}`);
   return m[1].toLowerCase();
@@ -592,6 +533,66 @@ function sampleSourceUrl(cfg, env = {}) {
 }
 function describeProvider(cfg, opts) {
   return { ...deriveOrigins(cfg, opts.env), sample: sampleAsset(cfg, opts) };
+}
+
+// sdk/transformer.ts
+function hostOf3(origin) {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
+  if (!m) throw new TypeError(`Invalid origin: ${origin}`);
+  return m[1].toLowerCase();
+}
+function createResponseTransformer(options) {
+  let rewrite = null;
+  let base = "";
+  let setupError = null;
+  try {
+    base = options.base.replace(/\/+$/, "");
+    if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(base)) {
+      throw new TypeError(`Invalid base: ${options.base}`);
+    }
+    const host = hostOf3(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
+    rewrite = compileRewriter({
+      tenantOrigin: base,
+      sources: options.provider ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin }) : void 0,
+      assetHosts: options.assetHosts,
+      imageHost: options.cloudName && options.provider?.cms !== "cloudinary" ? {
+        host,
+        cloudName: options.cloudName,
+        privateHost: host.startsWith("res.") ? `${options.cloudName}-res.${host.slice(4)}` : null
+      } : void 0
+    });
+  } catch (e) {
+    setupError = e;
+  }
+  return (data) => {
+    try {
+      if (setupError) throw setupError;
+      let json = JSON.stringify(data);
+      if (json === void 0) return data;
+      json = rewrite(json);
+      for (const t of options.transformers ?? []) {
+        const out = t(json, base);
+        if (typeof out !== "string") throw new TypeError("A transformer must return a string");
+        json = out;
+      }
+      let result = JSON.parse(json);
+      if (options.postTransform) {
+        const post = options.postTransform(result);
+        if (post !== void 0) result = post;
+      }
+      return result;
+    } catch (error) {
+      if (options.onError) {
+        const replaced = options.onError(error, data);
+        return replaced === void 0 ? data : replaced;
+      }
+      console.warn("[cachely] response transform failed; returning the original data", error);
+      return data;
+    }
+  };
+}
+function transformResponse(data, options) {
+  return createResponseTransformer(options)(data);
 }
 
 // sdk/tenant_origin.ts

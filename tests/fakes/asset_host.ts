@@ -39,6 +39,8 @@ const TYPE_BY_EXT: Record<string, string> = {
   html: "text/html; charset=utf-8",
   js: "text/javascript",
   exe: "application/octet-stream",
+  bin: "application/octet-stream",
+  page: "text/html; charset=utf-8",
 };
 
 export function startAssetHost(): FakeAssetHost {

@@ -5,9 +5,12 @@
  */
 import type { Services } from "../../services.ts";
 import { applyMigrations } from "../../db/migrate.ts";
+import { migrateUnderLock } from "../../db/migrate_lock.ts";
 
 export async function initDatabase(s: Services, actorUserId: string) {
-  const applied = await applyMigrations(s.dbHandle);
+  // On PostgreSQL under the same advisory lock as every instance's start (lib/db/migrate_lock.ts).
+  const url = s.config.migrationDatabaseUrl ?? s.config.databaseUrl;
+  const applied = url ? await migrateUnderLock(url) : await applyMigrations(s.dbHandle);
   const [{ n }] = await s.dbHandle.query<{ n: number | string }>(
     "SELECT count(*) AS n FROM schema_migrations",
   );

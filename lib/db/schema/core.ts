@@ -166,6 +166,8 @@ export const usageDaily = pgTable("usage_daily", {
   stale: bigint("stale", { mode: "number" }).notNull().default(0),
   bypass: bigint("bypass", { mode: "number" }).notNull().default(0),
   errors: bigint("errors", { mode: "number" }).notNull().default(0),
+  /** Bots refused on the asset path (issue 9): not in requests, no bytes. */
+  blocked: bigint("blocked", { mode: "number" }).notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.tenantId, t.day] })]);
 
 export const requestLogs = pgTable("request_logs", {

@@ -41,57 +41,59 @@ export function adminLogsPage(a: AdminCtx) {
         {" "}
         <strong>{r.minLevel}</strong> and above.
       </p>
-      <form method="get" action="/admin/logs" class="row picker" aria-label="Filter logs">
-        <div class="field">
-          <label for="log-level">Least level</label>
-          <select id="log-level" name="level">
-            <option value="" selected={!q.level}>all</option>
-            {LEVELS.map((l) => <option key={l} value={l} selected={q.level === l}>{l}</option>)}
-          </select>
-        </div>
-        <button type="submit">Filter</button>
-      </form>
-      {r.entries.length === 0
-        ? (
-          <Empty title={q.level ? `No ${q.level} entries or worse` : "No log entries"}>
-            Write a test entry below to check that logging works.
-          </Empty>
-        )
-        : (
-          <TableWrap label="Log entries">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Level</th>
-                <th scope="col">Message</th>
-                <th scope="col">Fields</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.entries.map((e) => (
-                <tr key={e.seq}>
-                  <td>
-                    <Time at={e.t} />
-                  </td>
-                  <td>
-                    <Badge tone={TONE[e.level]}>{e.level}</Badge>
-                  </td>
-                  <td>{e.msg}</td>
-                  <td>
-                    {Object.keys(e.fields).length === 0
-                      ? ""
-                      : <code class="wrap">{JSON.stringify(e.fields)}</code>}
-                  </td>
+      <section class="card">
+        <form method="get" action="/admin/logs" class="row picker" aria-label="Filter logs">
+          <div class="field">
+            <label for="log-level">Least level</label>
+            <select id="log-level" name="level">
+              <option value="" selected={!q.level}>all</option>
+              {LEVELS.map((l) => <option key={l} value={l} selected={q.level === l}>{l}</option>)}
+            </select>
+          </div>
+          <button type="submit">Filter</button>
+        </form>
+        {r.entries.length === 0
+          ? (
+            <Empty title={q.level ? `No ${q.level} entries or worse` : "No log entries"}>
+              Write a test entry below to check that logging works.
+            </Empty>
+          )
+          : (
+            <TableWrap label="Log entries">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Level</th>
+                  <th scope="col">Message</th>
+                  <th scope="col">Fields</th>
                 </tr>
-              ))}
-            </tbody>
-          </TableWrap>
+              </thead>
+              <tbody>
+                {r.entries.map((e) => (
+                  <tr key={e.seq}>
+                    <td>
+                      <Time at={e.t} />
+                    </td>
+                    <td>
+                      <Badge tone={TONE[e.level]}>{e.level}</Badge>
+                    </td>
+                    <td>{e.msg}</td>
+                    <td>
+                      {Object.keys(e.fields).length === 0
+                        ? ""
+                        : <code class="wrap">{JSON.stringify(e.fields)}</code>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </TableWrap>
+          )}
+        {older && (
+          <p>
+            <a href={older}>Older entries</a>
+          </p>
         )}
-      {older && (
-        <p>
-          <a href={older}>Older entries</a>
-        </p>
-      )}
+      </section>
       <section class="card">
         <h2>Write a test entry</h2>
         <ApiForm api="/api/admin/logs-test" submit="Write entry" done="Entry written (seq {seq})">

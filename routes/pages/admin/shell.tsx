@@ -19,19 +19,30 @@ export const ADMIN_SECTIONS = [
 ] as const;
 export type AdminSectionPath = typeof ADMIN_SECTIONS[number]["path"];
 
+/** A section body that also names its page. */
+export type Titled = { title: string; content: ComponentChildren };
+
 export type AdminCtx = { c: Context<AppEnv>; s: Services; adminUserId: string };
 
 export async function renderAdminPage(
   c: Context<AppEnv>,
   section: AdminSectionPath,
   title: string,
-  body: (a: AdminCtx) => Promise<ComponentChildren> | ComponentChildren,
+  body: (
+    a: AdminCtx,
+  ) => Promise<ComponentChildren | Titled> | ComponentChildren | Titled,
   status = 200,
 ) {
   const who = requireAuth(c); // anonymous: log in and come back
   if (!who.isAdmin) return forbiddenPage(c, who.user.email);
   const auth = requireMasterAdmin(c);
-  const content = await body({ c, s: c.get("services"), adminUserId: auth.user.id });
+  const out = await body({ c, s: c.get("services"), adminUserId: auth.user.id });
+  // A section may name its page after what it loaded (a user's email).
+  const titled = out && typeof out === "object" && "title" in out && "content" in out
+    ? out as { title: string; content: ComponentChildren }
+    : null;
+  if (titled) title = titled.title;
+  const content = titled ? titled.content : out;
   const items = ADMIN_SECTIONS.map((x) => ({
     label: x.label,
     href: x.path ? `/admin/${x.path}` : "/admin",

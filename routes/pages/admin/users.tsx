@@ -6,6 +6,7 @@ import { adminUserView } from "../../../lib/admin/users.ts";
 import { userDaily } from "../../../lib/admin/daily.ts";
 import { billingView, findBilling } from "../../../lib/billing/state.ts";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
+import { niceBytesMax } from "../../../components/charts/scale.ts";
 import { Badge, Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { formatBytes } from "../../../lib/dashboard/format.ts";
 import { UserActions } from "../../../components/admin/UserActions.tsx";
@@ -87,78 +88,82 @@ export async function adminUserPage(a: AdminCtx) {
   const period = periodParam(a);
   const daily = await userDaily(a.s, u.id, period);
   const billing = billingView(a.s, await findBilling(a.s, u.id));
-  return (
-    <>
-      <p class="muted crumb">
-        <a href="/admin/users">Users</a> / {u.email}
-      </p>
-      <section class="card">
-        <h2>Account</h2>
-        <dl class="grid">
-          <dt>Email</dt>
-          <dd>{u.email}</dd>
-          <dt>Name</dt>
-          <dd>{u.name ?? <span class="muted">not set</span>}</dd>
-          <dt>Status</dt>
-          <dd>
-            {u.blocked
-              ? (
-                <>
-                  <Badge tone="error">blocked</Badge> {u.blockedReason ?? ""}
-                </>
-              )
-              : <Badge tone="ok">active</Badge>}
-          </dd>
-          <dt>Master admin</dt>
-          <dd>{u.isAdmin ? "yes (ADMIN_EMAILS)" : "no"}</dd>
-          <dt>Plan</dt>
-          <dd>
-            {billing.plan}
-            {billing.adminOverride ? " (set by an admin)" : ""}
-          </dd>
-          <dt>Active access tokens</dt>
-          <dd>{u.activeTokens}</dd>
-          <dt>Signed up</dt>
-          <dd>
-            <Time at={u.createdAt} />
-          </dd>
-          <dt>Tenants</dt>
-          <dd>
-            {u.tenants.length === 0 ? <span class="muted">none</span> : (
-              <ul class="plain">
-                {u.tenants.map((t) => (
-                  <li key={t.slug}>
-                    <a href={`/dashboard/${encodeURIComponent(t.slug)}`}>{t.slug}</a> ({t.role})
-                  </li>
-                ))}
-              </ul>
-            )}
-          </dd>
-        </dl>
-      </section>
-      <UserActions
-        user={{ id: u.id, email: u.email, name: u.name, blocked: u.blocked }}
-        plan={billing.plan}
-        self={u.id === a.adminUserId}
-      />
-      <section class="card">
-        <h2>Traffic of this user's tenants</h2>
-        <PeriodPicker
-          action={`/admin/users/${encodeURIComponent(u.id)}`}
-          period={period}
-          current={currentPeriod(a.s.clock.now())}
+  return {
+    title: u.email,
+    content: (
+      <>
+        <p class="muted crumb">
+          <a href="/admin/users">Users</a> / user {u.id}
+        </p>
+        <section class="card">
+          <h2>Account</h2>
+          <dl class="grid">
+            <dt>Email</dt>
+            <dd>{u.email}</dd>
+            <dt>Name</dt>
+            <dd>{u.name ?? <span class="muted">not set</span>}</dd>
+            <dt>Status</dt>
+            <dd>
+              {u.blocked
+                ? (
+                  <>
+                    <Badge tone="error">blocked</Badge> {u.blockedReason ?? ""}
+                  </>
+                )
+                : <Badge tone="ok">active</Badge>}
+            </dd>
+            <dt>Master admin</dt>
+            <dd>{u.isAdmin ? "yes (ADMIN_EMAILS)" : "no"}</dd>
+            <dt>Plan</dt>
+            <dd>
+              {billing.plan}
+              {billing.adminOverride ? " (set by an admin)" : ""}
+            </dd>
+            <dt>Active access tokens</dt>
+            <dd>{u.activeTokens}</dd>
+            <dt>Signed up</dt>
+            <dd>
+              <Time at={u.createdAt} />
+            </dd>
+            <dt>Tenants</dt>
+            <dd>
+              {u.tenants.length === 0 ? <span class="muted">none</span> : (
+                <ul class="plain">
+                  {u.tenants.map((t) => (
+                    <li key={t.slug}>
+                      <a href={`/dashboard/${encodeURIComponent(t.slug)}`}>{t.slug}</a> ({t.role})
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </dl>
+        </section>
+        <UserActions
+          user={{ id: u.id, email: u.email, name: u.name, blocked: u.blocked }}
+          plan={billing.plan}
+          self={u.id === a.adminUserId}
         />
-        <BarChart
-          title={`Bandwidth per day, ${period}, over ${u.tenants.length} tenant(s)`}
-          labels={daily.days.map((d) => d.day)}
-          shortLabel={(d) => d.slice(8, 10)}
-          series={[{ name: "Bandwidth", values: daily.days.map((d) => d.bytes) }]}
-          format={formatBytes}
-          empty={u.tenants.length === 0
-            ? "This user belongs to no tenant."
-            : "No traffic on this user's tenants in this month."}
-        />
-      </section>
-    </>
-  );
+        <section class="card">
+          <h2>Traffic of this user's tenants</h2>
+          <PeriodPicker
+            action={`/admin/users/${encodeURIComponent(u.id)}`}
+            period={period}
+            current={currentPeriod(a.s.clock.now())}
+          />
+          <BarChart
+            title={`Bandwidth per day, ${period}, over ${u.tenants.length} tenant(s)`}
+            labels={daily.days.map((d) => d.day)}
+            shortLabel={(d) => d.slice(8, 10)}
+            series={[{ name: "Bandwidth", values: daily.days.map((d) => d.bytes) }]}
+            format={formatBytes}
+            scaleMax={niceBytesMax}
+            empty={u.tenants.length === 0
+              ? "This user belongs to no tenant."
+              : "No traffic on this user's tenants in this month."}
+          />
+        </section>
+      </>
+    ),
+  };
 }

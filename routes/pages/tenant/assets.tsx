@@ -1,6 +1,7 @@
 /** Assets & providers: the CMS kind, its asset hosts and how their URLs map to the tenant host. */
 import type { TenantAreaPage } from "./shell.tsx";
-import { ApiForm, Field } from "../../../components/ApiForm.tsx";
+import { ApiForm, Checkbox, Field } from "../../../components/ApiForm.tsx";
+import { DerivedOrigins, ProviderFields } from "../../../components/ProviderFields.tsx";
 import { Refusal } from "../../../components/ui.tsx";
 
 export const assetsPage: TenantAreaPage = (t) => {
@@ -28,35 +29,74 @@ export const assetsPage: TenantAreaPage = (t) => {
           <dd>assets {v.assetCacheVersion}</dd>
         </dl>
         <p class="muted">
-          Provider asset URLs inside proxied responses are rewritten to the tenant host; image
-          transformation segments are kept in the path and in the cache key.
+          Provider asset URLs inside proxied responses are rewritten to clean URLs on the tenant
+          host; old <code>/~assets/</code> URLs redirect to them.
         </p>
-        {v.cms === "cloudinary" && v.cloudName && (
-          <p>
-            Example: <code>{v.proxyBase}/image/upload/v1/sample.jpg</code>
-          </p>
-        )}
+        <DerivedOrigins
+          described={{ ...v.providerOrigins, sample: v.sampleAsset }}
+        />
       </section>
       <section class="card">
-        <h2>Website</h2>
+        <h2>Identifier and website</h2>
         {t.can("admin")
           ? (
             <ApiForm
               api={t.api}
               method="PUT"
-              submit="Save website domain"
-              done="Website domain saved: {value.websiteDomain}"
-              label="Website domain"
+              submit="Save provider settings"
+              done="Provider settings saved"
+              label="Provider settings"
             >
-              <Field
-                name="websiteDomain:null"
-                label="Website domain"
-                value={v.websiteDomain}
-                placeholder="www.example.com"
+              <ProviderFields
+                cms={v.cms}
+                values={v}
+                tenantOrigin={v.proxyBase}
+                described={{ ...v.providerOrigins, sample: v.sampleAsset }}
               />
             </ApiForm>
           )
-          : <Refusal role={t.role} need="admin" what="change the website domain" />}
+          : <Refusal role={t.role} need="admin" what="change the provider settings" />}
+      </section>
+      <section class="card">
+        <h2>Asset delivery</h2>
+        {t.can("admin")
+          ? (
+            <ApiForm
+              api={t.api}
+              method="PUT"
+              submit="Save asset delivery"
+              done="Asset delivery saved"
+              label="Asset delivery"
+            >
+              <Field
+                name="assetCacheTTL:number"
+                label="Asset cache TTL (seconds)"
+                type="number"
+                min={60}
+                max={31536000}
+                value={v.assetCacheTTL}
+                hint="Default one day, at most one year"
+              />
+              <Field
+                name="allowedTypes:list"
+                label="Allowed content types"
+                type="textarea"
+                value={v.allowedTypes.join(", ")}
+                hint="MIME types or families (image, video/*); anything else is answered 403"
+              />
+              <Checkbox
+                name="blockBots"
+                label="Block scrapers and AI crawlers"
+                checked={v.blockBots}
+              />
+              <Checkbox
+                name="allowImageSearchBots"
+                label="Let search engines' image crawlers through"
+                checked={v.allowImageSearchBots}
+              />
+            </ApiForm>
+          )
+          : <Refusal role={t.role} need="admin" what="change asset delivery" />}
       </section>
     </>
   );

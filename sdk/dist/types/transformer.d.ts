@@ -1,3 +1,4 @@
+import { type ProviderConfig } from "./providers.js";
 /** A text transformer: receives the serialized JSON and the tenant base, returns JSON text. */
 export type TextTransformer = (json: string, base: string) => string;
 export type TransformerOptions<T = unknown> = {
@@ -13,8 +14,13 @@ export type TransformerOptions<T = unknown> = {
     onError?: (error: unknown, original: T) => T | void;
     /** The image/video host origin (default `https://res.cloudinary.com`). */
     assetOrigin?: string;
-    /** Other provider asset hosts served under `/~assets/<host>/` on the tenant host. */
+    /** Legacy: other provider asset hosts served under `/~assets/<host>/` on the tenant host. */
     assetHosts?: string[];
+    /**
+     * The tenant's provider set-up (sdk/providers.ts): its URLs become the same
+     * clean tenant URLs the server writes, e.g. `{ cms: "contentful", spaceId }`.
+     */
+    provider?: ProviderConfig;
 };
 /** Compiles the options once and returns `(data) => transformed data`. */
 export declare function createResponseTransformer<T = unknown>(options: TransformerOptions<T>): (data: T) => T;

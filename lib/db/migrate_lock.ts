@@ -1,0 +1,118 @@
+/**
+ * Migrations as a step of their own (issue 8). On PostgreSQL they run under an
+ * advisory lock held by one session connection, so any number of instances (and the
+ * `deno task migrate` pre-deploy step) starting at once apply them exactly once and
+ * never race on `CREATE TABLE`. A transaction pooler (Supabase :6543, pgbouncer in
+ * transaction mode) does not keep a session, so MIGRATION_DATABASE_URL names a direct
+ * or session-pooler URL; without it DATABASE_URL is used.
+ */
+import postgres from "postgres";
+import type { Config } from "../config.ts";
+import type { DbHandle } from "./client.ts";
+import { applyMigrations, listMigrations } from "./migrate.ts";
+
+/** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
+const LOCK_KEY = "27988617413977465";
+
+/** The command an operator runs; named in every "not current" message. */
+export const MIGRATE_COMMAND = "deno task migrate";
+
+export class SchemaNotCurrentError extends Error {
+  override name = "SchemaNotCurrentError";
+  constructor(readonly pending: string[]) {
+    super(
+      `Database schema is not current: ${pending.length} pending migration(s) (${
+        pending.join(", ")
+      }). Run \`${MIGRATE_COMMAND}\` (MIGRATION_DATABASE_URL or DATABASE_URL set) before ` +
+        "starting instances, or start with MIGRATE_ON_START=true",
+    );
+  }
+}
+
+/** Applies pending migrations on `url` under the advisory lock; returns the names applied. */
+export async function migrateUnderLock(url: string): Promise<string[]> {
+  const sql = postgres(url, {
+    max: 1,
+    prepare: false,
+    idle_timeout: 0,
+    connect_timeout: 10,
+    onnotice: () => {},
+  });
+  try {
+    const conn = await sql.reserve();
+    try {
+      // Waits while another instance migrates; it then finds nothing left to do.
+      await conn.unsafe(`SELECT pg_advisory_lock(${LOCK_KEY})`);
+      try {
+        return await applyMigrations({
+          exec: async (text) => {
+            await conn.unsafe(text);
+          },
+          execInTransaction: async (text) => {
+            await conn.unsafe("BEGIN");
+            try {
+              await conn.unsafe(text);
+              await conn.unsafe("COMMIT");
+            } catch (e) {
+              await conn.unsafe("ROLLBACK").catch(() => {});
+              throw e;
+            }
+          },
+          query: async <T>(text: string) => (await conn.unsafe(text)) as unknown as T[],
+        });
+      } finally {
+        await conn.unsafe(`SELECT pg_advisory_unlock(${LOCK_KEY})`).catch(() => {});
+      }
+    } finally {
+      conn.release();
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** Migrations not yet applied to the database behind `db` (all of them on an empty one). */
+export async function pendingMigrations(db: Pick<DbHandle, "query">): Promise<string[]> {
+  const [{ present }] = await db.query<{ present: boolean }>(
+    "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS present",
+  );
+  const done = present
+    ? new Set(
+      (await db.query<{ name: string }>("SELECT name FROM schema_migrations")).map((r) => r.name),
+    )
+    : new Set<string>();
+  return (await listMigrations()).map((m) => m.name).filter((n) => !done.has(n));
+}
+
+/**
+ * What an instance does with the schema at start: the embedded database is migrated
+ * (one process owns it); PostgreSQL is migrated under the lock unless MIGRATE_ON_START
+ * is false, in which case a schema that is not current stops the start with a message
+ * naming the command.
+ */
+export async function prepareSchema(config: Config, db: DbHandle): Promise<string[]> {
+  if (!config.databaseUrl) return await applyMigrations(db);
+  if (config.migrateOnStart) {
+    return await migrateUnderLock(config.migrationDatabaseUrl ?? config.databaseUrl);
+  }
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) throw new SchemaNotCurrentError(pending);
+  return [];
+}
+
+/**
+ * `deno task migrate` and `cli.ts migrate`: applies migrations to
+ * MIGRATION_DATABASE_URL, else DATABASE_URL (under the lock), else the embedded
+ * database under DATA_DIR. Returns the names applied.
+ */
+export async function runMigrations(config: Config): Promise<string[]> {
+  const url = config.migrationDatabaseUrl ?? config.databaseUrl;
+  if (url) return await migrateUnderLock(url);
+  const { openDb } = await import("./client.ts");
+  const db = await openDb({ dataDir: `${config.dataDir}/pg` }, false);
+  try {
+    return await applyMigrations(db);
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * The dashboard's quality bar in Debian's Chromium (playwright-core), over every page:
+ * axe-core finds no serious or critical violation in the light and the dark theme;
+ * keyboard-only use (Tab) reaches every visible control and each shows a focus ring; at
+ * 390 px nothing scrolls sideways. Screenshots of each page at 1280×800 and 390×844 go to
+ * tests/e2e/screenshots/ (git-ignored) for a reviewer to look at.
+ */
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import axe from "axe-core";
+import { assertEquals } from "../assert.ts";
+import { BACKENDS, createTestApp, serveOnLoopback, tenantIdOf, type TestApp } from "../harness.ts";
+import { seedUsageDays } from "../fakes/usage_rows.ts";
+import { utcDay } from "../../lib/usage/days.ts";
+import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { TENANT_AREAS, tenantHref } from "../../components/nav.ts";
+
+const backend = BACKENDS[0];
+const SHOTS = new URL("./screenshots/", import.meta.url);
+const ROOT = "root@example.com";
+const PASSWORD = "correct horse battery";
+const VIEWPORTS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }] as const;
+
+type Target = { name: string; path: string; as: "anon" | "admin" | "user" };
+
+/** A user with a session cookie, signed up through the API. */
+async function session(origin: string, email: string): Promise<string> {
+  const r = await fetch(`${origin}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (r.status !== 201) throw new Error(`signup ${email}: ${r.status} ${await r.text()}`);
+  const cookie = r.headers.getSetCookie()[0].split(";")[0];
+  return cookie;
+}
+
+async function api(origin: string, cookie: string, method: string, path: string, body?: unknown) {
+  const r = await fetch(`${origin}${path}`, {
+    method,
+    headers: { "content-type": "application/json", origin, cookie },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json().catch(() => null);
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Seeds a tenant with a little of everything, so pages show content, not only empty states. */
+async function seed(app: TestApp, origin: string, admin: string, user: string) {
+  const slug = "acme";
+  await api(origin, admin, "POST", "/api/tenants", { slug, cms: "generic" });
+  await api(origin, user, "POST", "/api/tenants", { slug: "solo", cms: "generic" });
+  await api(origin, admin, "POST", "/api/user/tokens", { name: "ci-deploy" });
+  const today = utcDay(app.clock.now());
+  await seedUsageDays(
+    app,
+    await tenantIdOf(app, slug),
+    Array.from({ length: Number(today.slice(8, 10)) }, (_, i) => ({
+      day: `${today.slice(0, 8)}${String(i + 1).padStart(2, "0")}`,
+      requests: 800 + ((i * 137) % 500),
+      bytes: (40 + ((i * 53) % 90)) * 1024 * 1024,
+      hits: 600 + ((i * 71) % 200),
+      misses: 150,
+    })),
+  );
+  app.services.log.warn("disk almost full", { freeMb: 120 });
+  app.services.log.error("upstream timed out", { tenant: slug });
+  return { slug };
+}
+
+function targets(slug: string, userId: string): Target[] {
+  return [
+    { name: "home", path: "/", as: "anon" },
+    { name: "login", path: "/login", as: "anon" },
+    { name: "signup", path: "/signup", as: "anon" },
+    { name: "forgot-password", path: "/forgot-password", as: "anon" },
+    { name: "reset-password", path: "/reset-password?token=cly_pwr_example", as: "anon" },
+    { name: "tenants", path: "/dashboard", as: "admin" },
+    ...TENANT_AREAS.map((a): Target => ({
+      name: `tenant-${a.path || "overview"}`,
+      path: tenantHref(slug, a.path),
+      as: "admin",
+    })),
+    { name: "account-profile", path: "/account/profile", as: "admin" },
+    { name: "account-password", path: "/account/password", as: "admin" },
+    { name: "account-tokens", path: "/account/tokens", as: "admin" },
+    { name: "account-billing", path: "/account/billing", as: "admin" },
+    { name: "admin-overview", path: "/admin", as: "admin" },
+    { name: "admin-users", path: "/admin/users", as: "admin" },
+    { name: "admin-user", path: `/admin/users/${userId}`, as: "admin" },
+    { name: "admin-logs", path: "/admin/logs", as: "admin" },
+    { name: "admin-platform", path: "/admin/platform", as: "admin" },
+    { name: "admin-forbidden", path: "/admin", as: "user" },
+  ];
+}
+
+type Violation = { page: string; theme: string; id: string; impact: string; nodes: string[] };
+
+type AxeResult = {
+  violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+};
+type AxeWindow = { axe: { run(ctx: Document, opts: unknown): Promise<AxeResult> } };
+
+async function axeViolations(page: Page): Promise<Omit<Violation, "page" | "theme">[]> {
+  await page.addScriptTag({ content: (axe as unknown as { source: string }).source });
+  const result = await page.evaluate(() =>
+    (globalThis as unknown as AxeWindow).axe.run(document, {
+      runOnly: {
+        type: "tag",
+        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+      },
+    })
+  );
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact ?? "",
+      nodes: v.nodes.map((n) => n.target.join(" ")),
+    }));
+}
+
+/**
+ * Tabs through the page: which visible controls were never reached, and which were reached
+ * without a visible focus indicator (outline or box-shadow).
+ */
+async function keyboardWalk(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const controls = await page.evaluate(() => {
+    const sel = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
+    let i = 0;
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+      if (el.tabIndex < 0 || (el as HTMLButtonElement).disabled) continue;
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      el.dataset.kbd = String(++i);
+      out.push(el.dataset.kbd);
+    }
+    return out;
+  });
+  const reached = new Set<string>();
+  const unringed: string[] = [];
+  for (let n = 0; n < controls.length + 5; n++) {
+    await page.keyboard.press("Tab");
+    const f = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const cs = getComputedStyle(el);
+      const ring = (cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) > 0) ||
+        cs.boxShadow !== "none";
+      return {
+        id: el.dataset.kbd ?? "",
+        ring,
+        what: `${el.tagName.toLowerCase()} "${
+          (el.textContent ?? el.getAttribute("name") ?? "").trim().slice(0, 40)
+        }"`,
+      };
+    });
+    if (!f) break;
+    if (f.id) reached.add(f.id);
+    if (!f.ring) unringed.push(f.what);
+    if (reached.size === controls.length) break;
+  }
+  const missed = await page.evaluate((ids) =>
+    ids.map((id) => {
+      const el = document.querySelector<HTMLElement>(`[data-kbd="${id}"]`)!;
+      return `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    }), controls.filter((id) => !reached.has(id)));
+  return { count: controls.length, missed, unringed };
+}
+
+Deno.test({
+  name: "dashboard quality in Chromium: axe (light, dark), keyboard, 390 px, screenshots",
+  ignore: !hasChromium && !inCi,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
+    await buildIslands();
+    await Deno.mkdir(SHOTS, { recursive: true });
+    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+    const server = serveOnLoopback((req, info) => handler(req, info));
+    const origin = `http://localhost:${server.port}`;
+    const app = await createTestApp(backend, {
+      env: {
+        PROXY_DOMAIN: `localhost:${server.port}`,
+        PUBLIC_URL: origin,
+        ADMIN_EMAILS: ROOT,
+        STRIPE_SECRET_KEY: "sk_test_quality",
+        STRIPE_PRICE_PRO: "price_pro",
+        LOG_LEVEL: "info",
+      },
+    });
+    handler = (req, info) => app.handler(req, info);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const contexts: BrowserContext[] = [];
+    try {
+      const admin = await session(origin, ROOT);
+      const user = await session(origin, "plain@example.com");
+      const me = await api(origin, user, "GET", "/api/auth/me");
+      const { slug } = await seed(app, origin, admin, user);
+      const cookies = { admin, user } as const;
+
+      const violations: Violation[] = [];
+      const keyboard: string[] = [];
+      const sideways: string[] = [];
+      const scriptErrors: string[] = [];
+      const wrongStatus: string[] = [];
+      let controls = 0;
+      /** One browser context per viewer, theme and viewport, created on first use. */
+      const made = new Map<string, BrowserContext>();
+      const contextFor = async (
+        who: Target["as"],
+        theme: string,
+        vp: typeof VIEWPORTS[number],
+      ) => {
+        const key = `${who} ${theme} ${vp.width}`;
+        let ctx = made.get(key);
+        if (!ctx) {
+          ctx = await browser.newContext({
+            viewport: vp,
+            colorScheme: theme as "light" | "dark",
+            bypassCSP: true, // lets axe's script in under the pages' CSP
+          });
+          contexts.push(ctx);
+          if (who !== "anon") {
+            const [name, value] = cookies[who].split("=");
+            await ctx.addCookies([{ name, value, url: origin }]);
+          }
+          made.set(key, ctx);
+        }
+        return ctx;
+      };
+      // Light at both sizes, dark at the desktop size: axe in both themes, the keyboard walk
+      // once, the sideways-scroll check on the phone.
+      const runs = [
+        { theme: "light", vp: VIEWPORTS[0] },
+        { theme: "dark", vp: VIEWPORTS[0] },
+        { theme: "light", vp: VIEWPORTS[1] },
+      ] as const;
+      // The checks can fail: axe flags a known violation, the walk a control without a ring.
+      const probe = await (await contextFor("anon", "light", VIEWPORTS[0])).newPage();
+      await probe.setContent(
+        '<html lang="en"><title>x</title><main><img src="x.png"><a href="#" style="outline:none">a</a></main></html>',
+      );
+      const known = await axeViolations(probe);
+      assertEquals(known.some((v) => v.id === "image-alt"), true, "axe reports a missing alt");
+      const probeWalk = await keyboardWalk(probe);
+      assertEquals(probeWalk.unringed.length, 1, "the walk sees a control without a ring");
+      await probe.close();
+
+      let checked = 0;
+      for (const t of targets(slug, me.user.id)) {
+        for (const { theme, vp } of runs) {
+          const page = await (await contextFor(t.as, theme, vp)).newPage();
+          page.on("pageerror", (e) => scriptErrors.push(`${t.name}: ${e.message}`));
+          const res = await page.goto(`${origin}${t.path}`, { waitUntil: "networkidle" });
+          const expected = t.name === "admin-forbidden" ? 403 : 200;
+          if (res?.status() !== expected) wrongStatus.push(`${t.name}: ${res?.status()}`);
+          const where = `${t.name} ${vp.width}px ${theme}`;
+          await page.screenshot({
+            path: new URL(`${t.name}-${vp.width}-${theme}.png`, SHOTS).pathname,
+            fullPage: true,
+          });
+          if (vp.width === 390) {
+            const w = await page.evaluate(() => document.documentElement.scrollWidth);
+            if (w > 390) sideways.push(`${where}: ${w}px wide`);
+          } else {
+            for (const v of await axeViolations(page)) {
+              violations.push({ page: t.name, theme, ...v });
+            }
+            if (theme === "light") {
+              const k = await keyboardWalk(page);
+              controls += k.count;
+              if (k.missed.length) {
+                keyboard.push(`${where}: never reached ${k.missed.join(", ")}`);
+              }
+              if (k.unringed.length) {
+                keyboard.push(`${where}: no focus ring on ${k.unringed.join(", ")}`);
+              }
+            }
+          }
+          checked++;
+          await page.close();
+        }
+      }
+      console.log(`checked ${checked} page renders, ${controls} controls tabbed through`);
+      assertEquals(wrongStatus, [], "every page answers as expected for its viewer");
+      assertEquals(violations, [], "no serious or critical axe violation");
+      assertEquals(keyboard, [], "every control reached by Tab, each with a focus ring");
+      assertEquals(sideways, [], "nothing scrolls sideways at 390 px");
+      assertEquals(scriptErrors, [], "no script errors");
+    } finally {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      await app.close();
+      await server.close();
+    }
+  },
+});
