@@ -436,3 +436,19 @@ dbTest("the rendered management forms work against the API as posted", async (ap
   assertEquals(del.next, "/dashboard");
   assertEquals((await owner.get(api)).status, 404);
 });
+
+Deno.test("page() puts the CSP nonce of a security-headers middleware on the one script", async () => {
+  const { Hono } = await import("hono");
+  const { page } = await import("../routes/pages/render.tsx");
+  const { Layout } = await import("../components/Layout.tsx");
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.set("secureHeadersNonce" as never, "n0nce123" as never);
+    await next();
+  });
+  // deno-lint-ignore no-explicit-any -- a bare Hono app stands in for the management app
+  app.get("/", (c) => page(c as any, <Layout title="T">body</Layout>));
+  const html = await (await app.request("/")).text();
+  assertStringIncludes(html, 'src="/static/build/islands.js" nonce="n0nce123"');
+  assertEquals(html.match(/<script/g)?.length, 1, "one script tag");
+});
