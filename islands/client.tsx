@@ -38,6 +38,13 @@ export function announce(outcome: FormOutcome) {
   region.textContent = "";
   render(<Notice outcome={outcome} />, region);
   region.scrollIntoView({ block: "nearest" });
+  // Keyboard users continue from the outcome (the form they used may have been re-rendered),
+  // unless a refused field already took focus.
+  const notice = region.firstElementChild as HTMLElement | null;
+  if (notice && !document.activeElement?.matches("[aria-invalid=true]")) {
+    notice.tabIndex = -1;
+    notice.focus({ preventScroll: true });
+  }
 }
 
 function markFields(form: HTMLFormElement, fields: Record<string, string> | undefined) {

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { Client, dbTest, signUp, type TestApp } from "./harness.ts";
 import { LOGIN_LIMITS } from "../routes/api/auth.ts";
+import { LOGIN_THROTTLE } from "../lib/auth/throttle.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -110,28 +111,48 @@ dbTest(
 // ---- security ----
 
 dbTest(
-  "log-in is rate-limited per email: 429 with Retry-After, other emails unaffected",
+  "wrong passwords from one address slow that address only: the owner still logs in elsewhere",
   async (app) => {
     const user = await signUp(app);
-    const { limit } = LOGIN_LIMITS.perEmail;
-    // The sign-up counted as the first attempt for this email (docs/decisions.md).
-    for (let i = 1; i < limit; i++) {
-      assertEquals(
-        (await loginFrom(app, `10.0.0.${i + 1}`, user.email)).status,
-        401,
-        `attempt ${i}`,
-      );
+    const attacker = "198.51.100.66";
+    const { freeFailures } = LOGIN_THROTTLE;
+    for (let i = 0; i < freeFailures; i++) {
+      assertEquals((await loginFrom(app, attacker, user.email)).status, 401, `attempt ${i}`);
     }
-    // Even the right password from a new address is refused now: the email is locked.
-    const locked = await loginFrom(app, "10.0.1.1", user.email, PASSWORD);
-    assertEquals(locked.status, 429);
-    assert(Number(locked.retryAfter) > 0 && Number(locked.retryAfter) <= 15 * 60);
-    assertEquals(locked.body.error.details.retryAfter, Number(locked.retryAfter));
-    assertEquals((await loginFrom(app, "10.0.1.1", "someone@example.com")).status, 401);
-    app.clock.advance(LOGIN_LIMITS.perEmail.windowMs);
-    assertEquals((await loginFrom(app, "10.0.1.2", user.email, PASSWORD)).status, 200);
+    // Past the free failures each one starts a growing wait for this (email, IP) pair.
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      assertEquals((await loginFrom(app, attacker, user.email)).status, 401);
+      const blocked = await loginFrom(app, attacker, user.email, PASSWORD);
+      assertEquals(blocked.status, 429, "even the right password waits");
+      assertEquals(blocked.body.error.details.retryAfter, Number(blocked.retryAfter));
+      waits.push(Number(blocked.retryAfter));
+      app.clock.advance(Number(blocked.retryAfter) * 1000);
+    }
+    assertEquals(waits, [1, 2, 4, 8]);
+    // The real owner, from their own address, is never locked out.
+    assertEquals((await loginFrom(app, "203.0.113.20", user.email, PASSWORD)).status, 200);
+    // Other emails from the attacker's address are not slowed by this pair.
+    assertEquals((await loginFrom(app, attacker, "someone@example.com")).status, 401);
   },
 );
+
+dbTest("the growing wait is capped at 15 minutes and a success clears it", async (app) => {
+  const user = await signUp(app);
+  const ip = "198.51.100.67";
+  for (let i = 0; i < 25; i++) {
+    await loginFrom(app, ip, user.email);
+    app.clock.advance(LOGIN_THROTTLE.maxDelayMs);
+  }
+  await loginFrom(app, ip, user.email);
+  const capped = await loginFrom(app, ip, user.email, PASSWORD);
+  assertEquals(capped.status, 429);
+  assertEquals(Number(capped.retryAfter), 15 * 60);
+  app.clock.advance(LOGIN_THROTTLE.maxDelayMs);
+  assertEquals((await loginFrom(app, ip, user.email, PASSWORD)).status, 200);
+  assertEquals((await loginFrom(app, ip, user.email)).status, 401, "the count starts over");
+  assertEquals((await loginFrom(app, ip, user.email, PASSWORD)).status, 200);
+});
 
 dbTest(
   "log-in is rate-limited per IP: 429 with Retry-After, other addresses unaffected",
@@ -161,3 +182,29 @@ dbTest(
     assertEquals(ok.status, 201);
   },
 );
+
+dbTest("the CSRF check compares the full origin: scheme, host and port", async (app) => {
+  const user = await signUp(app);
+  for (
+    const origin of ["https://localhost:8000", "http://localhost:8001", "null", "localhost:8000"]
+  ) {
+    const r = await user.post("/api/user/tokens", { name: "x" }, { origin });
+    assertEquals(r.status, 403, origin);
+    assertEquals(r.body.error.code, "csrf_failed");
+  }
+  assertEquals((await user.post("/api/user/tokens", { name: "x" })).status, 201);
+  // The no-JavaScript form posts (log-in, the form bridge) apply the same rule.
+  const form = new URLSearchParams({ email: user.email, password: PASSWORD }).toString();
+  const headers = {
+    "content-type": "application/x-www-form-urlencoded",
+    origin: "https://localhost:8000",
+  };
+  const anon = new Client(app);
+  assertEquals((await anon.post("/login", form, headers)).status, 403);
+  const bridged = await anon.post(
+    "/forms",
+    new URLSearchParams({ _api: "/api/auth/login", _method: "POST", email: user.email }).toString(),
+    headers,
+  );
+  assertEquals(bridged.status, 403);
+});

@@ -1,7 +1,7 @@
 /**
  * Sign-up and log-in, shared by the JSON API (/api/auth/*) and the HTML form posts
  * (/login, /signup) that work before and without JavaScript. Both are rate-limited per
- * IP and per email, and both start a session cookie.
+ * IP, and failed log-ins per (email, IP), and both start a session cookie.
  */
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
@@ -14,6 +14,7 @@ import { hashPassword, passwordPolicyViolation, verifyPassword } from "./passwor
 import { createSession, SESSION_COOKIE } from "./sessions.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { ApiError, tooManyRequests } from "../errors.ts";
+import { assertNotThrottled, clearLoginFailures, recordLoginFailure } from "./throttle.ts";
 
 export const credentialsSchema = z.object({
   email: z.email().max(254),
@@ -21,9 +22,9 @@ export const credentialsSchema = z.object({
 });
 export type Credentials = z.output<typeof credentialsSchema>;
 
+/** Attempts per client IP (sign-up and log-in); failed log-ins per (email, IP): throttle.ts. */
 export const LOGIN_LIMITS = {
   perIp: { limit: 30, windowMs: 15 * 60_000 },
-  perEmail: { limit: 10, windowMs: 15 * 60_000 },
 };
 
 /** Creates the account (400 on a weak password, 409 taken) and starts its session. */
@@ -31,7 +32,7 @@ export async function signUpWithPassword(c: Context<AppEnv>, body: Credentials):
   const s = c.get("services");
   const problem = passwordPolicyViolation(body.password, body.email);
   if (problem) throw new ApiError(400, "bad_request", `Invalid password: ${problem}`);
-  await limitLogin(s, c.get("clientIp"), body.email);
+  await limitLogin(s, c.get("clientIp"));
   const user = await createUser(s, body.email, body.password);
   await startSession(c, s, user.id);
   return user;
@@ -40,11 +41,17 @@ export async function signUpWithPassword(c: Context<AppEnv>, body: Credentials):
 /** Checks the password (401 wrong, 403 blocked, 429 too many tries) and starts a session. */
 export async function logInWithPassword(c: Context<AppEnv>, body: Credentials): Promise<User> {
   const s = c.get("services");
-  await limitLogin(s, c.get("clientIp"), body.email);
+  const ip = c.get("clientIp");
+  await assertNotThrottled(s.kv, body.email, ip, s.clock.now());
+  await limitLogin(s, ip);
   const user = await findUserByEmail(s, body.email);
   // Verify even for unknown users' dummy hash so timing does not reveal registration.
   const ok = await verifyPassword(body.password, user?.passwordHash ?? await DUMMY_HASH());
-  if (!user || !ok) throw new ApiError(401, "invalid_credentials", "Invalid email or password");
+  if (!user || !ok) {
+    await recordLoginFailure(s.kv, body.email, ip, s.clock.now());
+    throw new ApiError(401, "invalid_credentials", "Invalid email or password");
+  }
+  await clearLoginFailures(s.kv, body.email, ip);
   if (user.blocked) throw new ApiError(403, "user_blocked", "This account is blocked");
   await startSession(c, s, user.id);
   return user;
@@ -54,23 +61,11 @@ export async function logInWithPassword(c: Context<AppEnv>, body: Credentials): 
 let dummyHash: Promise<string> | undefined;
 const DUMMY_HASH = () => (dummyHash ??= hashPassword(crypto.randomUUID()));
 
-/** Counts one attempt against the per-IP and per-email windows; 429 once either is spent. */
-export async function limitLogin(s: Services, ip: string, email: string) {
-  const now = s.clock.now();
-  const { perIp, perEmail } = LOGIN_LIMITS;
-  const byIp = await hitRateLimit(s.kv, "login_ip", ip, perIp.limit, perIp.windowMs, now);
+/** Counts one attempt against the per-IP window; 429 once it is spent. */
+export async function limitLogin(s: Services, ip: string) {
+  const { perIp } = LOGIN_LIMITS;
+  const byIp = await hitRateLimit(s.kv, "login_ip", ip, perIp.limit, perIp.windowMs, s.clock.now());
   if (!byIp.allowed) throw tooManyRequests(byIp.retryAfterSeconds, "Too many log-in attempts");
-  const byEmail = await hitRateLimit(
-    s.kv,
-    "login_email",
-    email.trim().toLowerCase(),
-    perEmail.limit,
-    perEmail.windowMs,
-    now,
-  );
-  if (!byEmail.allowed) {
-    throw tooManyRequests(byEmail.retryAfterSeconds, "Too many log-in attempts");
-  }
 }
 
 async function startSession(c: Context<AppEnv>, s: Services, userId: string) {

@@ -1,7 +1,8 @@
 /**
  * Authentication middleware: a session cookie or `Authorization: Bearer <token>`.
  * Cookie-authenticated writes must come from our own origin (CSRF): Hono's csrf()
- * only checks form posts, so JSON writes are checked here by Origin / Sec-Fetch-Site.
+ * only checks form posts, so JSON writes are checked here by the full Origin
+ * (lib/http/origin.ts) or Sec-Fetch-Site.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
@@ -10,6 +11,7 @@ import { readSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import { resolvePersonalToken } from "../auth/tokens.ts";
 import { findUserById, isMasterAdmin } from "../users/mod.ts";
 import { ApiError, forbidden, unauthorized } from "../errors.ts";
+import { isSameOrigin } from "./origin.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -34,24 +36,10 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
   if (!session) return null;
   const user = await findUserById(s, session.userId);
   if (!user || user.blocked) return null;
-  if (!SAFE.has(c.req.method) && !sameOrigin(c)) {
+  if (!SAFE.has(c.req.method) && !isSameOrigin(c, s.config.publicUrl)) {
     throw forbidden("Cross-site request refused", "csrf_failed");
   }
   return { user, via: "session", isAdmin: isMasterAdmin(s, user), sessionToken: token };
-}
-
-function sameOrigin(c: Context): boolean {
-  const origin = c.req.header("origin");
-  const host = c.req.header("host") ?? new URL(c.req.url).host;
-  if (origin) {
-    try {
-      return new URL(origin).host === host;
-    } catch {
-      return false;
-    }
-  }
-  const site = c.req.header("sec-fetch-site");
-  return site === undefined || site === "same-origin" || site === "none";
 }
 
 export function requireAuth(c: Context<AppEnv>): AuthContext {

@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { authenticate } from "../../lib/http/auth.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { allowedMethods, compileRoutes } from "../../lib/http/method_not_allowed.ts";
 import { authRoutes } from "./auth.ts";
 import { userRoutes } from "./user.ts";
 import { tenantRoutes } from "./tenants.ts";
@@ -82,9 +83,20 @@ export function apiRoutes(): Hono<AppEnv> {
   api.route("/", adminPlatformRoutes());
   api.route("/", adminQuotaRoutes());
   api.route("/tenants", tenantRoutes());
-  api.notFound((c) =>
-    new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`).toResponse()
-  );
+  // Unknown paths and methods answer JSON here: the page app would answer HTML (SPEC "Errors").
+  let compiled: ReturnType<typeof compileRoutes> | undefined;
+  api.all("*", (c) => {
+    compiled ??= compileRoutes(api.routes);
+    const path = c.req.path.replace(/^\/api(?=\/|$)/, "") || "/";
+    const allow = allowedMethods(compiled, path);
+    if (allow.length > 0 && !allow.includes(c.req.method)) {
+      return new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed here`, {
+        allow,
+      }, { allow: allow.join(", ") }).toResponse();
+    }
+    return new ApiError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`)
+      .toResponse();
+  });
   api.onError((err, c) => errorResponse(err, c.get("services")?.log));
   return api;
 }

@@ -2,27 +2,18 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { forbidden } from "../../lib/errors.ts";
+import { isSameOrigin } from "../../lib/http/origin.ts";
 import { readBodyText } from "../../lib/http/validate.ts";
 
 const FORM_MAX_BYTES = 16 * 1024;
 
 /**
  * Refuses a form posted from another site (login CSRF): the browser's Origin header, when
- * present, must name this host. Session-authenticated writes are checked in lib/http/auth.ts;
+ * present, must be our full origin (lib/http/origin.ts). Session-authenticated writes are checked in lib/http/auth.ts;
  * this covers the forms that work without a session.
  */
 export function requireSameOriginForm(c: Context<AppEnv>): void {
-  const origin = c.req.header("origin");
-  if (!origin) {
-    if (c.req.header("sec-fetch-site") === "cross-site") throw crossSite();
-    return;
-  }
-  const host = c.req.header("host") ?? new URL(c.req.url).host;
-  let ok = false;
-  try {
-    ok = new URL(origin).host === host;
-  } catch { /* malformed */ }
-  if (!ok) throw crossSite();
+  if (!isSameOrigin(c, c.get("services").config.publicUrl)) throw crossSite();
 }
 
 const crossSite = () => forbidden("Cross-site request refused", "csrf_failed");

@@ -17,6 +17,7 @@ import {
 } from "../../lib/dashboard/form_body.ts";
 import { type FormOutcome, saveFlash } from "../../lib/dashboard/flash.ts";
 import { safeNext } from "../../lib/http/next.ts";
+import { requireSameOriginForm } from "./form_post.ts";
 import { FLASH_COOKIE, page, pageUser } from "./render.tsx";
 import { Layout } from "../../components/Layout.tsx";
 
@@ -30,6 +31,7 @@ const MAX_FORM_BYTES = 256 * 1024;
 export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/forms", async (c) => {
+    requireSameOriginForm(c); // also without a session (log-in CSRF through the bridge)
     if (Number(c.req.header("content-length") ?? 0) > MAX_FORM_BYTES) {
       throw badRequest("Form too large");
     }

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { authenticate } from "../../lib/http/auth.ts";
+import { pageSecurityHeaders } from "../../lib/http/security_headers.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { page, pageError, pageUser } from "./render.tsx";
 import { authPages } from "./auth.tsx";
@@ -15,6 +16,7 @@ import { accountPages } from "./account/mod.tsx";
 
 export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("*", pageSecurityHeaders);
   app.route("/static", staticRoutes());
   app.use("*", authenticate);
   app.get("/", (c) =>

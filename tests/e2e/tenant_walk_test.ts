@@ -266,6 +266,24 @@ Deno.test({
         );
       }
       await shoot(browser, `${cookie.name}=${cookie.value}`, origin, "/dashboard", "tenants");
+      // Before (or without) JavaScript the same forms post and the page shows the outcome.
+      const nojs = await browser.newContext({ javaScriptEnabled: false });
+      await nojs.addCookies([{ name: cookie.name, value: cookie.value, url: origin }]);
+      const plain = await nojs.newPage();
+      await plain.goto(`${dash}/domains`);
+      await plain.fill('form[aria-label="Add a domain"] input[name="hostname"]', "www.example.org");
+      await plain.click('form[aria-label="Add a domain"] button[type="submit"]');
+      await plain.waitForURL(`${dash}/domains`);
+      assertStringIncludes(await plain.textContent("#announce") ?? "", "Added www.example.org");
+      assertStringIncludes(await plain.textContent("#content") ?? "", "_cachely.www.example.org");
+      await plain.goto(`${dash}/cache`);
+      await plain.click('form[aria-label="Purge html"] button[type="submit"]');
+      assertStringIncludes(await plain.textContent("main") ?? "", "Please confirm");
+      await plain.click('button:has-text("Yes, continue")');
+      await plain.waitForURL(`${dash}/cache`);
+      assertStringIncludes(await plain.textContent("#announce") ?? "", "html 2");
+      await nojs.close();
+
       const admin = await page.goto(`${origin}/admin`);
       assertEquals(admin?.status(), 200);
       await page.screenshot({

@@ -61,7 +61,7 @@ export const membersPage: TenantAreaPage = async (t) => {
                                 api={`${t.api}/members/update-role`}
                                 submit="Change role"
                                 busy="Saving…"
-                                done="{userId} is now {role}"
+                                done={`${m.email} is now {role}`}
                                 layout="inline"
                                 secondary
                                 label={`Change role of ${m.email}`}

@@ -330,3 +330,125 @@ dbTest("error pages: an unknown tenant is a 404 page, not raw JSON", async (app)
     assert(!r.text.includes('{"error"'));
   }
 });
+
+/**
+ * The fields a rendered form would post: every input (hidden or not) with its value, every
+ * select's selected option, every checked checkbox (a browser's "successful controls").
+ */
+function formOf(html: string, label: string): [string, string][] {
+  const start = html.indexOf(`aria-label="${label}"`);
+  assert(start > 0, `form "${label}" is on the page`);
+  const body = html.slice(start, html.indexOf("</form>", start));
+  const out: [string, string][] = [];
+  for (const m of body.matchAll(/<input([^>]*)>/g)) {
+    const attr = (n: string) => m[1].match(new RegExp(` ${n}="([^"]*)"`))?.[1];
+    const name = attr("name");
+    if (!name) continue;
+    if (attr("type") === "checkbox" && !/ checked/.test(m[1])) continue;
+    out.push([name, (attr("value") ?? "").replaceAll("&amp;", "&")]);
+  }
+  for (const m of body.matchAll(/<select[^>]* name="([^"]+)"[^>]*>(.*?)<\/select>/gs)) {
+    const sel = m[2].match(/<option value="([^"]*)" selected/) ??
+      m[2].match(/<option value="([^"]*)"/);
+    if (sel) out.push([m[1], sel[1]]);
+  }
+  return out;
+}
+
+async function submitRendered(
+  c: Client,
+  path: string,
+  label: string,
+  values: Record<string, string> = {},
+) {
+  const page = await c.get(path);
+  const fields = new URLSearchParams([...formOf(page.text, label), ...Object.entries(values)]);
+  fields.set("_confirmed", "1");
+  const r = await c.request("POST", "/forms", fields.toString(), {
+    "content-type": "application/x-www-form-urlencoded",
+    ...asJson,
+  });
+  assertEquals(r.status, 200, r.text);
+  return r.body as { status: number; outcome: { ok: boolean; message: string }; next?: string };
+}
+
+dbTest("the rendered management forms work against the API as posted", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const base = `/dashboard/${slug}`;
+  const api = `/api/tenants/${slug}`;
+  const ok = async (path: string, label: string, values?: Record<string, string>) => {
+    const r = await submitRendered(owner, `${base}/${path}`, label, values);
+    assert(r.outcome.ok, `${label}: ${r.outcome.message}`);
+    return r;
+  };
+  // Domains: add, remove.
+  await ok("domains", "Add a domain", { hostname: "cdn.example.com" });
+  await ok("domains", "Remove cdn.example.com");
+  assertEquals((await owner.get(`${api}/domains`)).body.domains.length, 0);
+  // Members: invite, revoke; a member's role change and removal.
+  await ok("members", "Invite someone", { email: "later@example.com" });
+  const inv = (await owner.get(`${api}/members`)).body.invites[0];
+  await ok("members", `Revoke invite for ${inv.email}`);
+  assertEquals((await owner.get(`${api}/members`)).body.invites.length, 0);
+  const member = await signUp(app);
+  const token = await invite(owner, slug, member.email, "viewer");
+  await member.post("/api/invites/accept", { token });
+  await ok("members", `Change role of ${member.email}`, { role: "editor" });
+  const roles = (await owner.get(`${api}/members`)).body.members;
+  assertEquals(roles.find((m: { email: string }) => m.email === member.email).role, "editor");
+  await ok("members", `Remove ${member.email}`);
+  // Webhooks: create, regenerate, delete.
+  const created = await ok("webhooks", "Create a webhook");
+  assertStringIncludes(JSON.stringify(created), "/api/webhooks/cache-refresh/");
+  const hook = (await owner.get(`${api}/cache-refresh-webhooks`)).body.webhooks[0];
+  await ok("webhooks", `Regenerate webhook ${hook.id}`);
+  await ok("webhooks", `Delete webhook ${hook.id}`);
+  // AI: limits, create, edit, activate, pause, resume, delete.
+  await ok("ai", "AI limits", { "monthlyTokenCap:numnull": "5000" });
+  assertEquals(
+    (await owner.get(`${api}/ai-transform/settings`)).body.settings.monthlyTokenCap,
+    5000,
+  );
+  await ok("ai", "Create a rule", {
+    presetId: "translate",
+    fieldSelector: "title",
+    targetLanguage: "de",
+  });
+  await ok("ai", "Edit rule 1", { targetLanguage: "fr" });
+  await ok("ai", "Activate rule 1");
+  await ok("ai", "Pause rule 1");
+  await ok("ai", "Resume rule 1");
+  assertEquals((await owner.get(`${api}/ai-transform/rules`)).body.rules[0].targetLanguage, "fr");
+  await ok("ai", "Delete rule 1");
+  // Experiments: create, archive.
+  await ok("experiments", "Create an experiment", {
+    name: "Split",
+    "variants.0.key": "control",
+    "variants.1.key": "other",
+  });
+  await ok("experiments", "Activate Split");
+  await ok("experiments", "Archive Split");
+  // Settings and tenant deletion.
+  await ok("settings", "Website settings", { "websiteOrigin:null": "https://www.example.com" });
+  assertEquals((await owner.get(api)).body.value.websiteOrigin, "https://www.example.com");
+  const del = await ok("settings", "Delete tenant");
+  assertEquals(del.next, "/dashboard");
+  assertEquals((await owner.get(api)).status, 404);
+});
+
+Deno.test("page() puts the CSP nonce of a security-headers middleware on the one script", async () => {
+  const { Hono } = await import("hono");
+  const { page } = await import("../routes/pages/render.tsx");
+  const { Layout } = await import("../components/Layout.tsx");
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.set("secureHeadersNonce" as never, "n0nce123" as never);
+    await next();
+  });
+  // deno-lint-ignore no-explicit-any -- a bare Hono app stands in for the management app
+  app.get("/", (c) => page(c as any, <Layout title="T">body</Layout>));
+  const html = await (await app.request("/")).text();
+  assertStringIncludes(html, 'src="/static/build/islands.js" nonce="n0nce123"');
+  assertEquals(html.match(/<script/g)?.length, 1, "one script tag");
+});
