@@ -88,6 +88,7 @@ export function tenantRoutes(): Hono<AppEnv> {
         apiAuthMode: v.apiAuthMode,
         apiAuthHeader: v.apiAuthHeader,
         cacheTTL: v.cacheTTL,
+        apiCacheTTL: v.apiCacheTTL,
         previewParam: v.previewParam,
         hasToken: v.hasToken,
       },
