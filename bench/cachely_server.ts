@@ -14,6 +14,7 @@
  * (e.g. from scenarios) is passed through to lib/config.ts.
  */
 import { loadConfig } from "../lib/config.ts";
+import { upsertBilling } from "../lib/billing/state.ts";
 import { bootstrap } from "../lib/bootstrap.ts";
 import { createUser } from "../lib/users/mod.ts";
 import { createPersonalToken } from "../lib/auth/tokens.ts";
@@ -62,11 +63,16 @@ const config = loadConfig({
   ENCRYPTION_KEY: btoa("bench-key-0123456789abcdef012345"),
   ALLOW_PRIVATE_UPSTREAMS: "true",
   IMAGE_HOST_ASSET_ORIGIN: origin,
+  // The free plan's monthly quota would pause the bench tenants within seconds (429).
+  QUOTAS: Deno.env.get("QUOTAS") ?? "off",
   LOG_LEVEL: Deno.env.get("LOG_LEVEL") ?? "warn",
 });
 const app = await bootstrap(config);
 const user = await createUser(app.services, "bench@example.com", "bench password 123");
 const pat = await createPersonalToken(app.services, user.id, "bench");
+// Pro: several tenants, and traffic past the included amounts is metered, never paused; the
+// edge's quota check still runs on every request (QUOTAS is on unless the environment says off).
+await upsertBilling(app.services, user.id, { planCode: "pro", adminOverride: true });
 await createTenant(app.services, user.id, {
   slug: "bench",
   cms: "generic",

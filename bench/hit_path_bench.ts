@@ -10,6 +10,7 @@ import { createUser } from "../lib/users/mod.ts";
 import { createTenant } from "../lib/tenants/service.ts";
 import { jsonBody } from "./origin.ts";
 import { silentLogger } from "../lib/log.ts";
+import { upsertBilling } from "../lib/billing/state.ts";
 
 const body = jsonBody();
 const origin = Deno.serve(
@@ -23,10 +24,13 @@ const app = await bootstrap(
     PUBLIC_URL: "http://localhost:8000",
     PROXY_DOMAIN: "localhost:8000",
     ALLOW_PRIVATE_UPSTREAMS: "true",
+    QUOTAS: Deno.env.get("QUOTAS") ?? "on",
   }),
   { dbHandle: await openDb({}), kv: await Deno.openKv(":memory:"), log: silentLogger },
 );
 const user = await createUser(app.services, "bench@example.com", "bench password 123");
+// Pro, so millions of bench hits are metered, never paused; the quota check runs on every hit.
+await upsertBilling(app.services, user.id, { planCode: "pro", adminOverride: true });
 await createTenant(app.services, user.id, {
   slug: "bench",
   cms: "generic",

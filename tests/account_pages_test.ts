@@ -142,6 +142,7 @@ dbTest(
     assertEquals((r.text.match(/<meter/g) ?? []).length, 2, "requests and bandwidth");
     assertStringIncludes(r.text, "1,500 of");
     assertStringIncludes(r.text, "3.00 MB of");
+    assertStringIncludes(r.text, 'data-quota-level="0"', "issue 10's quota banner");
   },
   { env: { QUOTAS: "on" } },
 );

@@ -100,6 +100,20 @@ dbTest(
         90,
         "owner",
       ]);
+      const cf = await cli([
+        "tenants",
+        "create",
+        "cli-cf",
+        "--cms",
+        "contentful",
+        "--space-id",
+        "abc123xyz",
+        "--json",
+      ], { env });
+      expectCode(cf, 0);
+      const cfShown = await cli(["config", "get", "cli-cf", "apiOrigin"], { env });
+      assertEquals(cfShown.stdout.trim(), "https://cdn.contentful.com/spaces/abc123xyz");
+      expectCode(await cli(["tenants", "delete", "cli-cf", "--yes"], { env }), 0);
       const dup = await cli(["tenants", "create", "cli-shop", "--cms", "generic"], { env });
       expectCode(dup, 1);
       assert(/already/i.test(dup.stderr) && dup.stderr.includes("409"), dup.stderr);
@@ -112,8 +126,14 @@ dbTest(
       );
       const ttl = await cli(["config", "get", "cli-shop", "cacheTTL"], { env });
       assertEquals(ttl.stdout.trim(), "120");
-      expectCode(await cli(["config", "set", "cli-shop", "cacheTTL=soon"], { env }), 2);
-      expectCode(await cli(["config", "set", "cli-shop", "nope=1"], { env }), 2);
+      const soon = await cli(["config", "set", "cli-shop", "cacheTTL=soon"], { env });
+      expectCode(soon, 1); // the server names the field
+      assert(soon.stderr.includes("cacheTTL"), soon.stderr);
+      const nope = await cli(["config", "set", "cli-shop", "nope=1"], { env });
+      expectCode(nope, 1);
+      assert(nope.stderr.includes("nope"), nope.stderr);
+      expectCode(await cli(["config", "set", "cli-shop", "token=abc"], { env }), 2);
+      expectCode(await cli(["config", "set", "cli-shop", "cacheTTL"], { env }), 2);
       const rejected = await cli(["config", "set", "cli-shop", "apiAuthHeader=bad header"], {
         env,
       });

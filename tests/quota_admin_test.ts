@@ -7,6 +7,7 @@ import { Client, createTenant, dbTest, signUp, tenantIdOf, type TestApp } from "
 import { ManualClock } from "../lib/clock.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { INGEST_KEY, mail, ROOT } from "./quota_helpers.ts";
+import { at } from "./quota_helpers.ts";
 import { readQuotaSnapshot } from "../lib/kv/quota.ts";
 
 const GB = 1_000_000_000;
@@ -31,7 +32,7 @@ async function twoAccounts(app: TestApp) {
 
 dbTest(
   "backfill publishes every account's snapshot once; a second run changes nothing",
-  async (app) => {
+  at(T0, async (app) => {
     const { admin, pro, free, a, b, f } = await twoAccounts(app);
     await seedUsageDays(app, await tenantIdOf(app, a), [{
       day: "2026-11-02",
@@ -69,13 +70,13 @@ dbTest(
     assertEquals(st.overage.projected.usd, 4);
     const fst = (await free.get("/api/billing/state")).body;
     assertEquals([fst.usage.paused, fst.usage.reason, fst.overage], [true, "bandwidth", null]);
-  },
+  }),
   opts(),
 );
 
 dbTest(
   "a plan change mid-month: free → pro resumes and meters, the month's use carries over",
-  async (app) => {
+  at(T0, async (app) => {
     const { admin, free, f } = await twoAccounts(app);
     await seedUsageDays(app, await tenantIdOf(app, f), [{
       day: "2026-11-10",
@@ -104,13 +105,13 @@ dbTest(
       (await free.post("/api/tenants", { slug: "free-second", cms: "generic" })).status,
       201,
     );
-  },
+  }),
   opts(),
 );
 
 dbTest(
   "GET /api/admin/tenants/{slug}/earned: shares, revenue, modeled cost, margin",
-  async (app) => {
+  at(T0, async (app) => {
     const { admin, pro, a, b, f } = await twoAccounts(app);
     await seedUsageDays(app, await tenantIdOf(app, a), [
       { day: "2026-10-05", requests: 1_000_000, bytes: 40 * GB },
@@ -152,18 +153,18 @@ dbTest(
     assertEquals((await admin.get("/api/admin/tenants/nope-nope/earned")).status, 404);
     assertEquals((await pro.get(`/api/admin/tenants/${a}/earned`)).status, 403);
     assertEquals((await new Client(app).get(`/api/admin/tenants/${a}/earned`)).status, 401);
-  },
+  }),
   opts(),
 );
 
 dbTest(
   "usage/check: 404 for a tenant the ingest key does not know, 400 on a bad period",
-  async (app) => {
+  at(T0, async (app) => {
     await twoAccounts(app);
     const h = { "x-ingest-key": INGEST_KEY };
     assertEquals((await new Client(app).get("/api/usage/check?tenant=ghost", h)).status, 404);
     const bad = await new Client(app).get("/api/usage/check?tenant=ghost&period=2026-1", h);
     assertEquals([bad.status, bad.body.error.details.fields[0].path], [400, "period"]);
-  },
+  }),
   opts(),
 );

@@ -4,15 +4,17 @@ import { createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { mail, quotaEnv } from "./quota_helpers.ts";
+import { at } from "./quota_helpers.ts";
 
+const T0 = Date.UTC(2026, 10, 20, 12);
 const opts = () => ({
   env: quotaEnv(mail.url),
-  clock: new ManualClock(Date.UTC(2026, 10, 20, 12)),
+  clock: new ManualClock(T0),
 });
 
 dbTest(
   "the dashboard shows the month's use against the plan and each tenant's month",
-  async (app) => {
+  at(T0, async (app) => {
     const owner = await signUp(app);
     const slug = await createTenant(owner);
     const quiet = await owner.get("/dashboard");
@@ -41,6 +43,6 @@ dbTest(
     const paused = await owner.get("/dashboard");
     assertStringIncludes(paused.text, 'data-quota-level="100"');
     assertStringIncludes(paused.text, "paused until 2026-12-01");
-  },
+  }),
   opts(),
 );

@@ -7,6 +7,7 @@ import { assertEquals, assertMatch } from "./assert.ts";
 import { createTenant, dbTest, signUp, type TestApp } from "./harness.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { mail, quotaEnv, ROOT } from "./quota_helpers.ts";
+import { at } from "./quota_helpers.ts";
 import { readHostRoute } from "../lib/kv/snapshot.ts";
 import { isApex } from "../lib/domains/plan_rules.ts";
 import { backfillQuotaSnapshots } from "../lib/billing/quota_backfill.ts";
@@ -42,17 +43,21 @@ Deno.test("isApex(): two labels, or three under a two-label public suffix", () =
   );
 });
 
-dbTest("a free account gets 403 for a custom domain, naming the pro plan", async (app) => {
-  const { owner, base } = await proTenant(app);
-  const r = await owner.post(base, { hostname: "www.shop.example" });
-  assertEquals(r.status, 403);
-  assertEquals(r.body.error.code, "plan_required");
-  assertMatch(r.body.error.message, /pro plan/);
-}, opts());
+dbTest(
+  "a free account gets 403 for a custom domain, naming the pro plan",
+  at(T0, async (app) => {
+    const { owner, base } = await proTenant(app);
+    const r = await owner.post(base, { hostname: "www.shop.example" });
+    assertEquals(r.status, 403);
+    assertEquals(r.body.error.code, "plan_required");
+    assertMatch(r.body.error.message, /pro plan/);
+  }),
+  opts(),
+);
 
 dbTest(
   "pro: one subdomain per tenant (409 on a second), 400 for an apex with the reason",
-  async (app) => {
+  at(T0, async (app) => {
     const { admin, owner, base } = await proTenant(app);
     await admin.patch(`/api/admin/billing/${owner.userId}`, { planCode: "pro" });
     const apex = await owner.post(base, { hostname: "shop.example" });
@@ -71,13 +76,13 @@ dbTest(
       ),
     );
     assertEquals(tries.map((r) => r.status).sort(), [201, 409, 409, 409]);
-  },
+  }),
   opts(),
 );
 
 dbTest(
   "after a downgrade the domain works until the period ends, then is suspended",
-  async (app) => {
+  at(T0, async (app) => {
     const { admin, owner, base, slug } = await proTenant(app);
     await admin.patch(`/api/admin/billing/${owner.userId}`, { planCode: "pro" });
     const added = await owner.post(base, { hostname: "www.shop.example" });
@@ -109,6 +114,6 @@ dbTest(
     await admin.patch(`/api/admin/billing/${owner.userId}`, { planCode: "pro" });
     assertEquals((await owner.get(base)).body.domains[0].status, "active");
     assertEquals(await readHostRoute(app.services.kv, "www.shop.example"), slug);
-  },
+  }),
   opts(),
 );

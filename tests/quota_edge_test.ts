@@ -8,6 +8,7 @@ import { Client, createTenant, dbTest, signUp, tenantIdOf, type TestApp } from "
 import { startUpstream } from "./fakes/upstream.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { edgeGet, flush, INGEST_KEY, mail, quotaEnv, ROOT, tenantMonth } from "./quota_helpers.ts";
+import { at } from "./quota_helpers.ts";
 import { readQuotaSnapshot } from "../lib/kv/quota.ts";
 
 const up = startUpstream();
@@ -24,7 +25,7 @@ const mailsTo = (email: string) => mail.sent.filter((m) => m.to === email);
 
 dbTest(
   "a free account over its requests is paused at the edge until the 1st (UTC)",
-  async (app) => {
+  at(T0, async (app) => {
     const { owner, slug, tenantId } = await freeTenant(app);
     for (let i = 0; i < 7; i++) assertEquals((await edgeGet(app, slug, `/~api/r${i}`)).status, 200);
     await flush(app);
@@ -78,65 +79,81 @@ dbTest(
     const dec = await readQuotaSnapshot(app.services.kv, owner.userId);
     assertEquals([dec?.period, dec?.level, dec?.paused], ["2026-12", 0, false]);
     assertEquals(mailsTo(owner.email).length, 2, "no mail for going back under");
-  },
+  }),
   opts(),
 );
 
-dbTest("bandwidth: bytes sent to visitors (hits too) pause a free account", async (app) => {
-  const { owner, slug } = await freeTenant(app);
-  // Each response is 2,000 bytes; the free plan includes 5,000 bytes here.
-  assertEquals((await edgeGet(app, slug, "/~api/big?bytes=2000")).status, 200);
-  const hit = await edgeGet(app, slug, "/~api/big?bytes=2000");
-  assertEquals(hit.headers.get("x-cachely-cache"), "HIT");
-  await flush(app);
-  assertEquals((await readQuotaSnapshot(app.services.kv, owner.userId))?.level, 80);
-  await edgeGet(app, slug, "/~api/big?bytes=2000");
-  await flush(app);
-  const r = await edgeGet(app, slug, "/~api/anything");
-  assertEquals(r.status, 429);
-  assertEquals(r.body.error.details.reason, "bandwidth");
-  assertEquals(r.headers.get("x-cachely-quota"), "paused; reason=bandwidth");
-}, opts());
+dbTest(
+  "bandwidth: bytes sent to visitors (hits too) pause a free account",
+  at(T0, async (app) => {
+    const { owner, slug } = await freeTenant(app);
+    // Each response is 2,000 bytes; the free plan includes 5,000 bytes here.
+    assertEquals((await edgeGet(app, slug, "/~api/big?bytes=2000")).status, 200);
+    const hit = await edgeGet(app, slug, "/~api/big?bytes=2000");
+    assertEquals(hit.headers.get("x-cachely-cache"), "HIT");
+    await flush(app);
+    assertEquals((await readQuotaSnapshot(app.services.kv, owner.userId))?.level, 80);
+    await edgeGet(app, slug, "/~api/big?bytes=2000");
+    await flush(app);
+    const r = await edgeGet(app, slug, "/~api/anything");
+    assertEquals(r.status, 429);
+    assertEquals(r.body.error.details.reason, "bandwidth");
+    assertEquals(r.headers.get("x-cachely-quota"), "paused; reason=bandwidth");
+  }),
+  opts(),
+);
 
-dbTest("usage ingest from a remote edge pushes a free account over the limit too", async (app) => {
-  const { owner, slug } = await freeTenant(app);
-  const ingest = await new Client(app).post("/api/usage/ingest", {
-    records: [{ tenant: slug, bytes: 6_000, path: "/~api/x", status: 200 }],
-  }, { "x-ingest-key": INGEST_KEY });
-  assertEquals(ingest.status, 200, ingest.text);
-  await flush(app);
-  assertEquals((await edgeGet(app, slug, "/~api/a")).status, 429);
-  assert(mailsTo(owner.email).some((m) => /all included bandwidth/.test(m.subject)));
-}, opts());
+dbTest(
+  "usage ingest from a remote edge pushes a free account over the limit too",
+  at(T0, async (app) => {
+    const { owner, slug } = await freeTenant(app);
+    const ingest = await new Client(app).post("/api/usage/ingest", {
+      records: [{ tenant: slug, bytes: 6_000, path: "/~api/x", status: 200 }],
+    }, { "x-ingest-key": INGEST_KEY });
+    assertEquals(ingest.status, 200, ingest.text);
+    await flush(app);
+    assertEquals((await edgeGet(app, slug, "/~api/a")).status, 429);
+    assert(mailsTo(owner.email).some((m) => /all included bandwidth/.test(m.subject)));
+  }),
+  opts(),
+);
 
-dbTest("QUOTAS=off: no limits, no pause, usage/check allows", async (app) => {
-  const owner = await signUp(app);
-  const slug = await createTenant(owner, { apiOrigin: up.url });
-  await createTenant(owner); // no tenant limit either
-  for (let i = 0; i < 12; i++) await edgeGet(app, slug, `/~api/r${i}`);
-  await flush(app);
-  assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 200);
-  const check = await new Client(app).get(`/api/usage/check?tenant=${slug}`, {
-    "x-ingest-key": INGEST_KEY,
-  });
-  assertEquals([check.body.allowed, check.body.limits], [true, { requests: null, bytes: null }]);
-  assertEquals(await readQuotaSnapshot(app.services.kv, owner.userId), null);
-}, { env: quotaEnv(mail.url, { QUOTAS: "off" }), clock: new ManualClock(T0) });
+dbTest(
+  "QUOTAS=off: no limits, no pause, usage/check allows",
+  at(T0, async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner, { apiOrigin: up.url });
+    await createTenant(owner); // no tenant limit either
+    for (let i = 0; i < 12; i++) await edgeGet(app, slug, `/~api/r${i}`);
+    await flush(app);
+    assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 200);
+    const check = await new Client(app).get(`/api/usage/check?tenant=${slug}`, {
+      "x-ingest-key": INGEST_KEY,
+    });
+    assertEquals([check.body.allowed, check.body.limits], [true, { requests: null, bytes: null }]);
+    assertEquals(await readQuotaSnapshot(app.services.kv, owner.userId), null);
+  }),
+  { env: quotaEnv(mail.url, { QUOTAS: "off" }), clock: new ManualClock(T0) },
+);
 
-dbTest("fail-open: an unreadable quota snapshot serves the request", async (app) => {
-  const { owner, slug } = await freeTenant(app);
-  for (let i = 0; i < 10; i++) await edgeGet(app, slug, `/~api/r${i}`);
-  await flush(app);
-  assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 429);
-  // A snapshot of a shape the edge cannot use (e.g. written by a newer version) never pauses.
-  await app.services.kv.set(["edge", "quota", owner.userId], "garbage");
-  app.edge.invalidateQuota(owner.userId);
-  assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 200);
-}, opts());
+dbTest(
+  "fail-open: an unreadable quota snapshot serves the request",
+  at(T0, async (app) => {
+    const { owner, slug } = await freeTenant(app);
+    for (let i = 0; i < 10; i++) await edgeGet(app, slug, `/~api/r${i}`);
+    await flush(app);
+    assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 429);
+    // A snapshot of a shape the edge cannot use (e.g. written by a newer version) never pauses.
+    await app.services.kv.set(["edge", "quota", owner.userId], "garbage");
+    app.edge.invalidateQuota(owner.userId);
+    assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 200);
+  }),
+  opts(),
+);
 
 dbTest(
   "an admin override to pro lifts the pause at once; back to free pauses again",
-  async (app) => {
+  at(T0, async (app) => {
     const { owner, slug } = await freeTenant(app);
     const admin = await signUp(app, ROOT);
     for (let i = 0; i < 10; i++) await edgeGet(app, slug, `/~api/r${i}`);
@@ -150,6 +167,6 @@ dbTest(
     assertEquals(bad.body.error.details.fields[0].path, "planCode");
     await admin.patch(`/api/admin/billing/${owner.userId}`, { planCode: "free" });
     assertEquals((await edgeGet(app, slug, "/~api/r0")).status, 429);
-  },
+  }),
   opts(),
 );

@@ -44,3 +44,14 @@ export async function tenantMonth(app: TestApp, tenantId: number) {
   );
   return { requests: Number(r.requests), bytes: Number(r.bytes) };
 }
+
+/**
+ * Starts a test body at `t`: dbTest runs a body once per backend with the same options, so
+ * a clock moved by the first run would otherwise be where the second run starts.
+ */
+export function at(t: number, fn: (app: TestApp) => Promise<void>) {
+  return async (app: TestApp) => {
+    app.clock.set(t);
+    await fn(app);
+  };
+}

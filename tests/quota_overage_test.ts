@@ -11,12 +11,14 @@ import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { startFakeStripe } from "./fakes/stripe.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { edgeGet, mail, quotaEnv, ROOT } from "./quota_helpers.ts";
+import { at } from "./quota_helpers.ts";
 import { reportOverage } from "../lib/billing/overage.ts";
 
 const GB = 1_000_000_000;
 const stripe = startFakeStripe();
 const up = startUpstream();
 const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 10, 15, 1, 0, 0); // 2026-11-15 01:00: the 14th is over
 const opts = () => ({
   env: quotaEnv(mail.url, {
     PLANS: "{}", // the real figures: pro includes 5M requests and 200 GB
@@ -24,7 +26,7 @@ const opts = () => ({
     STRIPE_PRICE_PRO: "price_pro_1",
     STRIPE_API_BASE: stripe.url,
   }),
-  clock: new ManualClock(Date.UTC(2026, 10, 15, 1, 0, 0)), // 2026-11-15 01:00: the 14th is over
+  clock: new ManualClock(T0),
 });
 
 async function proAccount(app: TestApp) {
@@ -44,7 +46,7 @@ const eventsFor = (customer: string) => stripe.meterEvents.filter((e) => e.custo
 
 dbTest(
   "pro overage is reported to Stripe exactly once per day, as month-to-date deltas",
-  async (app) => {
+  at(T0, async (app) => {
     const { slug, slug2, customer } = await proAccount(app);
     await seedUsageDays(app, await tenantIdOf(app, slug), [
       { day: "2026-11-13", requests: 4_000_000, bytes: 150 * GB },
@@ -77,13 +79,13 @@ dbTest(
       "SELECT amount_usd, status FROM overage_reports WHERE day = '2026-11-14'",
     );
     assertEquals([Number(row.amount_usd), row.status], [1.25, "reported"]);
-  },
+  }),
   opts(),
 );
 
 dbTest(
   "a failed report is retried later with the same idempotency key; traffic is served",
-  async (app) => {
+  at(T0, async (app) => {
     const { slug, customer } = await proAccount(app);
     await seedUsageDays(app, await tenantIdOf(app, slug), [
       { day: "2026-11-14", requests: 5_200_000, bytes: 0 },
@@ -111,28 +113,32 @@ dbTest(
     );
     assertEquals((await reportOverage(app.services)).reported, 1);
     assertEquals(eventsFor(customer).length, 1, "Stripe kept one event for the key");
-  },
+  }),
   opts(),
 );
 
-dbTest("free accounts and accounts under the included amounts report nothing", async (app) => {
-  const { slug } = await proAccount(app);
-  const free = await signUp(app);
-  const f = await createTenant(free);
-  await seedUsageDays(app, await tenantIdOf(app, slug), [{
-    day: "2026-11-14",
-    requests: 10,
-    bytes: 10,
-  }]);
-  await seedUsageDays(app, await tenantIdOf(app, f), [{
-    day: "2026-11-14",
-    requests: 9_000_000,
-    bytes: 0,
-  }]);
-  const before = stripe.meterEvents.length;
-  assertEquals((await reportOverage(app.services)).claimed, 0);
-  assertEquals(stripe.meterEvents.length, before);
-}, opts());
+dbTest(
+  "free accounts and accounts under the included amounts report nothing",
+  at(T0, async (app) => {
+    const { slug } = await proAccount(app);
+    const free = await signUp(app);
+    const f = await createTenant(free);
+    await seedUsageDays(app, await tenantIdOf(app, slug), [{
+      day: "2026-11-14",
+      requests: 10,
+      bytes: 10,
+    }]);
+    await seedUsageDays(app, await tenantIdOf(app, f), [{
+      day: "2026-11-14",
+      requests: 9_000_000,
+      bytes: 0,
+    }]);
+    const before = stripe.meterEvents.length;
+    assertEquals((await reportOverage(app.services)).claimed, 0);
+    assertEquals(stripe.meterEvents.length, before);
+  }),
+  opts(),
+);
 
 Deno.test("close the fakes", async () => {
   await stripe.close();

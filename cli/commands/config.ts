@@ -2,19 +2,42 @@
 import { CliError, UsageError } from "../args.ts";
 import { seg } from "../api.ts";
 import { type Command, keyValues } from "../command.ts";
-import { coerce } from "./tenants.ts";
 
-/** Settable keys (PUT /api/tenants/{slug}) and their value types. */
-const SETTABLE: Record<string, "string" | "number" | "boolean"> = {
-  websiteDomain: "string",
-  websiteOrigin: "string",
-  cacheTTL: "number",
-  apiOrigin: "string",
-  apiAuthMode: "string",
-  apiAuthHeader: "string",
-  previewParam: "string",
-  siteProxy: "boolean",
-};
+/**
+ * Keys whose values are always strings (null clears them). Any other key's value is
+ * read as JSON when it parses (numbers, true/false, lists such as ["image/*"]) and as
+ * a string otherwise; the server validates every key and names the one it rejects.
+ */
+const STRING_KEYS = new Set([
+  "websiteDomain",
+  "websiteOrigin",
+  "apiOrigin",
+  "apiAuthMode",
+  "apiAuthHeader",
+  "apiTokenHeader",
+  "previewParam",
+  "previewBypassParam",
+  "spaceId",
+  "repository",
+  "projectId",
+  "dataset",
+  "storeDomain",
+  "cloudName",
+  "imgixDomain",
+  "region",
+  "originUrl",
+  "videoOrigin",
+]);
+
+function settingValue(key: string, raw: string): unknown {
+  if (raw === "null") return null;
+  if (STRING_KEYS.has(key)) return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
 
 const get: Command = {
   path: ["config", "get"],
@@ -42,8 +65,10 @@ const set: Command = {
   minArgs: 2,
   maxArgs: 20,
   summary: "change tenant settings",
-  details: `Keys: ${Object.keys(SETTABLE).join(", ")}. The value null clears a setting.
-The upstream token is not a setting here: use \`token set <slug>\`.`,
+  details: `Keys are the tenant's settings (see \`config get <slug>\`), e.g. cacheTTL=120,
+siteProxy=false, spaceId=abc123xyz, allowedTypes='["image/*","application/pdf"]'.
+Values are JSON when they parse, else strings; null clears a setting. The server
+checks every key. The upstream token is not a setting: use \`token set <slug>\`.`,
   async run(ctx) {
     const [slug, ...pairs] = ctx.args;
     const body: Record<string, unknown> = {};
@@ -51,11 +76,11 @@ The upstream token is not a setting here: use \`token set <slug>\`.`,
       const i = p.indexOf("=");
       if (i <= 0) throw new UsageError(`Invalid setting: ${p} (expected key=value)`);
       const key = p.slice(0, i);
-      const kind = SETTABLE[key];
-      if (!kind) {
-        throw new UsageError(`Unknown key: ${key} (one of ${Object.keys(SETTABLE).join(", ")})`);
+      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(key)) throw new UsageError(`Invalid key: ${key}`);
+      if (key === "token") {
+        throw new UsageError("The token is not a setting: use `token set <slug>` (stdin)");
       }
-      body[key] = coerce(key, p.slice(i + 1), kind);
+      body[key] = settingValue(key, p.slice(i + 1));
     }
     const r = await (await ctx.api()).put<{ value: Record<string, unknown> }>(
       `/api/tenants/${seg(slug)}`,

@@ -28,6 +28,16 @@ const CREATE_FIELDS: Record<string, [string, "string" | "number" | "boolean"]> =
   "website-domain": ["websiteDomain", "string"],
   "website-origin": ["websiteOrigin", "string"],
   "cache-ttl": ["cacheTTL", "number"],
+  "asset-cache-ttl": ["assetCacheTTL", "number"],
+  "space-id": ["spaceId", "string"],
+  repository: ["repository", "string"],
+  "project-id": ["projectId", "string"],
+  dataset: ["dataset", "string"],
+  "store-domain": ["storeDomain", "string"],
+  "imgix-domain": ["imgixDomain", "string"],
+  region: ["region", "string"],
+  "origin-url": ["originUrl", "string"],
+  "video-origin": ["videoOrigin", "string"],
   "preview-param": ["previewParam", "string"],
 };
 
@@ -44,7 +54,10 @@ afterwards with \`token set <slug>\`, which reads it from stdin.`,
   },
   flagHelp: {
     cms: "CMS kind: contentful, prismic, sanity, shopify, cloudinary, imgix, storyblok, generic",
-    "cloud-name": "cloud name (required for cloudinary)",
+    "cloud-name": "cloud name (cloudinary)",
+    "space-id": "Contentful space ID; likewise --repository (prismic), --project-id and\n" +
+      "                  --dataset (sanity), --store-domain (shopify), --imgix-domain, --region\n" +
+      "                  (storyblok), --origin-url and --video-origin (generic)",
     "cache-ttl": "API cache TTL in seconds",
   },
   async run(ctx) {

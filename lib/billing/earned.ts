@@ -6,12 +6,11 @@ import { and, count, eq, gte, lt } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { requestLogs, usageDaily } from "../db/schema/mod.ts";
 import { billingOwner } from "./owners.ts";
-import { accountMonth } from "./quota.ts";
+import { accountMonth, overageOf } from "./quota.ts";
 import { accountPlan } from "./state.ts";
 import { currentPeriod, periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
 import { UNIT_PRICES } from "../admin/platform/cost_model.ts";
-import { overageOf } from "./quota.ts";
 
 const usd = (n: number) => Math.round(n * 1_000_000) / 1_000_000;
 const ratio = (a: number, b: number) => b > 0 ? Math.round((a / b) * 1_000_000) / 1_000_000 : 0;

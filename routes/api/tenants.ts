@@ -103,6 +103,7 @@ export function tenantRoutes(): Routes {
         apiAuthMode: v.apiAuthMode,
         apiAuthHeader: v.apiAuthHeader,
         cacheTTL: v.cacheTTL,
+        apiCacheTTL: v.apiCacheTTL,
         previewParam: v.previewParam,
         hasToken: v.hasToken,
       },

@@ -1,11 +1,12 @@
 /**
  * GET /account/billing: the plan and the ways to change it (where billing is on), and this
- * month's traffic against the plan's quota (where quotas are on), with the warning at 80 %
- * and the pause at 100 % spelled out.
+ * month's traffic against the plan's quota (where quotas are on): issue 10's quota banner
+ * (warning at 80 %, pause or overage at 100 %) and a meter per quota.
  */
 import type { AccountCtx } from "./shell.tsx";
 import { billingView, findBilling } from "../../../lib/billing/state.ts";
-import { accountMonth } from "../../../lib/billing/quota.ts";
+import { accountMonth, type QuotaState } from "../../../lib/billing/quota.ts";
+import { QuotaBanner } from "../../../components/QuotaBanner.tsx";
 import { billingEnabled } from "../../../lib/config.ts";
 import { PlanCard } from "../../../components/PlanCard.tsx";
 import { Empty, Time } from "../../../components/ui.tsx";
@@ -26,7 +27,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
   }
   return (
     <>
-      {billing.quotas && <QuotaUsage billing={billing} />}
+      {billing.quotas && <QuotaUsage billing={billing} quota={quota} />}
       {payments && <PlanCard billing={billing} />}
       <section class="card">
         <h2>Subscription</h2>
@@ -49,7 +50,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
 }
 
 /** This month's requests and bandwidth against the plan's included amounts. */
-function QuotaUsage({ billing }: { billing: View }) {
+function QuotaUsage({ billing, quota }: { billing: View; quota: QuotaState }) {
   const u = billing.usage;
   const l = billing.limits;
   if (!u || !l) return null;
@@ -72,21 +73,7 @@ function QuotaUsage({ billing }: { billing: View }) {
   return (
     <section class="card">
       <h2>This month ({u.period}, UTC)</h2>
-      {u.paused
-        ? (
-          <p class="notice error" role="alert">
-            Your tenants' proxy hosts answer 429: the plan's {u.reason ?? "traffic"}{" "}
-            quota is used up. They resume <Time at={u.resumesAt} />, or at once after an upgrade.
-          </p>
-        )
-        : u.level >= 80
-        ? (
-          <p class="notice warn" role="status">
-            {u.level >= 100 ? "Over" : "Nearly at"} the plan's {u.reason ?? "traffic"}{" "}
-            quota ({Math.max(u.percent?.requests ?? 0, u.percent?.bytes ?? 0)} % used).
-          </p>
-        )
-        : null}
+      <QuotaBanner quota={quota} />
       <dl class="grid">
         {rows.map((r, i) => [
           <dt key={`t${i}`}>

@@ -49,10 +49,12 @@ export const apiPage: TenantAreaPage = (t) => {
               />
               <Field
                 name="cacheTTL:number"
-                label="Cache TTL (seconds)"
+                label="API cache TTL (seconds)"
                 type="number"
-                min={0}
+                min={10}
+                max={3600}
                 value={v.cacheTTL}
+                hint="10-3600; assets have their own TTL under Assets & providers"
               />
               <Field name="previewParam" label="Preview parameter" value={v.previewParam} />
             </ApiForm>

@@ -1,0 +1,327 @@
+// deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
+/**
+ * Many instances, one truth (issue 8): real processes of the program (`deno run -A
+ * main.ts`) against one PostgreSQL database — through pgbouncer in transaction mode when
+ * Debian's pgbouncer is installed — and one shared KV file. Checks the migration race,
+ * KV contention on rate limits, the last-owner rule, the staleness bound across
+ * instances and the shutdown flush. Skips (saying why) without TEST_DATABASE_URL.
+ */
+import postgres from "postgres";
+import { assert, assertEquals } from "./assert.ts";
+import { TEST_ENCRYPTION_KEY } from "./harness.ts";
+
+const BASE = Deno.env.get("TEST_DATABASE_URL");
+if (!BASE) {
+  console.log("multi_instance_test: skipped: TEST_DATABASE_URL is not set (no PostgreSQL)");
+}
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** pgbouncer in transaction mode in front of `direct`, or null when not installed. */
+async function startPgbouncer(dir: string, direct: URL) {
+  const bin = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((p) => {
+    try {
+      return Deno.statSync(p).isFile;
+    } catch {
+      return false;
+    }
+  });
+  if (!bin) {
+    console.log("multi_instance_test: pgbouncer not installed: instances use PostgreSQL directly");
+    return null;
+  }
+  const port = freePort();
+  const db = direct.pathname.slice(1);
+  await Deno.writeTextFile(
+    `${dir}/pgbouncer.ini`,
+    `[databases]\n${db} = host=${direct.hostname} port=${direct.port || 5432} dbname=${db} user=${
+      direct.username || "postgres"
+    }\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${port}\nauth_type = any\n` +
+      `pool_mode = transaction\nmax_client_conn = 200\ndefault_pool_size = 10\n` +
+      `ignore_startup_parameters = extra_float_digits,options\nunix_socket_dir =\n`,
+  );
+  await Deno.chmod(dir, 0o755);
+  const args = Deno.uid() === 0
+    ? ["-u", "postgres", `${dir}/pgbouncer.ini`]
+    : [`${dir}/pgbouncer.ini`];
+  const child = new Deno.Command(bin, { args, stdout: "null", stderr: "piped" }).spawn();
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      const url = new URL(direct);
+      url.host = `127.0.0.1:${port}`;
+      return { url: url.toString(), child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  child.kill();
+  throw new Error("pgbouncer did not start");
+}
+
+type Instance = { port: number; child: Deno.ChildProcess; out: string[]; exited: Promise<number> };
+
+/** Starts `deno run -A main.ts`; resolves once it listens (or rejects with its output). */
+async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN],
+    env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const out: string[] = [];
+  let resolvePort: (p: number) => void;
+  const port = new Promise<number>((r) => resolvePort = r);
+  const read = async (s: ReadableStream<Uint8Array>) => {
+    const text = s.pipeThrough(
+      new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
+    );
+    for await (const line of text.pipeThrough(lines())) {
+      out.push(line);
+      const m = line.includes("cachely listening") ? line.match(/"port":(\d+)/) : null;
+      if (m) resolvePort(Number(m[1]));
+    }
+  };
+  read(child.stdout);
+  read(child.stderr);
+  const exited = child.status.then((s) => s.code);
+  const first = await Promise.race([port, exited.then((c) => -1 - c)]);
+  if (first < 0) throw new Error(`instance exited before listening:\n${out.join("\n")}`);
+  return { port: first, child, out, exited };
+}
+
+function lines(): TransformStream<string, string> {
+  let buf = "";
+  return new TransformStream({
+    transform(chunk, ctl) {
+      buf += chunk;
+      const parts = buf.split("\n");
+      buf = parts.pop()!;
+      for (const p of parts) ctl.enqueue(p);
+    },
+    flush(ctl) {
+      if (buf) ctl.enqueue(buf);
+    },
+  });
+}
+
+/** A user agent with a cookie jar, talking to one instance or another. */
+class Agent {
+  cookie = "";
+  async req(inst: Instance, method: string, path: string, body?: unknown) {
+    const origin = `http://127.0.0.1:${inst.port}`;
+    const headers: Record<string, string> = { origin };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.get("set-cookie");
+    if (set) this.cookie = set.split(";")[0];
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch { /* not JSON */ }
+    return { status: res.status, body: json, text };
+  }
+}
+
+/** GET with a tenant Host header (fetch keeps its own Host): raw HTTP/1.1, returns the status. */
+async function edgeGet(inst: Instance, host: string, path: string): Promise<number> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: inst.port });
+  try {
+    await conn.write(
+      new TextEncoder().encode(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    const buf = new Uint8Array(64);
+    const n = await conn.read(buf);
+    const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
+    return Number(head.split(" ")[1]);
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+async function signUp(inst: Instance): Promise<Agent & { id: string; email: string }> {
+  const a = new Agent() as Agent & { id: string; email: string };
+  a.email = `u-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const r = await a.req(inst, "POST", "/api/auth/signup", {
+    email: a.email,
+    password: "correct horse battery",
+  });
+  if (r.status !== 201) throw new Error(`signup: ${r.status} ${r.text}`);
+  a.id = r.body.user.id;
+  return a;
+}
+
+async function stop(inst: Instance) {
+  try {
+    inst.child.kill("SIGTERM");
+  } catch { /* gone */ }
+  await inst.exited;
+}
+
+Deno.test({
+  name: "many instances over one PostgreSQL and one KV file",
+  ignore: !BASE,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const dir = await Deno.makeTempDir();
+    const name = `cachely_mi_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+    const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const direct = new URL(BASE!);
+    direct.pathname = `/${name}`;
+    const bouncer = await startPgbouncer(dir, direct);
+    const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      if (new URL(req.url).pathname === "/slow") await new Promise((r) => setTimeout(r, 8_000));
+      return Response.json({ ok: true });
+    });
+    const env = {
+      DATABASE_URL: bouncer?.url ?? direct.toString(),
+      MIGRATION_DATABASE_URL: direct.toString(),
+      KV_PATH: `${dir}/kv.sqlite3`,
+      DATA_DIR: `${dir}/data`,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      PROXY_DOMAIN: "localhost:8000",
+      ALLOW_PRIVATE_UPSTREAMS: "true",
+      EDGE_SNAPSHOT_TTL_MS: "200",
+      EDGE_SNAPSHOT_MAX_STALE_MS: "1000",
+      EDGE_PROJECTOR_INTERVAL_MS: "500",
+      USAGE_FLUSH_INTERVAL_MS: "3600000",
+    };
+    const instances: Instance[] = [];
+    try {
+      await t.step("four instances on an empty database all come up (migration race)", async () => {
+        const started = await Promise.allSettled([1, 2, 3, 4].map(() => startInstance(env)));
+        for (const s of started) if (s.status === "fulfilled") instances.push(s.value);
+        const failed = started.filter((s) => s.status === "rejected");
+        assertEquals(failed.map((f) => String((f as PromiseRejectedResult).reason)), []);
+      });
+      const [a, b, c] = instances;
+      const owner = await signUp(a);
+      const slug = `mi-${crypto.randomUUID().slice(0, 8)}`;
+      const created = await owner.req(a, "POST", "/api/tenants", {
+        slug,
+        cms: "generic",
+        apiOrigin: `http://127.0.0.1:${upstream.addr.port}`,
+      });
+      assertEquals(created.status, 201, created.text);
+
+      await t.step(
+        "100 concurrent events over two instances: 60 × 200, 40 × 429, 0 × 500",
+        async () => {
+          const e = await owner.req(b, "POST", `/api/tenants/${slug}/ai-experiments`, {
+            name: "race",
+            variants: [{ key: "control" }],
+          });
+          assertEquals(e.status, 201, e.text);
+          const v = e.body.variants[0];
+          const anon = new Agent();
+          const rs = await Promise.all(
+            Array.from(
+              { length: 100 },
+              (_, i) =>
+                anon.req(i % 2 ? a : b, "POST", "/api/ai-experiments/events", {
+                  tenantSlug: slug,
+                  experimentId: e.body.id,
+                  variantId: v.id,
+                  variantKey: v.key,
+                  eventName: "click",
+                }),
+            ),
+          );
+          const count = (s: number) => rs.filter((r) => r.status === s).length;
+          assertEquals([count(200), count(429), rs.length - count(200) - count(429)], [60, 40, 0]);
+        },
+      );
+
+      await t.step("two owners demoting each other on two instances leave one owner", async () => {
+        const second = await signUp(b);
+        const inv = await owner.req(a, "POST", `/api/tenants/${slug}/members/invite`, {
+          email: second.email,
+          role: "owner",
+        });
+        assertEquals(
+          (await second.req(b, "POST", "/api/invites/accept", { token: inv.body.token })).status,
+          200,
+        );
+        const path = `/api/tenants/${slug}/members/update-role`;
+        const [r1, r2] = await Promise.all([
+          owner.req(a, "POST", path, { userId: second.id, role: "admin" }),
+          second.req(b, "POST", path, { userId: owner.id, role: "admin" }),
+        ]);
+        assertEquals(
+          [r1.status, r2.status].filter((s) => s === 200).length,
+          1,
+          `${r1.text} ${r2.text}`,
+        );
+        const sql = postgres(direct.toString(), { max: 1, onnotice: () => {} });
+        const [{ n }] = await sql`SELECT count(*)::int AS n FROM tenant_members m
+          JOIN tenants t ON t.id = m.tenant_id WHERE t.slug = ${slug} AND m.role = 'owner'`;
+        await sql.end();
+        assertEquals(n, 1);
+      });
+
+      await t.step(
+        "a delete on one instance is honoured by an idle other within the bound",
+        async () => {
+          const other = await signUp(a); // free plan: one tenant per owner
+          const victim = `mi-${crypto.randomUUID().slice(0, 8)}`;
+          const r = await other.req(a, "POST", "/api/tenants", {
+            slug: victim,
+            cms: "generic",
+            apiOrigin: `http://127.0.0.1:${upstream.addr.port}`,
+          });
+          assertEquals(r.status, 201, r.text);
+          const host = `${victim}.localhost:8000`;
+          assertEquals(await edgeGet(b, host, "/~api/x"), 200);
+          const del = await other.req(a, "DELETE", `/api/tenants/${victim}`);
+          assertEquals(del.status, 200, del.text);
+          await new Promise((res) => setTimeout(res, 1_200)); // B stays idle past the bound
+          assertEquals(await edgeGet(b, host, "/~api/x"), 404);
+        },
+      );
+
+      await t.step(
+        "SIGTERM with an 8 s upstream in flight still flushes pending usage",
+        async () => {
+          const host = `${slug}.localhost:8000`;
+          for (let i = 0; i < 5; i++) assertEquals(await edgeGet(c, host, `/~api/item${i}`), 200);
+          const slow = edgeGet(c, host, "/~api/slow").catch(() => null);
+          await new Promise((res) => setTimeout(res, 300)); // the slow request is in flight
+          c.child.kill("SIGTERM");
+          assertEquals(await c.exited, 0);
+          await slow;
+          const sql = postgres(direct.toString(), { max: 1, onnotice: () => {} });
+          const [{ n }] = await sql`SELECT coalesce(sum(u.requests), 0)::int AS n FROM usage_daily u
+          JOIN tenants t ON t.id = u.tenant_id WHERE t.slug = ${slug}`;
+          await sql.end();
+          assert(n >= 5, `usage rows after shutdown: ${n}`);
+        },
+      );
+    } finally {
+      await Promise.all(instances.map(stop));
+      bouncer?.child.kill();
+      await bouncer?.child.status;
+      await upstream.shutdown();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
