@@ -210,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid environment:\n  ${lines.join("\n  ")}`);
   }
   const e = parsed.data;
+  if (e.DENO_DEPLOY && !e.DATABASE_URL) {
+    // Deploy's filesystem is no place for the embedded database (nothing is written there).
+    throw new ConfigError("Invalid environment:\n  DATABASE_URL: is required on Deno Deploy");
+  }
   const port = e.PORT;
   return {
     port,

@@ -4,9 +4,9 @@ import { toBase64 } from "./crypto/mod.ts";
 
 export async function ensureEncryptionKey(config: Config): Promise<Config> {
   if (config.encryptionKey) return config;
-  if (config.databaseUrl) {
+  if (config.databaseUrl || config.denoDeploy) {
     throw new ConfigError(
-      "Invalid environment:\n  ENCRYPTION_KEY: is required when DATABASE_URL is set (32 bytes, base64)",
+      "Invalid environment:\n  ENCRYPTION_KEY: is required when DATABASE_URL is set or on Deno Deploy (32 bytes, base64)",
     );
   }
   const path = `${config.dataDir}/encryption.key`;

@@ -1,0 +1,96 @@
+/**
+ * Cold start to first answer (issue 8): `deno run -A main.ts` on PostgreSQL (already
+ * migrated, MIGRATE_ON_START=false as on Deno Deploy) next to a bare `Deno.serve`,
+ * each spawned TRIALS times; the time from spawn to the first HTTP answer. Needs
+ * BENCH_DATABASE_URL or TEST_DATABASE_URL (a server to create a database on). Called by
+ * bench/run.ts; runs alone too: `deno run -A bench/cold_start.ts`.
+ */
+import postgres from "postgres";
+import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
+
+const TRIALS = Number(Deno.env.get("COLD_START_TRIALS") ?? 7);
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const KEY = btoa("0123456789abcdef0123456789abcdef");
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Milliseconds from spawn to the first HTTP answer on `port`. */
+async function coldStart(args: string[], env: Record<string, string>): Promise<number> {
+  const port = freePort();
+  const t0 = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    for (;;) {
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/`);
+        await r.body?.cancel();
+        return performance.now() - t0;
+      } catch {
+        if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `median ${s[Math.floor(s.length / 2)].toFixed(0)} ms, min ${s[0].toFixed(0)} ms, max ${
+    s[s.length - 1].toFixed(0)
+  } ms (${s.length} trials)`;
+};
+
+if (import.meta.main) {
+  const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
+  if (!base) {
+    console.log("cold start: skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)");
+    Deno.exit(0);
+  }
+  const name = `cachely_cold_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const dir = await Deno.makeTempDir();
+  try {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    await migrateUnderLock(url.toString());
+    const bare = `${dir}/bare.ts`;
+    await Deno.writeTextFile(
+      bare,
+      'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
+    );
+    const env = {
+      DATABASE_URL: url.toString(),
+      ENCRYPTION_KEY: KEY,
+      MIGRATE_ON_START: "false",
+      KV_PATH: `${dir}/kv.sqlite3`,
+      LOG_LEVEL: "error",
+    };
+    const app: number[] = [];
+    const plain: number[] = [];
+    await coldStart(["run", "-A", MAIN], env); // warm the module cache once
+    for (let i = 0; i < TRIALS; i++) {
+      plain.push(await coldStart(["run", "-A", bare], {}));
+      app.push(await coldStart(["run", "-A", MAIN], env));
+    }
+    console.log(`bare Deno.serve:          ${stats(plain)}`);
+    console.log(`cachely (PostgreSQL):     ${stats(app)}`);
+  } finally {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
