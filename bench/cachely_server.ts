@@ -63,6 +63,8 @@ const config = loadConfig({
   ENCRYPTION_KEY: btoa("bench-key-0123456789abcdef012345"),
   ALLOW_PRIVATE_UPSTREAMS: "true",
   IMAGE_HOST_ASSET_ORIGIN: origin,
+  // The free plan's monthly quota would pause the bench tenants within seconds (429).
+  QUOTAS: Deno.env.get("QUOTAS") ?? "off",
   LOG_LEVEL: Deno.env.get("LOG_LEVEL") ?? "warn",
 });
 const app = await bootstrap(config);

@@ -61,7 +61,11 @@ if (import.meta.main) {
         path: () => t.path,
       },
       t.path,
-      { connections, durationSec: duration },
+      {
+        connections,
+        durationSec: duration,
+        ...(t.path.endsWith("/") ? { uniquePrefix: t.path } : {}),
+      },
     );
     console.log(
       `${t.name}: ${Math.round(r.perRequest)} instructions/request (${r.requests} requests, ${

@@ -93,7 +93,10 @@ if (import.meta.main) {
     "-A",
     new URL("./origin.ts", here).pathname,
   ]);
-  const inspectPort = 9229 + Math.floor(Math.random() * 500);
+  // Within the bench's port range (18600-18699); override with PROFILE_INSPECT_PORT.
+  const inspectPort = Number(
+    Deno.env.get("PROFILE_INSPECT_PORT") ?? 18650 + Math.floor(Math.random() * 50),
+  );
   const cachely = await spawnReady(
     Deno.execPath(),
     [
@@ -116,12 +119,18 @@ if (import.meta.main) {
       path: (p) => `/~api${p}`,
     };
     await rawGet(target.base, target.path(originPath), target.host);
-    await runWrk(tmp, target, originPath, { connections: 64, durationSec: 2 }); // warm-up
+    // A path ending in / (e.g. /miss/) gets unique keys: a miss profile.
+    const unique = originPath.endsWith("/") ? { uniquePrefix: originPath } : {};
+    await runWrk(tmp, target, originPath, { connections: 64, durationSec: 2, ...unique }); // warm-up
     const c = cdp(await inspectorUrl(inspectPort));
     await c.send("Profiler.enable");
     await c.send("Profiler.setSamplingInterval", { interval: 100 });
     await c.send("Profiler.start");
-    const w = await runWrk(tmp, target, originPath, { connections: 64, durationSec: seconds });
+    const w = await runWrk(tmp, target, originPath, {
+      connections: 64,
+      durationSec: seconds,
+      ...unique,
+    });
     const { profile } = await c.send<{ profile: Profile }>("Profiler.stop");
     c.close();
     const s = summarise(profile);

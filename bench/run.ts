@@ -183,6 +183,7 @@ async function main() {
         await res.body?.cancel();
       },
       cachelyPid: cachely.pid,
+      floorPid: floor.pid,
       cachelyMemory: async () => await (await fetch(`${control}/memory`)).json(),
       clearCachelyCache: async () => {
         await (await fetch(`${control}/clear`, { method: "POST" })).body?.cancel();

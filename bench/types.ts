@@ -62,6 +62,8 @@ export type BenchContext = {
   registerSameHeaders(originPath: string, headers: [string, string][]): Promise<void>;
   /** Cachely's process id (RSS from /proc) and its control port's memory report. */
   cachelyPid: number;
+  /** The floors' process id (bench/floor.ts), for perf instruction counts. */
+  floorPid: number;
   cachelyMemory(): Promise<CachelyMemory>;
   /** Empties Cachely's in-memory edge cache. */
   clearCachelyCache(): Promise<void>;

@@ -1,6 +1,6 @@
 /** Cache: current versions, purge per type (confirmed), edge-config rebuild, publish webhook. */
 import type { TenantAreaPage } from "./shell.tsx";
-import { ApiForm, Hidden } from "../../../components/ApiForm.tsx";
+import { ApiForm, Checkbox, Hidden } from "../../../components/ApiForm.tsx";
 import { Refusal, Stat } from "../../../components/ui.tsx";
 import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
 
@@ -56,6 +56,31 @@ export const cachePage: TenantAreaPage = (t) => {
             </div>
           )
           : <Refusal role={t.role} need="editor" what="purge the cache" />}
+      </section>
+      <section class="card">
+        <h2>CDN offload</h2>
+        <p class="muted">
+          When on, shareable responses carry <code>CDN-Cache-Control</code> with the cache TTL and
+          {" "}
+          <code>Cache-Tag</code>, so a CDN in front of Cachely (Deno Deploy's cache, Cloudflare,
+          Fastly) answers repeat requests itself, and every purge here purges the CDN too. Usage
+          then counts only the requests that reach Cachely, not the ones the CDN answers.
+          Experiments, previews and private responses are never offloaded.
+        </p>
+        {t.can("admin")
+          ? (
+            <ApiForm
+              api={t.api}
+              method="PUT"
+              submit="Save"
+              busy="Saving…"
+              done="CDN offload {value.cdnOffload}"
+              label="CDN offload"
+            >
+              <Checkbox name="cdnOffload" label="Offload hits to a CDN" checked={v.cdnOffload} />
+            </ApiForm>
+          )
+          : <p>CDN offload is {v.cdnOffload ? "on" : "off"}.</p>}
       </section>
       <section class="card">
         <h2>Publish webhook</h2>
