@@ -64,11 +64,23 @@ type AssetPlan = {
   legacyHosts: readonly string[];
   allowed: TypeAllowList;
   ttlMs: number;
+  /**
+   * Appended to the tenant origin in asset keys: a tenant that narrows its
+   * allow-list never gets an object stored under the wider one.
+   */
+  keyOrigin: (tenantOrigin: string) => string;
   bots: { blockBots: boolean; allowImageSearchBots: boolean };
   referer: string | null;
 };
 
 const plans = new WeakMap<EdgeSnapshot, AssetPlan>();
+
+/** FNV-1a, base 36: a short stable tag of a tenant's allow-list. */
+function shortHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
 
 /** The provider config of a snapshot (snapshots before issue 9 have kind and cloud only). */
 export function snapshotProvider(snap: EdgeSnapshot): ProviderConfig {
@@ -87,6 +99,9 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
       legacyHosts: legacyHostsOf(snap, cfg, ec),
       allowed: compileTypeAllowList(a?.allowedTypes),
       ttlMs: (a?.ttl ?? DEFAULT_ASSET_TTL_S) * 1000,
+      keyOrigin: a?.allowedTypes
+        ? ((tag) => (o: string) => o + tag)(`#t=${shortHash(a.allowedTypes.join(","))}`)
+        : (o: string) => o,
       bots: {
         blockBots: a?.blockBots ?? true,
         allowImageSearchBots: a?.allowImageSearchBots ?? false,
@@ -155,7 +170,13 @@ export function assetRoute(ec: EdgeContext, rc: RequestContext): AssetRoute | nu
   const query = t.query === "keep" ? keptQuery(rc.query, snap.api.previewParam) : "";
   return {
     kind: "fetch",
-    key: assetKey(snap.tenantId, snap.versions.assets, rc.tenantOrigin, t.path, query),
+    key: assetKey(
+      snap.tenantId,
+      snap.versions.assets,
+      plan.keyOrigin(rc.tenantOrigin),
+      t.path,
+      query,
+    ),
     base: t.origin,
     rest: t.path,
     query,
@@ -185,7 +206,13 @@ function legacyRoute(rc: RequestContext, plan: AssetPlan): AssetRoute | null {
   const query = normaliseQuery(rc.query, [rc.snap.api.previewParam]);
   return {
     kind: "fetch",
-    key: assetKey(rc.snap.tenantId, rc.snap.versions.assets, rc.tenantOrigin, path, query),
+    key: assetKey(
+      rc.snap.tenantId,
+      rc.snap.versions.assets,
+      plan.keyOrigin(rc.tenantOrigin),
+      path,
+      query,
+    ),
     base: `https://${host}`,
     rest,
     query,

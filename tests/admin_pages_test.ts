@@ -35,6 +35,7 @@ dbTest("GET /admin: figures, bandwidth and request charts, top tenants", async (
   assertStringIncludes(r.text, "90.0 %", "hit ratio");
   assertEquals((r.text.match(/<svg[^>]*role="img"/g) ?? []).length, 2, "two charts");
   assertStringIncludes(r.text, `${day}: 5.00 MB`, "bars carry their value for hover");
+  assertStringIncludes(r.text, ">1.25 MB</text>", "the byte axis ticks in byte units");
   assertStringIncludes(r.text, `href="/dashboard/${slug}"`);
 }, opts);
 

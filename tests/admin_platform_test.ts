@@ -304,7 +304,7 @@ Deno.test("LogRing keeps the newest entries up to its capacity and redacts secre
   assertEquals(ring.lastSeq, 6);
 });
 
-dbTest("d1-init re-runs migrations idempotently; a database error is a plain 500", async (app) => {
+dbTest("d1-init re-runs migrations idempotently; an unreachable database is a 503", async (app) => {
   const root = await signUp(app, ROOT);
   const r = await root.post("/api/admin/d1-init");
   assertEquals(r.status, 200);
@@ -321,9 +321,12 @@ dbTest("d1-init re-runs migrations idempotently; a database error is a plain 500
   const exec = h.exec;
   h.exec = () => Promise.reject(new Error("connection refused: secret-host:5432"));
   try {
+    // issue 8: a database that cannot be reached is a 503 with Retry-After, its address unsaid.
     const failed = await root.post("/api/admin/d1-init");
-    assertEquals(failed.status, 500);
-    assertEquals(failed.body, { error: { code: "internal", message: "Internal error" } });
+    assertEquals(failed.status, 503);
+    assertEquals(failed.body.error.code, "unavailable");
+    assertEquals(failed.headers.get("retry-after"), "5");
+    assertEquals(failed.text.includes("secret-host"), false);
   } finally {
     h.exec = exec;
   }

@@ -184,3 +184,14 @@ Deno.test("bot protection covers assets only: the API proxy is not affected", as
   assertEquals(r.status !== 403, true);
   await r.body?.cancel();
 });
+
+Deno.test("narrowing the allow-list never serves an object stored under the wider one", async () => {
+  await using t = await imgix({ allowedTypes: ["image"] });
+  const r = await t.fx.request("/a.png");
+  assertEquals(r.status, 200);
+  await r.arrayBuffer();
+  await t.fx.update({ assets: { ...DEFAULTS, allowedTypes: ["image/jpeg"] } });
+  const after = await t.fx.request("/a.png");
+  assertEquals(after.status, 403);
+  await after.body?.cancel();
+});

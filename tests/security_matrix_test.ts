@@ -9,53 +9,8 @@
 import { assert, assertEquals } from "./assert.ts";
 import { Client, createTenant, dbTest, signUp, type TestApp } from "./harness.ts";
 import { roleMatrix } from "./roles.ts";
-import { atLeast, type Role, ROLES } from "../lib/tenants/roles.ts";
-
-type Route = { method: string; path: string; min: Role; body?: unknown };
-
-const AREAS: Record<string, Route[]> = {
-  tenants: [
-    { method: "GET", path: "", min: "viewer" },
-    { method: "PUT", path: "", min: "admin", body: { cacheTTL: -1 } },
-    { method: "PUT", path: "/api-config", min: "admin", body: { cacheTTL: -1 } },
-    { method: "PUT", path: "/api-token", min: "admin", body: {} },
-    // DELETE has no harmless probe: checked below roles here, and last for the owner.
-    { method: "DELETE", path: "", min: "owner" },
-  ],
-  members: [
-    { method: "GET", path: "/members", min: "viewer" },
-    { method: "POST", path: "/members/invite", min: "admin", body: {} },
-    { method: "POST", path: "/members/remove", min: "admin", body: {} },
-    { method: "POST", path: "/members/revoke-invite", min: "admin", body: {} },
-    { method: "POST", path: "/members/update-role", min: "admin", body: {} },
-  ],
-  audit: [
-    { method: "GET", path: "/audit-events", min: "viewer" },
-  ],
-  domains: [
-    { method: "GET", path: "/domains", min: "viewer" },
-    { method: "POST", path: "/domains", min: "admin", body: {} },
-    { method: "DELETE", path: "/domains", min: "admin", body: {} },
-    { method: "POST", path: "/domains/verify", min: "admin", body: {} },
-  ],
-  cache_control: [
-    { method: "POST", path: "/refresh-cache", min: "editor", body: { type: "bad" } },
-    { method: "POST", path: "/edge-config", min: "editor" },
-    { method: "POST", path: "/webhook-secret", min: "editor" },
-    { method: "PUT", path: "/webhook-secret", min: "admin" },
-  ],
-  analytics: [
-    { method: "GET", path: "/analytics?period=bad", min: "viewer" },
-    { method: "GET", path: "/bandwidth-daily?from=bad", min: "viewer" },
-    { method: "GET", path: "/logs?limit=0", min: "viewer" },
-    { method: "GET", path: "/usage?period=bad", min: "viewer" },
-  ],
-  implementation_checks: [
-    { method: "POST", path: "/website-implementation-check", min: "viewer", body: {} },
-    // Read-only and harmless: the tenant has no site proxy, so nothing is probed.
-    { method: "POST", path: "/cachely-check", min: "viewer" },
-  ],
-};
+import { AREAS, type Route } from "./route_matrix.ts";
+import { atLeast, ROLES } from "../lib/tenants/roles.ts";
 
 function assertErrorShape(body: unknown, label: string) {
   const e = (body as { error?: { code?: unknown; message?: unknown } })?.error;

@@ -28,10 +28,13 @@ DATA_DIR, which must not be open in a running server at the same time).`;
 
 const migrate: Command = {
   path: ["migrate"],
-  summary: "apply SQL migrations (MIGRATION_DATABASE_URL, else DATABASE_URL, else embedded)",
-  details: DB_NOTE,
+  summary: "apply SQL migrations (under the advisory lock on PostgreSQL)",
+  details: `Applies pending migrations to MIGRATION_DATABASE_URL, else DATABASE_URL (under a
+PostgreSQL advisory lock, so concurrent runs apply each migration once), else the
+embedded database under DATA_DIR (which must not be open in a running server).
+The same step as \`deno task migrate\`.`,
   async run(ctx) {
-    // The same step as `deno task migrate`: under the advisory lock on PostgreSQL.
+    // lib/db/migrate_lock.ts (issue 8) owns how migrations run; this only calls it.
     const { runMigrations } = await import("../../lib/db/migrate_lock.ts");
     const applied = await runMigrations(await localConfig());
     ctx.print(

@@ -4,7 +4,8 @@
  * design tokens through classes (no inline styles under the CSP); every bar carries a
  * <title> for hover, and the numbers are also in a table behind "Show data".
  */
-import { labelEvery, niceMax, ticks } from "./scale.ts";
+import { labelEvery, niceBytesMax, niceMax, ticks } from "./scale.ts";
+import { formatBytes } from "../../lib/dashboard/format.ts";
 
 export type ChartSeries = { name: string; values: number[] };
 
@@ -18,7 +19,10 @@ export type BarChartProps = {
   format?: (n: number) => string;
   /** Shorter category labels on the axis (the table and hover keep the full label). */
   shortLabel?: (label: string) => string;
-  /** The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k). */
+  /**
+   * The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k; in 1024-based
+   * units when `format` is formatBytes).
+   */
   scaleMax?: (max: number) => number;
   /** Shown instead of an empty plot when every value is 0. */
   empty?: string;
@@ -32,7 +36,9 @@ export function BarChart(p: BarChartProps) {
   const format = p.format ?? ((n: number) => n.toLocaleString("en"));
   const short = p.shortLabel ?? ((l: string) => l);
   const all = p.series.flatMap((s) => s.values);
-  const max = (p.scaleMax ?? niceMax)(Math.max(0, ...all));
+  // Byte charts get byte-nice ticks (25 MB, not 23.8 MB) without every caller asking.
+  const scale = p.scaleMax ?? (p.format === formatBytes ? niceBytesMax : niceMax);
+  const max = scale(Math.max(0, ...all));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, p.labels.length);

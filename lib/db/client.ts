@@ -3,10 +3,6 @@
  * embedded PGlite (on disk under DATA_DIR, or in memory for tests). Both are driven
  * through the same Drizzle API.
  */
-import { PGlite } from "@electric-sql/pglite";
-import postgres from "postgres";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/mod.ts";
 import { applyMigrations } from "./migrate.ts";
@@ -32,13 +28,16 @@ export type OpenDbOptions =
 
 export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
   const handle = "url" in opts
-    ? openPostgres(opts.url, opts.maxConnections, opts.connectTimeoutMs)
+    ? await openPostgres(opts.url, opts.maxConnections, opts.connectTimeoutMs)
     : await openPglite(opts);
   if (migrate) await applyMigrations(handle);
   return handle;
 }
 
-function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): DbHandle {
+// Drivers are imported when used: an instance on PostgreSQL never loads PGlite (cold start).
+async function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): Promise<DbHandle> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle: drizzlePostgres } = await import("drizzle-orm/postgres-js");
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
   // A short connect timeout: during an outage a request fails fast (503) instead of hanging.
   const sql = postgres(url, {
@@ -63,6 +62,8 @@ function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): DbHandle 
 }
 
 async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<DbHandle> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   if (opts.dataDir) await Deno.mkdir(opts.dataDir, { recursive: true });
   const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
   await client.waitReady;

@@ -1,6 +1,7 @@
 /** The one typed Hono environment shared by every API route. */
 import type { Services } from "../services.ts";
 import type { User } from "../users/mod.ts";
+import type { TenantAccess } from "../tenants/access.ts";
 
 export type AuthContext = {
   user: User;
@@ -14,5 +15,7 @@ export type AppEnv = {
     services: Services;
     auth: AuthContext | null;
     clientIp: string;
+    /** Set by requireTenant (lib/tenants/access.ts) once per request. */
+    tenantAccess?: TenantAccess;
   };
 };

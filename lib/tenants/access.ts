@@ -33,12 +33,21 @@ export async function requireTenant(
   const auth = requireAuth(c);
   const s = c.get("services");
   const slug = c.req.param(slugParam) ?? "";
+  // The tenant access middleware (lib/http/access.ts) already looked it up for this request.
+  const seen = c.get("tenantAccess");
+  if (seen && seen.tenant.slug === slug.toLowerCase()) return checkRole(seen, minRole);
   const tenant = await findTenantBySlug(s, slug.toLowerCase());
   if (!tenant) throw notFound("Tenant");
   const role = await memberRole(s, tenant.id, auth.user.id) ?? (auth.isAdmin ? "owner" : null);
   if (!role) throw notFound("Tenant");
-  if (!atLeast(role, minRole)) {
+  const found = { tenant, role, auth };
+  c.set("tenantAccess", found);
+  return checkRole(found, minRole);
+}
+
+function checkRole(a: TenantAccess, minRole: Role): TenantAccess {
+  if (!atLeast(a.role, minRole)) {
     throw new ApiError(403, "forbidden", `Requires role ${minRole} or higher`);
   }
-  return { tenant, role, auth };
+  return a;
 }

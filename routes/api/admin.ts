@@ -3,10 +3,9 @@
  * rule (SPEC "Authentication"). Paths are relative to /api; the usage-aggregator
  * status lives in admin_usage.ts.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
@@ -23,21 +22,32 @@ const blockSchema = z.object({
   reason: str().trim().min(1).max(500).optional(),
 }).strict();
 
-export function adminRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function adminRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/admin/users", async (c) => {
+  app.get("/admin/users", {
+    access: access.masterAdmin,
+    summary: "GET /admin/users",
+    query: searchQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const q = parseQuery(c, searchQuery);
     return c.json(await searchUsers(c.get("services"), { q: q.q, limit: q.limit ?? 50 }));
   });
 
-  app.get("/admin/users/:userId", async (c) => {
+  app.get("/admin/users/:userId", {
+    access: access.masterAdmin,
+    summary: "GET /admin/users/:userId",
+  }, async (c) => {
     requireMasterAdmin(c);
     return c.json(await adminUserView(c.get("services"), c.req.param("userId")));
   });
 
-  app.post("/admin/users/:userId/block", async (c) => {
+  app.post("/admin/users/:userId/block", {
+    access: access.masterAdmin,
+    summary: "POST /admin/users/:userId/block",
+    body: blockSchema,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     const body = await parseJsonBody(c, blockSchema);
     return c.json(

@@ -3,10 +3,9 @@
  * Paths are relative to /api; mounted before the generic /tenants/:slug routes. Every
  * route checks the master-admin rule first (401 anonymous, 403 others).
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
@@ -42,17 +41,25 @@ const userPatch = z.object({
 
 const resetBody = z.object({}).strict();
 
-export function adminOpsRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function adminOpsRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/admin/overview", async (c) => {
+  app.get("/admin/overview", {
+    access: access.masterAdmin,
+    summary: "GET /admin/overview",
+    query: periodQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
     return c.json(await adminOverview(s, period));
   });
 
-  app.get("/admin/bandwidth-daily", async (c) => {
+  app.get("/admin/bandwidth-daily", {
+    access: access.masterAdmin,
+    summary: "GET /admin/bandwidth-daily",
+    query: bandwidthQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const q = parseQuery(c, bandwidthQuery);
@@ -60,7 +67,11 @@ export function adminOpsRoutes(): Hono<AppEnv> {
     return c.json(await bandwidthDaily(s, { from, to, tenant: q.tenant }));
   });
 
-  app.post("/admin/prune-logs", async (c) => {
+  app.post("/admin/prune-logs", {
+    access: access.masterAdmin,
+    summary: "POST /admin/prune-logs",
+    body: pruneBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     const body = await parseJsonBody(c, pruneBody);
     return c.json(
@@ -72,20 +83,32 @@ export function adminOpsRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.patch("/admin/users/:userId", async (c) => {
+  app.patch("/admin/users/:userId", {
+    access: access.masterAdmin,
+    summary: "PATCH /admin/users/:userId",
+    body: userPatch,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     const body = await parseJsonBody(c, userPatch);
     return c.json(await updateUser(c.get("services"), auth.user.id, c.req.param("userId"), body));
   });
 
-  app.get("/admin/users/:userId/daily", async (c) => {
+  app.get("/admin/users/:userId/daily", {
+    access: access.masterAdmin,
+    summary: "GET /admin/users/:userId/daily",
+    query: periodQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
     return c.json(await userDaily(s, c.req.param("userId"), period));
   });
 
-  app.post("/admin/users/:userId/reset-password", async (c) => {
+  app.post("/admin/users/:userId/reset-password", {
+    access: access.masterAdmin,
+    summary: "POST /admin/users/:userId/reset-password",
+    body: resetBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     await parseJsonBody(c, resetBody);
     return c.json(

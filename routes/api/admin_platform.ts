@@ -3,10 +3,9 @@
  * Paths are relative to /api. Every route checks the master-admin rule first (401 anonymous,
  * 403 others); docs/decisions.md "Master-admin platform endpoints" maps the predecessor's names.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
@@ -42,17 +41,25 @@ const resyncBody = z.object({ dryRun: z.boolean().optional() }).strict();
 
 const DEFAULT_LIMIT = 50;
 
-export function adminPlatformRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function adminPlatformRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/admin/cloudflare-cost", async (c) => {
+  app.get("/admin/cloudflare-cost", {
+    access: access.masterAdmin,
+    summary: "GET /admin/cloudflare-cost",
+    query: periodQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
     return c.json(await platformCost(s, period));
   });
 
-  app.get("/admin/usage-stream", async (c) => {
+  app.get("/admin/usage-stream", {
+    access: access.masterAdmin,
+    summary: "GET /admin/usage-stream",
+    query: streamQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const q = parseQuery(c, streamQuery);
     return c.json(
@@ -60,13 +67,21 @@ export function adminPlatformRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.get("/admin/usage-diagnostic", async (c) => {
+  app.get("/admin/usage-diagnostic", {
+    access: access.masterAdmin,
+    summary: "GET /admin/usage-diagnostic",
+    query: emptyQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     parseQuery(c, emptyQuery);
     return c.json(await usageDiagnostic(c.get("services")));
   });
 
-  app.get("/admin/logs", (c) => {
+  app.get("/admin/logs", {
+    access: access.masterAdmin,
+    summary: "GET /admin/logs",
+    query: logsQuery,
+  }, (c) => {
     requireMasterAdmin(c);
     const q = parseQuery(c, logsQuery);
     return c.json(
@@ -78,7 +93,11 @@ export function adminPlatformRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/logs-test", async (c) => {
+  app.post("/admin/logs-test", {
+    access: access.masterAdmin,
+    summary: "POST /admin/logs-test",
+    body: logsTestBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     const body = await parseJsonBody(c, logsTestBody);
     return c.json(
@@ -91,13 +110,21 @@ export function adminPlatformRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/d1-init", async (c) => {
+  app.post("/admin/d1-init", {
+    access: access.masterAdmin,
+    summary: "POST /admin/d1-init",
+    body: emptyBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     await parseJsonBody(c, emptyBody);
     return c.json(await initDatabase(c.get("services"), auth.user.id));
   });
 
-  app.post("/admin/migrate-kv-to-d1", async (c) => {
+  app.post("/admin/migrate-kv-to-d1", {
+    access: access.masterAdmin,
+    summary: "POST /admin/migrate-kv-to-d1",
+    body: resyncBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     const body = await parseJsonBody(c, resyncBody);
     return c.json(
@@ -105,7 +132,11 @@ export function adminPlatformRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.post("/admin/backfill-members", async (c) => {
+  app.post("/admin/backfill-members", {
+    access: access.masterAdmin,
+    summary: "POST /admin/backfill-members",
+    body: emptyBody,
+  }, async (c) => {
     const auth = requireMasterAdmin(c);
     await parseJsonBody(c, emptyBody);
     return c.json(await backfillMembers(c.get("services"), auth.user.id));

@@ -2,10 +2,9 @@
  * Master-admin quota endpoints (SPEC "Master-admin endpoints"): republish every account's
  * edge quota snapshot, and a tenant's earnings for a month. Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { notFound } from "../../lib/errors.ts";
@@ -18,15 +17,22 @@ const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 }).strict();
 
-export function adminQuotaRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function adminQuotaRoutes(): Routes {
+  const app = new Routes("");
 
-  app.post("/admin/quota-snapshots/backfill", async (c) => {
+  app.post("/admin/quota-snapshots/backfill", {
+    access: access.masterAdmin,
+    summary: "POST /admin/quota-snapshots/backfill",
+  }, async (c) => {
     requireMasterAdmin(c);
     return c.json(await backfillQuotaSnapshots(c.get("services")));
   });
 
-  app.get("/admin/tenants/:slug/earned", async (c) => {
+  app.get("/admin/tenants/:slug/earned", {
+    access: access.masterAdmin,
+    summary: "GET /admin/tenants/:slug/earned",
+    query: periodQuery,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());

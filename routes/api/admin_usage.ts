@@ -2,14 +2,16 @@
  * GET /api/admin/usage-aggregator-status (master admin): the usage aggregator's and
  * threshold gate's in-memory counters for this instance (SPEC "Master-admin endpoints").
  */
-import { Hono } from "hono";
-import type { AppEnv } from "../../lib/http/env.ts";
+import { access, Routes } from "../../lib/http/route.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { ApiError } from "../../lib/errors.ts";
 
-export function adminUsageRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.get("/admin/usage-aggregator-status", (c) => {
+export function adminUsageRoutes(): Routes {
+  const app = new Routes("");
+  app.get("/admin/usage-aggregator-status", {
+    access: access.masterAdmin,
+    summary: "GET /admin/usage-aggregator-status",
+  }, (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const agg = s.usageAggregator;

@@ -1,8 +1,9 @@
+import type { MiddlewareHandler } from "hono";
 /**
  * AI experiments management and public conversion events (SPEC "AI experiments
  * management", "Conversion events (public)"). Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -28,18 +29,23 @@ import { ingestEvent, MAX_EVENT_BODY_BYTES, parseEventBody } from "../../lib/exp
 const EVENTS = "/ai-experiments/events";
 const BASE = "/tenants/:slug/ai-experiments";
 
-export function aiExperimentsRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+/** Public conversion events: open CORS on every answer, errors included. */
+const openCors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.res.headers.set("access-control-allow-origin", "*");
+  c.res.headers.set("access-control-expose-headers", "retry-after");
+};
 
-  // ---- public conversion events: open CORS on every answer, errors included ----
-  app.use(EVENTS, async (c, next) => {
-    await next();
-    c.res.headers.set("access-control-allow-origin", "*");
-    c.res.headers.set("access-control-expose-headers", "retry-after");
-  });
+export function aiExperimentsRoutes(): Routes {
+  const app = new Routes("");
 
   // SPEC: 204, `*`, `POST, OPTIONS`, the request's headers echoed, Max-Age 24 hours.
-  app.options(EVENTS, (c) => {
+  app.options(EVENTS, {
+    access: access.public,
+    summary: "Conversion events preflight: 204, `*`, `POST, OPTIONS`, headers echoed, 24 h",
+    ok: 204,
+    before: [openCors],
+  }, (c) => {
     const requested = c.req.header("access-control-request-headers");
     return c.body(null, 204, {
       "access-control-allow-methods": "POST, OPTIONS",
@@ -49,7 +55,12 @@ export function aiExperimentsRoutes(): Hono<AppEnv> {
     });
   });
 
-  app.post(EVENTS, async (c) => {
+  app.post(EVENTS, {
+    access: access.public,
+    before: [openCors],
+    errors: [404, 429],
+    summary: "POST EVENTS",
+  }, async (c) => {
     let text: string;
     try {
       text = await readBodyText(c.req.raw, MAX_EVENT_BODY_BYTES);
@@ -66,37 +77,58 @@ export function aiExperimentsRoutes(): Hono<AppEnv> {
   });
 
   // ---- management ----
-  app.get(BASE, async (c) => {
+  app.get(BASE, { access: access.tenant("viewer"), summary: "management" }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     return c.json({ experiments: await listExperiments(c.get("services"), tenant.id) });
   });
 
-  app.post(BASE, async (c) => {
+  app.post(BASE, {
+    access: access.tenant("editor"),
+    summary: "POST BASE",
+    body: createExperimentSchema,
+    ok: 201,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const body = await parseJsonBody(c, createExperimentSchema);
     return c.json(await createExperiment(c.get("services"), tenant.id, auth.user.id, body), 201);
   });
 
-  app.get(`${BASE}/:id`, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const id = intParam(c, "id");
-    return c.json(await getExperiment(c.get("services"), tenant.id, id));
-  });
+  app.get(
+    `${BASE}/:id`,
+    { access: access.tenant("viewer"), summary: "GET ${BASE}/:id" },
+    async (c) => {
+      const { tenant } = await requireTenant(c, "viewer");
+      const id = intParam(c, "id");
+      return c.json(await getExperiment(c.get("services"), tenant.id, id));
+    },
+  );
 
-  app.patch(`${BASE}/:id`, async (c) => {
+  app.patch(`${BASE}/:id`, {
+    access: access.tenant("editor"),
+    summary: "PATCH ${BASE}/:id",
+    body: patchExperimentSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const id = intParam(c, "id");
     const body = await parseJsonBody(c, patchExperimentSchema);
     return c.json(await updateExperiment(c.get("services"), tenant.id, id, auth.user.id, body));
   });
 
-  app.delete(`${BASE}/:id`, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const id = intParam(c, "id");
-    return c.json(await archiveExperiment(c.get("services"), tenant.id, id, auth.user.id));
-  });
+  app.delete(
+    `${BASE}/:id`,
+    { access: access.tenant("editor"), summary: "DELETE ${BASE}/:id" },
+    async (c) => {
+      const { tenant, auth } = await requireTenant(c, "editor");
+      const id = intParam(c, "id");
+      return c.json(await archiveExperiment(c.get("services"), tenant.id, id, auth.user.id));
+    },
+  );
 
-  app.put(`${BASE}/:id/variants`, async (c) => {
+  app.put(`${BASE}/:id/variants`, {
+    access: access.tenant("editor"),
+    summary: "PUT ${BASE}/:id/variants",
+    body: putVariantsSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const id = intParam(c, "id");
     const { variants } = await parseJsonBody(c, putVariantsSchema);
@@ -105,7 +137,11 @@ export function aiExperimentsRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.get(`${BASE}/:id/exposures`, async (c) => {
+  app.get(`${BASE}/:id/exposures`, {
+    access: access.tenant("viewer"),
+    summary: "GET ${BASE}/:id/exposures",
+    query: exposuresQuerySchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const id = intParam(c, "id");
     const { goal } = parseQuery(c, exposuresQuerySchema);

@@ -1,12 +1,10 @@
 /** AI transform management and execute (SPEC "AI transform management"). Paths are relative to /api. */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
-import { ApiError, badRequest, notFound, unauthorized } from "../../lib/errors.ts";
-import { timingSafeEqual } from "../../lib/crypto/mod.ts";
+import { ApiError, badRequest, notFound } from "../../lib/errors.ts";
 import { readSnapshot } from "../../lib/kv/snapshot.ts";
 import {
   createRuleSchema,
@@ -59,32 +57,44 @@ const executeSchema = z.object({
   }
 });
 
-export function aiTransformRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function aiTransformRoutes(): Routes {
+  const app = new Routes("");
 
   // ---- rules ----
 
-  app.get(`${BASE}/rules`, async (c) => {
+  app.get(`${BASE}/rules`, { access: access.tenant("viewer"), summary: "rules" }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const rules = await listRules(c.get("services"), tenant.id);
     return c.json({ rules: rules.map(ruleView) });
   });
 
-  app.post(`${BASE}/rules`, async (c) => {
+  app.post(`${BASE}/rules`, {
+    access: access.tenant("editor"),
+    summary: "POST ${BASE}/rules",
+    body: createRuleSchema,
+    ok: 201,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const body = await parseJsonBody(c, createRuleSchema);
     const rule = await createRule(c.get("services"), tenant, auth.user.id, body);
     return c.json(ruleView(rule), 201);
   });
 
-  app.put(`${BASE}/rules/:id`, async (c) => {
+  app.put(`${BASE}/rules/:id`, {
+    access: access.tenant("editor"),
+    summary: "PUT ${BASE}/rules/:id",
+    body: updateRuleSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const id = intParam(c, "id");
     const body = await parseJsonBody(c, updateRuleSchema);
     return c.json(ruleView(await updateRule(c.get("services"), tenant, auth.user.id, id, body)));
   });
 
-  app.delete(`${BASE}/rules/:id`, async (c) => {
+  app.delete(`${BASE}/rules/:id`, {
+    access: access.tenant("editor"),
+    summary: "DELETE ${BASE}/rules/:id",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const id = intParam(c, "id");
     await deleteRule(c.get("services"), tenant, auth.user.id, id);
@@ -92,7 +102,10 @@ export function aiTransformRoutes(): Hono<AppEnv> {
   });
 
   for (const action of ["activate", "pause", "resume"] as StatusAction[]) {
-    app.post(`${BASE}/rules/:id/${action}`, async (c) => {
+    app.post(`${BASE}/rules/:id/${action}`, {
+      access: access.tenant("editor"),
+      summary: "POST ${BASE}/rules/:id/${action}",
+    }, async (c) => {
       const { tenant, auth } = await requireTenant(c, "editor");
       const id = intParam(c, "id");
       const rule = await changeStatus(c.get("services"), tenant, auth.user.id, id, action);
@@ -102,13 +115,21 @@ export function aiTransformRoutes(): Hono<AppEnv> {
 
   // ---- preview and regenerate ----
 
-  app.post(`${BASE}/preview`, async (c) => {
+  app.post(`${BASE}/preview`, {
+    access: access.tenant("editor"),
+    summary: "preview and regenerate",
+    body: previewSchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     const body = await parseJsonBody(c, previewSchema, 512 * 1024);
     return c.json(await runPreview(c.get("services"), tenant, body));
   });
 
-  app.post(`${BASE}/regenerate`, async (c) => {
+  app.post(`${BASE}/regenerate`, {
+    access: access.tenant("editor"),
+    summary: "POST ${BASE}/regenerate",
+    body: regenerateSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const body = await parseJsonBody(c, regenerateSchema);
     return c.json(await regenerate(c.get("services"), tenant, auth.user.id, body));
@@ -116,7 +137,11 @@ export function aiTransformRoutes(): Hono<AppEnv> {
 
   // ---- runs, usage, profiles, settings ----
 
-  app.get(`${BASE}/runs`, async (c) => {
+  app.get(`${BASE}/runs`, {
+    access: access.tenant("viewer"),
+    summary: "runs, usage, profiles, settings",
+    query: runsQuery,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const q = parseQuery(c, runsQuery);
     const s = c.get("services");
@@ -124,24 +149,40 @@ export function aiTransformRoutes(): Hono<AppEnv> {
     return c.json(await listRuns(s, tenant.id, q));
   });
 
-  app.get(`${BASE}/usage`, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const s = c.get("services");
-    await aiEngineFor(s).runs.flush();
-    return c.json(await usageView(s, tenant.id, tenantAiLimits(tenant)));
-  });
+  app.get(
+    `${BASE}/usage`,
+    { access: access.tenant("viewer"), summary: "GET ${BASE}/usage" },
+    async (c) => {
+      const { tenant } = await requireTenant(c, "viewer");
+      const s = c.get("services");
+      await aiEngineFor(s).runs.flush();
+      return c.json(await usageView(s, tenant.id, tenantAiLimits(tenant)));
+    },
+  );
 
-  app.get(`${BASE}/profiles`, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    return c.json({ profiles: await listActiveProfiles(c.get("services"), tenant.id) });
-  });
+  app.get(
+    `${BASE}/profiles`,
+    { access: access.tenant("viewer"), summary: "GET ${BASE}/profiles" },
+    async (c) => {
+      const { tenant } = await requireTenant(c, "viewer");
+      return c.json({ profiles: await listActiveProfiles(c.get("services"), tenant.id) });
+    },
+  );
 
-  app.get(`${BASE}/settings`, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    return c.json({ settings: tenantAiLimits(tenant) });
-  });
+  app.get(
+    `${BASE}/settings`,
+    { access: access.tenant("viewer"), summary: "GET ${BASE}/settings" },
+    async (c) => {
+      const { tenant } = await requireTenant(c, "viewer");
+      return c.json({ settings: tenantAiLimits(tenant) });
+    },
+  );
 
-  app.put(`${BASE}/settings`, async (c) => {
+  app.put(`${BASE}/settings`, {
+    access: access.tenant("admin"),
+    summary: "PUT ${BASE}/settings",
+    body: settingsSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, settingsSchema);
     return c.json({
@@ -151,12 +192,12 @@ export function aiTransformRoutes(): Hono<AppEnv> {
 
   // ---- execute: the same runtime pipeline for an edge deployed apart from the app ----
 
-  app.post("/ai-transform/execute", async (c) => {
+  app.post("/ai-transform/execute", {
+    access: access.machineKey("aiTransform"),
+    summary: "execute: the same runtime pipeline for an edge deployed apart from the app",
+    body: executeSchema,
+  }, async (c) => {
     const s = c.get("services");
-    const key = s.config.aiTransformKey;
-    const given = c.req.header("x-ai-transform-key") ?? "";
-    // Constant-time comparison; with no key configured every request is refused.
-    if (!key || !timingSafeEqual(given, key)) throw unauthorized("Invalid transform key");
     const body = await parseJsonBody(c, executeSchema, s.config.edgeCacheMaxObjectBytes);
     const snap = await readSnapshot(s.kv, body.tenant.toLowerCase());
     if (!snap) throw notFound("Tenant");

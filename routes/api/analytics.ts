@@ -2,10 +2,9 @@
  * Tenant analytics, bandwidth-daily and request logs (SPEC "Tenants"), viewer+.
  * Paths are relative to /api; mounted before the generic /tenants/:slug routes.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
@@ -56,17 +55,25 @@ const logsQuery = z.object({
   to: timestamp.optional(),
 });
 
-export function analyticsRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function analyticsRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/tenants/:slug/analytics", async (c) => {
+  app.get("/tenants/:slug/analytics", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/analytics",
+    query: periodQuery,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
     return c.json(await tenantAnalytics(s, tenant.id, period));
   });
 
-  app.get("/tenants/:slug/bandwidth-daily", async (c) => {
+  app.get("/tenants/:slug/bandwidth-daily", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/bandwidth-daily",
+    query: rangeQuery,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const q = parseQuery(c, rangeQuery);
@@ -74,7 +81,11 @@ export function analyticsRoutes(): Hono<AppEnv> {
     return c.json(await tenantBandwidthDaily(s, tenant.id, from, to));
   });
 
-  app.get("/tenants/:slug/logs", async (c) => {
+  app.get("/tenants/:slug/logs", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/logs",
+    query: logsQuery,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const q = parseQuery(c, logsQuery);
     if (q.from && q.to && q.from > q.to) throw rangeError("from", "from must not be after to");

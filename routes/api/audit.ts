@@ -1,8 +1,7 @@
 /** Audit events (SPEC "Tenants": audit-events). Paths are relative to /api. */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { listAudit } from "../../lib/audit/mod.ts";
@@ -19,10 +18,14 @@ const querySchema = z.object({
   beforeId: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
 });
 
-export function auditRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function auditRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/tenants/:slug/audit-events", async (c) => {
+  app.get("/tenants/:slug/audit-events", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/audit-events",
+    query: querySchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const q = parseQuery(c, querySchema);
     return c.json(await listAudit(c.get("services"), tenant.id, q.limit, q.beforeId));

@@ -2,10 +2,9 @@
  * Billing (SPEC "Usage, demos, user, billing"): state, checkout, portal, sync, the payment-provider webhook, and the master-admin plan override.
  * Paths are relative to /api. The billing account is the signed-in user (decisions.md "Billing").
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { requireAuth, requireMasterAdmin } from "../../lib/http/auth.ts";
 import { parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate.ts";
 import { ApiError, forbidden, notFound } from "../../lib/errors.ts";
@@ -25,70 +24,86 @@ const overrideBody = z.object({
   adminOverride: z.boolean().optional(),
 }).strict();
 
-export function billingRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function billingRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/billing/state", async (c) => {
-    const auth = requireAuth(c);
-    const s = c.get("services");
-    const { quota } = await accountMonth(s, auth.user.id);
-    return c.json(billingView(s, await findBilling(s, auth.user.id), quota));
-  });
+  app.get(
+    "/billing/state",
+    { access: access.session, summary: "GET /billing/state" },
+    async (c) => {
+      const auth = requireAuth(c);
+      const s = c.get("services");
+      const { quota } = await accountMonth(s, auth.user.id);
+      return c.json(billingView(s, await findBilling(s, auth.user.id), quota));
+    },
+  );
 
-  app.post("/billing/checkout", async (c) => {
-    const auth = requireAuth(c);
-    const s = c.get("services");
-    const stripe = stripeClient(s.config);
-    const price = s.config.stripe.pricePro;
-    if (!price) throw notConfigured("The pro price");
-    const row = await findBilling(s, auth.user.id);
-    if (row && (row.status === "active" || row.status === "trialing")) {
-      throw new ApiError(400, "already_subscribed", "The account already has a subscription");
-    }
-    let customerId = row?.stripeCustomerId;
-    if (!customerId) {
-      const customer = await callStripe(() =>
-        stripe.customers.create({ email: auth.user.email, metadata: { userId: auth.user.id } })
+  app.post(
+    "/billing/checkout",
+    { access: access.session, summary: "POST /billing/checkout" },
+    async (c) => {
+      const auth = requireAuth(c);
+      const s = c.get("services");
+      const stripe = stripeClient(s.config);
+      const price = s.config.stripe.pricePro;
+      if (!price) throw notConfigured("The pro price");
+      const row = await findBilling(s, auth.user.id);
+      if (row && (row.status === "active" || row.status === "trialing")) {
+        throw new ApiError(400, "already_subscribed", "The account already has a subscription");
+      }
+      let customerId = row?.stripeCustomerId;
+      if (!customerId) {
+        const customer = await callStripe(() =>
+          stripe.customers.create({ email: auth.user.email, metadata: { userId: auth.user.id } })
+        );
+        customerId = customer.id;
+        await upsertBilling(s, auth.user.id, { stripeCustomerId: customerId });
+      }
+      const dashboard = new URL("/dashboard", s.config.publicUrl);
+      const session = await callStripe(() =>
+        stripe.checkout.sessions.create({
+          mode: "subscription",
+          customer: customerId,
+          client_reference_id: auth.user.id,
+          line_items: [{ price, quantity: 1 }],
+          subscription_data: { metadata: { userId: auth.user.id } },
+          success_url: `${dashboard}?billing=success`,
+          cancel_url: `${dashboard}?billing=cancel`,
+        })
       );
-      customerId = customer.id;
-      await upsertBilling(s, auth.user.id, { stripeCustomerId: customerId });
-    }
-    const dashboard = new URL("/dashboard", s.config.publicUrl);
-    const session = await callStripe(() =>
-      stripe.checkout.sessions.create({
-        mode: "subscription",
-        customer: customerId,
-        client_reference_id: auth.user.id,
-        line_items: [{ price, quantity: 1 }],
-        subscription_data: { metadata: { userId: auth.user.id } },
-        success_url: `${dashboard}?billing=success`,
-        cancel_url: `${dashboard}?billing=cancel`,
-      })
-    );
-    if (!session.url) {
-      throw new ApiError(502, "payment_provider_error", "Checkout session has no url");
-    }
-    return c.json({ url: session.url });
-  });
+      if (!session.url) {
+        throw new ApiError(502, "payment_provider_error", "Checkout session has no url");
+      }
+      return c.json({ url: session.url });
+    },
+  );
 
-  app.post("/billing/portal", async (c) => {
-    const auth = requireAuth(c);
-    const s = c.get("services");
-    const stripe = stripeClient(s.config);
-    const customerId = (await findBilling(s, auth.user.id))?.stripeCustomerId;
-    if (!customerId) {
-      throw new ApiError(400, "no_billing_customer", "No billing customer yet: check out first");
-    }
-    const session = await callStripe(() =>
-      stripe.billingPortal.sessions.create({
-        customer: customerId,
-        return_url: new URL("/dashboard", s.config.publicUrl).toString(),
-      })
-    );
-    return c.json({ url: session.url });
-  });
+  app.post(
+    "/billing/portal",
+    { access: access.session, summary: "POST /billing/portal" },
+    async (c) => {
+      const auth = requireAuth(c);
+      const s = c.get("services");
+      const stripe = stripeClient(s.config);
+      const customerId = (await findBilling(s, auth.user.id))?.stripeCustomerId;
+      if (!customerId) {
+        throw new ApiError(400, "no_billing_customer", "No billing customer yet: check out first");
+      }
+      const session = await callStripe(() =>
+        stripe.billingPortal.sessions.create({
+          customer: customerId,
+          return_url: new URL("/dashboard", s.config.publicUrl).toString(),
+        })
+      );
+      return c.json({ url: session.url });
+    },
+  );
 
-  app.post("/billing/sync", async (c) => {
+  app.post("/billing/sync", {
+    access: access.session,
+    summary: "POST /billing/sync",
+    query: syncQuery,
+  }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
     const { userId = auth.user.id } = parseQuery(c, syncQuery);
@@ -104,22 +119,30 @@ export function billingRoutes(): Hono<AppEnv> {
     return c.json({ ok: true, synced: true, billing: billingView(s, updated) });
   });
 
-  app.post("/billing/webhook", async (c) => {
-    const s = c.get("services");
-    const secret = s.config.stripe.webhookSecret;
-    if (!secret) throw forbidden("Billing webhook is not configured", "webhook_not_configured");
-    const raw = await readBodyText(c.req.raw, WEBHOOK_MAX_BYTES);
-    const event = await verifyStripeEvent(
-      raw,
-      c.req.header("stripe-signature"),
-      secret,
-      s.clock.now(),
-    );
-    await handleStripeEvent(s, event);
-    return c.json({ received: true });
-  });
+  app.post(
+    "/billing/webhook",
+    { access: access.webhookSecret("signature"), summary: "POST /billing/webhook" },
+    async (c) => {
+      const s = c.get("services");
+      const secret = s.config.stripe.webhookSecret;
+      if (!secret) throw forbidden("Billing webhook is not configured", "webhook_not_configured");
+      const raw = await readBodyText(c.req.raw, WEBHOOK_MAX_BYTES);
+      const event = await verifyStripeEvent(
+        raw,
+        c.req.header("stripe-signature"),
+        secret,
+        s.clock.now(),
+      );
+      await handleStripeEvent(s, event);
+      return c.json({ received: true });
+    },
+  );
 
-  app.patch("/admin/billing/:orgId", async (c) => {
+  app.patch("/admin/billing/:orgId", {
+    access: access.masterAdmin,
+    summary: "PATCH /admin/billing/:orgId",
+    body: overrideBody,
+  }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");
     const body = await parseJsonBody(c, overrideBody);

@@ -2,9 +2,8 @@
  * Cache control (SPEC "Tenants": refresh-cache, edge-config; "Webhooks, members and
  * invites": webhook, webhook-secret). Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
@@ -19,10 +18,14 @@ import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
 
 const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
 
-export function cacheControlRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function cacheControlRoutes(): Routes {
+  const app = new Routes("");
 
-  app.post("/tenants/:slug/refresh-cache", async (c) => {
+  app.post("/tenants/:slug/refresh-cache", {
+    access: access.tenant("editor"),
+    summary: "POST /tenants/:slug/refresh-cache",
+    body: refreshSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const { type } = await parseJsonBody(c, refreshSchema);
     const versions = await bumpCacheVersions(c.get("services"), tenant, type, {
@@ -32,13 +35,20 @@ export function cacheControlRoutes(): Hono<AppEnv> {
     return c.json({ ok: true, versions });
   });
 
-  app.post("/tenants/:slug/edge-config", async (c) => {
+  app.post("/tenants/:slug/edge-config", {
+    access: access.tenant("editor"),
+    summary: "POST /tenants/:slug/edge-config",
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     return c.json(await rebuildEdgeConfig(c.get("services"), tenant));
   });
 
   // Publish webhook: no session; the query secret is the credential (SPEC "Authentication").
-  app.post("/tenants/:slug/webhook", async (c) => {
+  app.post("/tenants/:slug/webhook", {
+    access: access.webhookSecret("query"),
+    summary:
+      'Publish webhook: no session; the query secret is the credential (SPEC "Authentication").',
+  }, async (c) => {
     const s = c.get("services");
     const tenant = await findTenantBySlug(s, (c.req.param("slug") ?? "").toLowerCase());
     if (!tenant) throw notFound("Project");
@@ -57,12 +67,18 @@ export function cacheControlRoutes(): Hono<AppEnv> {
     return c.json({ ok: true, htmlCacheVersion: versions.htmlCacheVersion });
   });
 
-  app.post("/tenants/:slug/webhook-secret", async (c) => {
+  app.post("/tenants/:slug/webhook-secret", {
+    access: access.tenant("editor"),
+    summary: "POST /tenants/:slug/webhook-secret",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     return c.json({ secret: await ensurePublishSecret(c.get("services"), tenant, auth.user.id) });
   });
 
-  app.put("/tenants/:slug/webhook-secret", async (c) => {
+  app.put("/tenants/:slug/webhook-secret", {
+    access: access.tenant("admin"),
+    summary: "PUT /tenants/:slug/webhook-secret",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     return c.json({ secret: await rotatePublishSecret(c.get("services"), tenant, auth.user.id) });
   });

@@ -2,9 +2,8 @@
  * Cache-refresh webhooks (management, SPEC "Webhooks, members and invites") and their
  * public receiver. Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { WEBHOOK_PROVIDERS } from "../../lib/providers/mod.ts";
@@ -27,38 +26,53 @@ const createSchema = z.object({
 const BASE = "/tenants/:slug/cache-refresh-webhooks";
 
 /** Management routes: list and events editor+, create/regenerate/delete admin+ (SPEC). */
-export function cacheRefreshWebhooksRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function cacheRefreshWebhooksRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get(BASE, async (c) => {
+  app.get(BASE, { access: access.tenant("editor"), summary: "GET BASE" }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     const rows = await listWebhooks(c.get("services"), tenant.id);
     return c.json({ webhooks: rows.map(webhookView) });
   });
 
-  app.post(BASE, async (c) => {
+  app.post(BASE, {
+    access: access.tenant("admin"),
+    summary: "POST BASE",
+    body: createSchema,
+    ok: 201,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, createSchema);
     return c.json(await createWebhook(c.get("services"), tenant.id, auth.user.id, body), 201);
   });
 
-  app.get(`${BASE}/:id/events`, async (c) => {
+  app.get(`${BASE}/:id/events`, {
+    access: access.tenant("editor"),
+    summary: "GET ${BASE}/:id/events",
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     const rows = await listEvents(c.get("services"), tenant.id, intParam(c, "id"));
     return c.json({ events: rows.map(eventView) });
   });
 
-  app.post(`${BASE}/:id/regenerate`, async (c) => {
+  app.post(`${BASE}/:id/regenerate`, {
+    access: access.tenant("admin"),
+    summary: "POST ${BASE}/:id/regenerate",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const id = intParam(c, "id");
     return c.json(await regenerateWebhook(c.get("services"), tenant.id, id, auth.user.id));
   });
 
-  app.delete(`${BASE}/:id`, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    await deleteWebhook(c.get("services"), tenant.id, intParam(c, "id"), auth.user.id);
-    return c.json({ ok: true });
-  });
+  app.delete(
+    `${BASE}/:id`,
+    { access: access.tenant("admin"), summary: "DELETE ${BASE}/:id" },
+    async (c) => {
+      const { tenant, auth } = await requireTenant(c, "admin");
+      await deleteWebhook(c.get("services"), tenant.id, intParam(c, "id"), auth.user.id);
+      return c.json({ ok: true });
+    },
+  );
 
   return app;
 }
@@ -68,9 +82,12 @@ export function cacheRefreshWebhooksRoutes(): Hono<AppEnv> {
  * authenticates by the URL secret alone, and a CMS that sends its own Authorization
  * header must still get a 404-or-success answer, never a session 401.
  */
-export function cacheRefreshReceiverRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/webhooks/cache-refresh/:id/:secret", async (c) => {
+export function cacheRefreshReceiverRoutes(): Routes {
+  const app = new Routes("");
+  app.post("/webhooks/cache-refresh/:id/:secret", {
+    access: access.webhookSecret("path"),
+    summary: "POST /webhooks/cache-refresh/:id/:secret",
+  }, async (c) => {
     const result = await receiveCacheRefresh(
       c.get("services"),
       c.req.param("id"),

@@ -3,7 +3,7 @@
  * admin+ (docs/decisions.md). A domain is named by `hostname` or `id`, in the JSON
  * body or the query string. Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import type { Context } from "hono";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
@@ -47,17 +47,25 @@ async function domainRef(c: Context<AppEnv>): Promise<DomainRef> {
   return ref;
 }
 
-export function domainsRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function domainsRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/tenants/:slug/domains", async (c) => {
+  app.get("/tenants/:slug/domains", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/domains",
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const rows = await listDomains(s, tenant.id);
     return c.json({ domains: rows.map((d) => domainView(s, tenant.slug, d)) });
   });
 
-  app.post("/tenants/:slug/domains", async (c) => {
+  app.post("/tenants/:slug/domains", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/domains",
+    body: addSchema,
+    ok: 201,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, addSchema);
     const s = c.get("services");
@@ -65,13 +73,19 @@ export function domainsRoutes(): Hono<AppEnv> {
     return c.json(domainView(s, tenant.slug, d), 201);
   });
 
-  app.delete("/tenants/:slug/domains", async (c) => {
+  app.delete("/tenants/:slug/domains", {
+    access: access.tenant("admin"),
+    summary: "DELETE /tenants/:slug/domains",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));
     return c.json({ ok: true, id: d.id, hostname: d.hostname });
   });
 
-  app.post("/tenants/:slug/domains/verify", async (c) => {
+  app.post("/tenants/:slug/domains/verify", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/domains/verify",
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const s = c.get("services");
     const d = await verifyDomain(s, tenant, auth.user.id, await domainRef(c));

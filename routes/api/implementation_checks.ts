@@ -3,10 +3,9 @@
  * Paths are relative to /api; mounted before the generic /tenants/:slug routes.
  * Both are read-only, so any member may run them (viewer+, decisions.md).
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { parseSiteUrl, runWebsiteCheck } from "../../lib/checks/website_check.ts";
@@ -35,16 +34,23 @@ async function limitChecks(s: Services, tenantId: number): Promise<void> {
 
 const websiteCheckBody = z.object({ url: str().min(1).max(2048) }).strict();
 
-export function implementationCheckRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function implementationCheckRoutes(): Routes {
+  const app = new Routes("");
 
-  app.post("/tenants/:slug/cachely-check", async (c) => {
+  app.post("/tenants/:slug/cachely-check", {
+    access: access.tenant("viewer"),
+    summary: "POST /tenants/:slug/cachely-check",
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     await limitChecks(c.get("services"), tenant.id);
     return c.json(await runCachelyCheck(c.get("services"), tenant));
   });
 
-  app.post("/tenants/:slug/website-implementation-check", async (c) => {
+  app.post("/tenants/:slug/website-implementation-check", {
+    access: access.tenant("viewer"),
+    summary: "POST /tenants/:slug/website-implementation-check",
+    body: websiteCheckBody,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const { url } = await parseJsonBody(c, websiteCheckBody, 16 * 1024);

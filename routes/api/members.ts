@@ -2,10 +2,9 @@
  * Members and invites (SPEC "Webhooks, members and invites"), plus accepting an
  * invite (`POST /api/invites/accept`, docs/decisions.md). Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -25,10 +24,13 @@ const revokeSchema = z.object({ inviteId: z.number().int().positive() }).strict(
 const roleSchema = z.object({ userId, role: z.enum(ROLES) }).strict();
 const acceptSchema = z.object({ token: str().trim().min(1).max(200) }).strict();
 
-export function membersRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function membersRoutes(): Routes {
+  const app = new Routes("");
 
-  app.get("/tenants/:slug/members", async (c) => {
+  app.get("/tenants/:slug/members", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/members",
+  }, async (c) => {
     const { tenant, role } = await requireTenant(c, "viewer");
     const s = c.get("services");
     return c.json({
@@ -38,14 +40,22 @@ export function membersRoutes(): Hono<AppEnv> {
     });
   });
 
-  app.post("/tenants/:slug/members/invite", async (c) => {
+  app.post("/tenants/:slug/members/invite", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/members/invite",
+    body: inviteSchema,
+  }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, inviteSchema);
     const actor = { userId: auth.user.id, role };
     return c.json(await createOrRefreshInvite(c.get("services"), tenant, actor, body));
   });
 
-  app.post("/tenants/:slug/members/remove", async (c) => {
+  app.post("/tenants/:slug/members/remove", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/members/remove",
+    body: removeSchema,
+  }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, removeSchema);
     const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
@@ -53,14 +63,22 @@ export function membersRoutes(): Hono<AppEnv> {
     return c.json({ ok: true, userId: body.userId });
   });
 
-  app.post("/tenants/:slug/members/revoke-invite", async (c) => {
+  app.post("/tenants/:slug/members/revoke-invite", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/members/revoke-invite",
+    body: revokeSchema,
+  }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, revokeSchema);
     await revokeInvite(c.get("services"), tenant, auth.user.id, body.inviteId);
     return c.json({ ok: true, inviteId: body.inviteId });
   });
 
-  app.post("/tenants/:slug/members/update-role", async (c) => {
+  app.post("/tenants/:slug/members/update-role", {
+    access: access.tenant("admin"),
+    summary: "POST /tenants/:slug/members/update-role",
+    body: roleSchema,
+  }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, roleSchema);
     const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
@@ -69,7 +87,11 @@ export function membersRoutes(): Hono<AppEnv> {
     );
   });
 
-  app.post("/invites/accept", async (c) => {
+  app.post("/invites/accept", {
+    access: access.session,
+    summary: "POST /invites/accept",
+    body: acceptSchema,
+  }, async (c) => {
     const auth = requireAuth(c);
     const body = await parseJsonBody(c, acceptSchema);
     const joined = await acceptInvite(c.get("services"), auth.user, body.token);

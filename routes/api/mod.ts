@@ -1,11 +1,12 @@
 /**
- * The management API: one Hono app, one sub-app per area, one error handler that
+ * The management API: declared routes (one file per area), one router per URL prefix, one error handler that
  * turns every failure into `{ error: { code, message, details? } }`. Only 5xx are logged.
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { authenticate } from "../../lib/http/auth.ts";
+import type { DeclaredRoute } from "../../lib/http/route.ts";
+import { mountRoutes } from "../../lib/http/mount.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { allowedMethods, compileRoutes } from "../../lib/http/method_not_allowed.ts";
 import { authRoutes } from "./auth.ts";
@@ -34,14 +35,33 @@ import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
 import { unavailableError } from "../../lib/db/unavailable.ts";
 
-const SESSIONLESS_PATHS = [
-  /^\/api\/ai-experiments\/events$/, // public, CORS-open
-  /^\/api\/tenants\/[^/]+\/webhook$/, // publish webhook: query secret
-  /^\/api\/ai-transform\/execute$/, // X-AI-Transform-Key
-  /^\/api\/billing\/webhook$/, // payment-provider signature
-  /^\/api\/usage\/(ingest|check)$/, // X-Ingest-Key
-  /^\/api\/demos\/[^/]+$/, // public
-];
+/** Every declared API route (lib/http/route.ts), area by area. */
+export function apiDeclarations(): DeclaredRoute[] {
+  return [
+    authRoutes(),
+    passwordResetRoutes(),
+    userRoutes(),
+    tenantRoutes(),
+    membersRoutes(),
+    auditRoutes(),
+    domainsRoutes(),
+    cacheControlRoutes(),
+    cacheRefreshWebhooksRoutes(),
+    cacheRefreshReceiverRoutes(),
+    aiTransformRoutes(),
+    aiExperimentsRoutes(),
+    usageRoutes(),
+    analyticsRoutes(),
+    implementationCheckRoutes(),
+    billingRoutes(),
+    usageIngestRoutes(),
+    adminRoutes(),
+    adminUsageRoutes(),
+    adminOpsRoutes(),
+    adminPlatformRoutes(),
+    adminQuotaRoutes(),
+  ].flatMap((r) => r.list);
+}
 
 export function apiRoutes(): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
@@ -50,39 +70,9 @@ export function apiRoutes(): Hono<AppEnv> {
     // Private by default; a public handler (GET /api/demos/:provider) may set its own.
     if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
   });
-  // Authenticated by its URL secret only; ahead of the session middleware (SPEC: 404 on auth failure).
-  api.route("/", cacheRefreshReceiverRoutes());
-  // Public and machine endpoints authenticate by their own means (SPEC "Authentication"):
-  // no session is read there, so a visitor's cookie never turns a cross-site event post
-  // into a CSRF refusal, and a CMS's own Authorization header never turns a webhook into a 401.
-  api.use("*", (c, next) => {
-    if (!SESSIONLESS_PATHS.some((re) => re.test(c.req.path))) return authenticate(c, next);
-    c.set("auth", null);
-    return next();
-  });
-  api.route("/auth", authRoutes());
-  api.route("/user", userRoutes());
-  // Area routers use full paths (e.g. /tenants/:slug/members) and are mounted before the
-  // generic /tenants/:slug routes so their static segments win.
-  api.route("/", membersRoutes());
-  api.route("/", auditRoutes());
-  api.route("/", domainsRoutes());
-  api.route("/", cacheControlRoutes());
-  api.route("/", cacheRefreshWebhooksRoutes());
-  api.route("/", aiTransformRoutes());
-  api.route("/", aiExperimentsRoutes());
-  api.route("/", usageRoutes());
-  api.route("/", adminRoutes());
-  api.route("/", adminUsageRoutes());
-  api.route("/", analyticsRoutes());
-  api.route("/", adminOpsRoutes());
-  api.route("/", passwordResetRoutes());
-  api.route("/", implementationCheckRoutes());
-  api.route("/", billingRoutes());
-  api.route("/", usageIngestRoutes());
-  api.route("/", adminPlatformRoutes());
-  api.route("/", adminQuotaRoutes());
-  api.route("/tenants", tenantRoutes());
+  // Each route runs the middleware of its declared access (lib/http/access.ts): no path
+  // decides authentication, and each URL prefix has one router (lib/http/mount.ts).
+  mountRoutes(api, apiDeclarations());
   // Unknown paths and methods answer JSON here: the page app would answer HTML (SPEC "Errors").
   let compiled: ReturnType<typeof compileRoutes> | undefined;
   api.all("*", (c) => {

@@ -3,10 +3,9 @@
  * by mail). POST /api/auth/forgot-password `{ email }`: mails a reset link when the address
  * is registered, and answers the same either way. No session needed for either.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { completePasswordReset } from "../../lib/admin/password_reset.ts";
 import { requestPasswordReset } from "../../lib/auth/forgot_password.ts";
@@ -18,13 +17,21 @@ const resetBody = z.object({
 
 const forgotBody = z.object({ email: z.email().max(254) }).strict();
 
-export function passwordResetRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post("/auth/reset-password", async (c) => {
+export function passwordResetRoutes(): Routes {
+  const app = new Routes("");
+  app.post("/auth/reset-password", {
+    access: access.public,
+    summary: "POST /auth/reset-password",
+    body: resetBody,
+  }, async (c) => {
     const body = await parseJsonBody(c, resetBody);
     return c.json(await completePasswordReset(c.get("services"), body.token, body.password));
   });
-  app.post("/auth/forgot-password", async (c) => {
+  app.post("/auth/forgot-password", {
+    access: access.public,
+    summary: "POST /auth/forgot-password",
+    body: forgotBody,
+  }, async (c) => {
     const body = await parseJsonBody(c, forgotBody);
     return c.json(await requestPasswordReset(c.get("services"), c.get("clientIp"), body.email));
   });

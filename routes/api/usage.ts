@@ -2,10 +2,9 @@
  * Usage endpoints (SPEC "Tenants": GET /api/tenants/usage and .../{slug}/usage).
  * Paths are relative to /api; mounted before the generic /tenants/:slug routes.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
@@ -23,11 +22,15 @@ const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
 });
 
-export function usageRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function usageRoutes(): Routes {
+  const app = new Routes("");
 
   // Every tenant the caller can see, with this period's totals (decisions.md).
-  app.get("/tenants/usage", async (c) => {
+  app.get("/tenants/usage", {
+    access: access.session,
+    summary: "Every tenant the caller can see, with this period's totals (decisions.md).",
+    query: periodQuery,
+  }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
@@ -53,7 +56,11 @@ export function usageRoutes(): Hono<AppEnv> {
     return c.json({ period, total: tenants.length, tenants, totals });
   });
 
-  app.get("/tenants/:slug/usage", async (c) => {
+  app.get("/tenants/:slug/usage", {
+    access: access.tenant("viewer"),
+    summary: "GET /tenants/:slug/usage",
+    query: periodQuery,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());

@@ -2,11 +2,10 @@
  * Usage ingest and check for an edge deployed apart from the app (X-Ingest-Key), and public demo data (SPEC "Usage, demos, user, billing").
  * Paths are relative to /api.
  */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import { eq } from "drizzle-orm";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { parseJsonBody, parseQuery, parseWith } from "../../lib/http/validate.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
 import { tenants } from "../../lib/db/schema/mod.ts";
@@ -15,7 +14,6 @@ import {
   ingestRecords,
   ingestSchemaFor,
   isBatchBody,
-  requireIngestKey,
 } from "../../lib/usage/ingest.ts";
 import { currentPeriod, PERIOD_RE, tenantPeriodUsage } from "../../lib/usage/query.ts";
 import { DEMO_TENANT_SLUG, demoFor, isDemoProvider } from "../../lib/demos/mod.ts";
@@ -29,24 +27,30 @@ const checkQuery = z.object({
 
 const PROVIDER_ID_RE = /^[a-z0-9-]{1,40}$/;
 
-export function usageIngestRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function usageIngestRoutes(): Routes {
+  const app = new Routes("");
 
-  app.post("/usage/ingest", async (c) => {
-    const s = c.get("services");
-    requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
-    const raw = await parseJsonBody(c, z.unknown(), INGEST_MAX_BODY_BYTES);
-    const schema = ingestSchemaFor(raw, s.clock.now());
-    const { records } = parseWith(schema, raw);
-    const prefix = isBatchBody(raw) ? (i: number) => `records.${i}.` : () => "";
-    const accepted = await ingestRecords(s, records, prefix);
-    return c.json({ ok: true, accepted });
-  });
+  app.post(
+    "/usage/ingest",
+    { access: access.machineKey("ingest"), summary: "POST /usage/ingest" },
+    async (c) => {
+      const s = c.get("services");
+      const raw = await parseJsonBody(c, z.unknown(), INGEST_MAX_BODY_BYTES);
+      const schema = ingestSchemaFor(raw, s.clock.now());
+      const { records } = parseWith(schema, raw);
+      const prefix = isBatchBody(raw) ? (i: number) => `records.${i}.` : () => "";
+      const accepted = await ingestRecords(s, records, prefix);
+      return c.json({ ok: true, accepted });
+    },
+  );
 
   // The tenant's own month plus its billing account's plan limits, use and verdict.
-  app.get("/usage/check", async (c) => {
+  app.get("/usage/check", {
+    access: access.machineKey("ingest"),
+    summary: "The tenant's own month plus its billing account's plan limits, use and verdict.",
+    query: checkQuery,
+  }, async (c) => {
     const s = c.get("services");
-    requireIngestKey(s.config.ingestKey, c.req.header("x-ingest-key"));
     const q = parseQuery(c, checkQuery);
     const period = q.period ?? currentPeriod(s.clock.now());
     const [tenant] = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
@@ -61,7 +65,7 @@ export function usageIngestRoutes(): Hono<AppEnv> {
     });
   });
 
-  app.get("/demos/:provider", (c) => {
+  app.get("/demos/:provider", { access: access.public, summary: "GET /demos/:provider" }, (c) => {
     const s = c.get("services");
     const id = c.req.param("provider");
     if (!PROVIDER_ID_RE.test(id)) {

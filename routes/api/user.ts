@@ -1,9 +1,8 @@
 /** /api/user: personal access tokens, profile, password change. */
-import { Hono } from "hono";
+import { access, Routes } from "../../lib/http/route.ts";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
 import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import {
@@ -24,36 +23,48 @@ const passwordSchema = z.object({
   newPassword: str().min(1).max(200),
 }).strict();
 
-export function userRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function userRoutes(): Routes {
+  const app = new Routes("/user");
 
-  app.post("/tokens", async (c) => {
+  app.post("/tokens", { access: access.session, summary: "POST /tokens", ok: 201 }, async (c) => {
     const auth = requireAuth(c);
     const body = await parseJsonBody(c, z.object({ name: str().trim().min(1).max(100) }));
     return c.json(await createPersonalToken(c.get("services"), auth.user.id, body.name), 201);
   });
 
-  app.get("/tokens", async (c) => {
+  app.get("/tokens", { access: access.session, summary: "GET /tokens" }, async (c) => {
     const auth = requireAuth(c);
     return c.json({ tokens: await listPersonalTokens(c.get("services"), auth.user.id) });
   });
 
-  app.delete("/tokens/:id", async (c) => {
-    const auth = requireAuth(c);
-    await revokePersonalToken(c.get("services"), auth.user.id, intParam(c, "id"));
-    return c.json({ ok: true });
-  });
+  app.delete(
+    "/tokens/:id",
+    { access: access.session, summary: "DELETE /tokens/:id" },
+    async (c) => {
+      const auth = requireAuth(c);
+      await revokePersonalToken(c.get("services"), auth.user.id, intParam(c, "id"));
+      return c.json({ ok: true });
+    },
+  );
 
-  app.patch("/profile", async (c) => {
-    const auth = requireAuth(c);
-    const s = c.get("services");
-    const body = await parseJsonBody(c, profileSchema);
-    const [u] = await s.db.update(users).set({ ...body, updatedAt: new Date(s.clock.now()) })
-      .where(eq(users.id, auth.user.id)).returning();
-    return c.json({ ok: true, user: publicUser(s, u) });
-  });
+  app.patch(
+    "/profile",
+    { access: access.session, summary: "PATCH /profile", body: profileSchema },
+    async (c) => {
+      const auth = requireAuth(c);
+      const s = c.get("services");
+      const body = await parseJsonBody(c, profileSchema);
+      const [u] = await s.db.update(users).set({ ...body, updatedAt: new Date(s.clock.now()) })
+        .where(eq(users.id, auth.user.id)).returning();
+      return c.json({ ok: true, user: publicUser(s, u) });
+    },
+  );
 
-  app.post("/change-password", async (c) => {
+  app.post("/change-password", {
+    access: access.session,
+    summary: "POST /change-password",
+    body: passwordSchema,
+  }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
     const body = await parseJsonBody(c, passwordSchema);

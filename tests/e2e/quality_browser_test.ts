@@ -189,6 +189,7 @@ Deno.test({
         STRIPE_SECRET_KEY: "sk_test_quality",
         STRIPE_PRICE_PRO: "price_pro",
         LOG_LEVEL: "info",
+        QUOTAS: "on",
       },
     });
     handler = (req, info) => app.handler(req, info);

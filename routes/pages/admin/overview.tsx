@@ -6,7 +6,6 @@ import { currentPeriod, PERIOD_RE, periodRange } from "../../../lib/usage/query.
 import { addDays } from "../../../lib/usage/days.ts";
 import { badRequest } from "../../../lib/errors.ts";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
-import { niceBytesMax } from "../../../components/charts/scale.ts";
 import { Bytes, Empty, Stat, TableWrap } from "../../../components/ui.tsx";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
@@ -51,7 +50,6 @@ export async function adminOverviewPage(a: AdminCtx) {
           shortLabel={day}
           series={[{ name: "Bandwidth", values: daily.points.map((p) => p.bytes) }]}
           format={formatBytes}
-          scaleMax={niceBytesMax}
           empty="No traffic recorded in this month yet."
         />
         <BarChart

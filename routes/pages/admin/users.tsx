@@ -6,7 +6,6 @@ import { adminUserView } from "../../../lib/admin/users.ts";
 import { userDaily } from "../../../lib/admin/daily.ts";
 import { billingView, findBilling } from "../../../lib/billing/state.ts";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
-import { niceBytesMax } from "../../../components/charts/scale.ts";
 import { Badge, Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { formatBytes } from "../../../lib/dashboard/format.ts";
 import { UserActions } from "../../../components/admin/UserActions.tsx";
@@ -157,7 +156,6 @@ export async function adminUserPage(a: AdminCtx) {
             shortLabel={(d) => d.slice(8, 10)}
             series={[{ name: "Bandwidth", values: daily.days.map((d) => d.bytes) }]}
             format={formatBytes}
-            scaleMax={niceBytesMax}
             empty={u.tenants.length === 0
               ? "This user belongs to no tenant."
               : "No traffic on this user's tenants in this month."}

@@ -1,0 +1,45 @@
+/**
+ * Mounts declared routes (lib/http/route.ts): one Hono router per URL prefix (the
+ * first path segment: /auth, /tenants, /admin …), each route behind the middleware
+ * of its declared access. Within a router, routes are registered most specific
+ * first (a static segment before a parameter at the same place), so
+ * `/tenants/slug-availability` never depends on being written before `/tenants/:slug`.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env.ts";
+import type { DeclaredRoute } from "./route.ts";
+import { accessMiddleware } from "./access.ts";
+
+/** The first segment of a path (`/tenants/:slug` → `/tenants`). */
+export function prefixOf(path: string): string {
+  return "/" + (path.split("/")[1] ?? "");
+}
+
+/** Static segments sort before parameters, earlier segments first; ties keep their order. */
+export function bySpecificity(a: DeclaredRoute, b: DeclaredRoute): number {
+  const sa = a.path.split("/");
+  const sb = b.path.split("/");
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i].startsWith(":") || sa[i] === "*";
+    const pb = sb[i].startsWith(":") || sb[i] === "*";
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
+}
+
+export function mountRoutes(api: Hono<AppEnv>, routes: DeclaredRoute[]): void {
+  const groups = new Map<string, DeclaredRoute[]>();
+  for (const r of routes) {
+    const p = prefixOf(r.path);
+    groups.set(p, [...groups.get(p) ?? [], r]);
+  }
+  for (const [prefix, list] of groups) {
+    const router = new Hono<AppEnv>();
+    for (const r of [...list].sort(bySpecificity)) {
+      const rest = r.path.slice(prefix.length) || "/";
+      const chain = [...(r.before ?? []), accessMiddleware(r.access)];
+      router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], r.handler);
+    }
+    api.route(prefix, router);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Route declarations: every API route states, where it is defined, who may call it
+ * (its access) and what it takes and answers (zod schemas). routes/api/mod.ts mounts
+ * the declarations (one router per URL prefix, lib/http/mount.ts), runs the one
+ * middleware of the declared access kind (lib/http/access.ts) before the handler,
+ * and generates the OpenAPI document from them (lib/http/openapi.ts).
+ * How to declare a new route: docs/architecture.md "Declaring an API route".
+ */
+import type { Handler, MiddlewareHandler } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./env.ts";
+import type { Role } from "../tenants/roles.ts";
+
+/** Who may call a route (SPEC "Authentication"). */
+export type Access =
+  | { kind: "public" }
+  | { kind: "session" }
+  | { kind: "tenant"; role: Role }
+  | { kind: "masterAdmin" }
+  | { kind: "machineKey"; key: MachineKey }
+  | { kind: "webhookSecret"; carrier: "query" | "path" | "signature" };
+
+export type MachineKey = "aiTransform" | "ingest";
+
+export const access = {
+  public: { kind: "public" } as Access,
+  session: { kind: "session" } as Access,
+  tenant: (role: Role): Access => ({ kind: "tenant", role }),
+  masterAdmin: { kind: "masterAdmin" } as Access,
+  machineKey: (key: MachineKey): Access => ({ kind: "machineKey", key }),
+  webhookSecret: (carrier: "query" | "path" | "signature"): Access => ({
+    kind: "webhookSecret",
+    carrier,
+  }),
+};
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/** What a route declares besides its method, path and handler. */
+export type RouteSpec = {
+  access: Access;
+  summary: string;
+  /** JSON request body (parsed by the handler with parseJsonBody). */
+  body?: z.ZodType;
+  /** Query parameters (parsed by the handler with parseQuery). */
+  query?: z.ZodType;
+  /** Success status (default 200; 201 for creations, 204 for preflight). */
+  ok?: number;
+  /** Success response body (default: a JSON object). */
+  response?: z.ZodType;
+  /** Error statuses beyond those implied by the access kind and the inputs. */
+  errors?: number[];
+  /** Middleware run before the access check (e.g. open CORS on public routes). */
+  before?: MiddlewareHandler<AppEnv>[];
+};
+
+export type DeclaredRoute = RouteSpec & {
+  method: Method;
+  /** Full path under /api, in Hono's pattern syntax (`/tenants/:slug/members`). */
+  path: string;
+  handler: Handler<AppEnv>;
+};
+
+/**
+ * The routes of one API area. `prefix` is prepended to every path, so an area whose
+ * routes all share one (e.g. `/auth`) writes the rest only.
+ */
+export class Routes {
+  readonly list: DeclaredRoute[] = [];
+  constructor(readonly prefix = "") {}
+
+  get<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("GET", path, spec, handler);
+  }
+  post<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("POST", path, spec, handler);
+  }
+  put<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("PUT", path, spec, handler);
+  }
+  patch<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("PATCH", path, spec, handler);
+  }
+  delete<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("DELETE", path, spec, handler);
+  }
+  options<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+    return this.#add("OPTIONS", path, spec, handler);
+  }
+
+  #add<P extends string>(
+    method: Method,
+    path: P,
+    spec: RouteSpec,
+    handler: Handler<AppEnv, P>,
+  ): this {
+    const full = (this.prefix + (path === "/" ? "" : path)) || "/";
+    this.list.push({ ...spec, method, path: full, handler: handler as Handler<AppEnv> });
+    return this;
+  }
+}
