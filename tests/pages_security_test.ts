@@ -34,6 +34,7 @@ dbTest("every page, redirect and page error carries the security headers", async
     [anon, "/invites/accept?token=x"],
     [anon, "/no-such-page"],
     [anon, "/static/app.css"],
+    [anon, "/api-reference"],
     [owner, "/dashboard"],
     [owner, `/dashboard/${slug}`],
     [owner, "/dashboard/not-a-tenant"],

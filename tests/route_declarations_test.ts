@@ -43,6 +43,7 @@ function expectedAccess(r: DeclaredRoute): Access {
   if (p.startsWith("/webhooks/cache-refresh/")) return { kind: "webhookSecret", carrier: "path" };
   if (p === "/billing/webhook") return { kind: "webhookSecret", carrier: "signature" };
   if (p === "/ai-experiments/events" || p.startsWith("/demos/")) return { kind: "public" };
+  if (p === "/openapi.json") return { kind: "public" }; // the API reference (docs/api.md)
   // Where sessions are issued (not in SPEC): sign-up, log-in, log-out, password reset.
   if (/^\/auth\/(signup|login|logout|forgot-password|reset-password)$/.test(p)) {
     return { kind: "public" };

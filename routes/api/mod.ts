@@ -33,6 +33,7 @@ import { billingRoutes } from "./billing.ts";
 import { usageIngestRoutes } from "./usage_ingest.ts";
 import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
+import { openApiRoutes } from "./openapi.ts";
 import { unavailableError } from "../../lib/db/unavailable.ts";
 
 /** Every declared API route (lib/http/route.ts), area by area. */
@@ -60,6 +61,7 @@ export function apiDeclarations(): DeclaredRoute[] {
     adminOpsRoutes(),
     adminPlatformRoutes(),
     adminQuotaRoutes(),
+    openApiRoutes(apiDeclarations),
   ].flatMap((r) => r.list);
 }
 

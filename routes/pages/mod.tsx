@@ -11,6 +11,8 @@ import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
 import { passwordResetPages } from "./password_reset.tsx";
 import { type Dispatch, formBridge } from "./forms.tsx";
+import { apiReferencePages } from "./api_reference.tsx";
+import { apiDeclarations } from "../api/mod.ts";
 import { adminPages } from "./admin/mod.tsx";
 import { accountPages } from "./account/mod.tsx";
 
@@ -43,6 +45,7 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   app.route("/", invitePages());
   app.route("/", passwordResetPages());
   app.route("/", formBridge(dispatch));
+  app.route("/", apiReferencePages(apiDeclarations));
   app.route("/", adminPages());
   app.route("/", accountPages());
   app.onError((err, c) => pageError(c, err));

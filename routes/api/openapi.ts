@@ -1,0 +1,17 @@
+/** GET /api/openapi.json: the OpenAPI 3.1 document generated from the route declarations. */
+import { access, type DeclaredRoute, Routes } from "../../lib/http/route.ts";
+import { openApiDocument } from "../../lib/http/openapi.ts";
+
+export function openApiRoutes(all: () => DeclaredRoute[]): Routes {
+  const app = new Routes("");
+  let doc: Record<string, unknown> | undefined;
+  app.get("/openapi.json", {
+    access: access.public,
+    summary: "This document: every declared route with its access, inputs and statuses",
+  }, (c) => {
+    doc ??= openApiDocument(all(), c.get("services").config.publicUrl);
+    c.header("cache-control", "public, max-age=300");
+    return c.json(doc);
+  });
+  return app;
+}

@@ -1,0 +1,54 @@
+// deno-lint-ignore-file no-explicit-any -- the document is read loosely
+/** GET /api/openapi.json: OpenAPI 3.1 from the declarations, every SPEC endpoint with its statuses. */
+import { assert, assertEquals } from "./assert.ts";
+import { Client, dbTest } from "./harness.ts";
+
+const spec = JSON.parse(
+  await Deno.readTextFile(new URL("./fixtures/spec_endpoints.json", import.meta.url)),
+) as { endpoints: [string, string][] };
+
+const template = (p: string) => p.replace(/\{[^}]+\}/g, ":p");
+
+dbTest(
+  "GET /api/openapi.json lists every SPEC endpoint with its statuses and the error shape",
+  async (app) => {
+    const r = await new Client(app).get("/api/openapi.json");
+    assertEquals(r.status, 200);
+    const doc = r.body as any;
+    assertEquals(doc.openapi, "3.1.0");
+    assertEquals(doc.components.schemas.Error.required, ["error"]);
+    const ops = new Map<string, any>();
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        ops.set(`${method.toUpperCase()} ${template(path)}`, op);
+      }
+    }
+    for (const [method, path] of spec.endpoints) {
+      const op = ops.get(`${method} ${path}`);
+      assert(op, `${method} ${path} is in the document`);
+      const statuses = Object.keys(op.responses).map(Number);
+      assert(statuses.some((s) => s < 300), `${method} ${path} has a success status`);
+      for (const s of statuses.filter((s) => s >= 400)) {
+        assertEquals(
+          op.responses[s].content["application/json"].schema.$ref,
+          "#/components/schemas/Error",
+          `${method} ${path} ${s}`,
+        );
+      }
+    }
+    const invite = ops.get("POST /api/tenants/:p/members/invite");
+    assertEquals(Object.keys(invite.responses), ["200", "400", "401", "403", "404", "500"]);
+    assertEquals(invite.requestBody.content["application/json"].schema.required, ["email", "role"]);
+    assertEquals(invite["x-access"], { kind: "tenant", role: "admin" });
+    const events = ops.get("POST /api/ai-experiments/events");
+    assertEquals(events.security, []);
+    assert(events.responses["429"], "the event rate limit is documented");
+  },
+);
+
+dbTest("/api-reference renders the document as a page", async (app) => {
+  const r = await new Client(app).get("/api-reference");
+  assertEquals(r.status, 200);
+  assert(r.text.includes("POST /api/tenants/{slug}/members/invite"), "an operation is listed");
+  assert(r.text.includes("/api/openapi.json"), "links the machine-readable document");
+});
