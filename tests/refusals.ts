@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 /**
  * Shared by the per-area security tests: a list of requests that must each be refused
  * with a given status in the one error shape, and for a 400 the field it names.
