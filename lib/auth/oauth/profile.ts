@@ -9,6 +9,11 @@ import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
 
 export type OAuthProfile = { email: string; emailVerified: boolean };
 
+export const OAUTH_LABELS: Record<OAuthProviderName, string> = {
+  github: "GitHub",
+  google: "Google",
+};
+
 export const OAUTH_SCOPES: Record<OAuthProviderName, string[]> = {
   github: ["read:user", "user:email"],
   google: ["openid", "email"],
