@@ -82,7 +82,66 @@ const EnvSchema = z.object({
   OVERAGE_REPORT_INTERVAL_MS: intIn(1000, 86_400_000).default(3_600_000),
   STRIPE_METER_REQUESTS: z.string().min(1).max(100).default("cachely_overage_requests"),
   STRIPE_METER_BYTES: z.string().min(1).max(100).default("cachely_overage_bytes"),
+  ...oauthEnv("GITHUB"),
+  ...oauthEnv("GOOGLE"),
 });
+
+/** Per provider: client id and secret turn it on; the endpoint URLs default to the provider's. */
+function oauthEnv<P extends "GITHUB" | "GOOGLE">(p: P) {
+  const endpoint = z.url({ protocol: /^https?$/ }).optional();
+  return {
+    [`OAUTH_${p}_CLIENT_ID`]: z.string().min(1).max(200).optional(),
+    [`OAUTH_${p}_CLIENT_SECRET`]: z.string().min(1).max(500).optional(),
+    [`OAUTH_${p}_AUTHORIZE_URL`]: endpoint,
+    [`OAUTH_${p}_TOKEN_URL`]: endpoint,
+    [`OAUTH_${p}_USERINFO_URL`]: endpoint,
+  } as Record<`OAUTH_${P}_${"CLIENT_ID" | "CLIENT_SECRET" | OAuthUrl}`, typeof endpoint>;
+}
+type OAuthUrl = "AUTHORIZE_URL" | "TOKEN_URL" | "USERINFO_URL";
+
+export type OAuthProviderName = "github" | "google";
+export type OAuthProviderConfig = {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userinfoUrl: string;
+};
+const OAUTH_DEFAULTS: Record<OAuthProviderName, Record<OAuthUrl, string>> = {
+  github: {
+    AUTHORIZE_URL: "https://github.com/login/oauth/authorize",
+    TOKEN_URL: "https://github.com/login/oauth/access_token",
+    USERINFO_URL: "https://api.github.com/user",
+  },
+  google: {
+    AUTHORIZE_URL: "https://accounts.google.com/o/oauth2/v2/auth",
+    TOKEN_URL: "https://oauth2.googleapis.com/token",
+    USERINFO_URL: "https://openidconnect.googleapis.com/v1/userinfo",
+  },
+};
+
+/** The configured providers; one with only half its credentials stops start-up. */
+function oauthProviders(e: Record<string, unknown>) {
+  const out: Partial<Record<OAuthProviderName, OAuthProviderConfig>> = {};
+  for (const name of ["github", "google"] as const) {
+    const v = (k: string) => e[`OAUTH_${name.toUpperCase()}_${k}`] as string | undefined;
+    const id = v("CLIENT_ID"), secret = v("CLIENT_SECRET");
+    if (!id && !secret) continue;
+    if (!id || !secret) {
+      const missing = `OAUTH_${name.toUpperCase()}_${id ? "CLIENT_SECRET" : "CLIENT_ID"}`;
+      throw new ConfigError(`Invalid environment:\n  ${missing}: is required with its pair`);
+    }
+    const url = (k: OAuthUrl) => v(k) ?? OAUTH_DEFAULTS[name][k];
+    out[name] = {
+      clientId: id,
+      clientSecret: secret,
+      authorizeUrl: url("AUTHORIZE_URL"),
+      tokenUrl: url("TOKEN_URL"),
+      userinfoUrl: url("USERINFO_URL"),
+    };
+  }
+  return out;
+}
 
 const planOverride = z.object({
   priceUsd: z.number().min(0).max(1e6),
@@ -193,6 +252,8 @@ export type Config = {
   overageReportIntervalMs: number;
   /** Stripe billing meter event names for pro overage. */
   stripeMeters: { requests: string; bytes: string };
+  /** OAuth sign-in providers that have credentials (lib/auth/oauth/). */
+  oauth: Partial<Record<OAuthProviderName, OAuthProviderConfig>>;
 };
 
 export class ConfigError extends Error {
@@ -277,6 +338,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),
     overageReportIntervalMs: e.OVERAGE_REPORT_INTERVAL_MS,
     stripeMeters: { requests: e.STRIPE_METER_REQUESTS, bytes: e.STRIPE_METER_BYTES },
+    oauth: oauthProviders(e),
   };
 }
 

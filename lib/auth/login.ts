@@ -68,7 +68,8 @@ export async function limitLogin(s: Services, ip: string) {
   if (!byIp.allowed) throw tooManyRequests(byIp.retryAfterSeconds, "Too many log-in attempts");
 }
 
-async function startSession(c: Context<AppEnv>, s: Services, userId: string) {
+/** Sets the session cookie for a freshly signed-in user (password or OAuth). */
+export async function startSession(c: Context<AppEnv>, s: Services, userId: string) {
   const { token } = await createSession(s.kv, userId, s.config.sessionTtlMs, s.clock.now());
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,

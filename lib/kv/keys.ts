@@ -15,6 +15,8 @@ export const kvKeys = {
   passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
   /** The user's one pending reset (token hash), so a new reset kills the old token. */
   userPasswordReset: (userId: string) => ["user_password_reset", userId] as const,
+  /** A pending OAuth sign-in by its state: `{ provider, verifier, next, expiresAt }`. */
+  oauthState: (state: string) => ["oauth_state", state] as const,
   /** A form result waiting for the page a no-JS form post is redirected to (one read). */
   flash: (id: string) => ["flash", id] as const,
   rateLimit: (bucket: string, id: string, window: number) =>

@@ -15,6 +15,7 @@ import { safeNext } from "../../lib/http/next.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { readFormFields, requireSameOriginForm } from "./form_post.ts";
+import { OAuthButtons } from "../../components/OAuthButtons.tsx";
 
 const FORMS = {
   "/login": { title: "Log in", api: "/api/auth/login", run: logInWithPassword },
@@ -62,6 +63,7 @@ function credentialsPage(
           redirectTo: next,
         }}
       />
+      <OAuthButtons providers={c.get("services").config.oauth} next={next} />
       {path === "/login"
         ? (
           <>

@@ -6,6 +6,7 @@ import { pageSecurityHeaders } from "../../lib/http/security_headers.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { page, pageError, pageUser } from "./render.tsx";
 import { authPages } from "./auth.tsx";
+import { oauthPages } from "./oauth.ts";
 import { dashboardPages } from "./dashboard.tsx";
 import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
@@ -41,6 +42,7 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
       </Layout>,
     ));
   app.route("/", authPages());
+  app.route("/", oauthPages());
   app.route("/", dashboardPages());
   app.route("/", invitePages());
   app.route("/", passwordResetPages());

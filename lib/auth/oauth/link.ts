@@ -1,0 +1,38 @@
+/**
+ * Which account an OAuth profile signs in to: the account with the same email when the
+ * provider says the email is verified. An unverified email signs in nowhere: it must not
+ * take over an existing account, nor claim the address for a new one.
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/env.ts";
+import type { OAuthProviderName } from "../../config.ts";
+import { ApiError } from "../../errors.ts";
+import { createUser, findUserByEmail } from "../../users/mod.ts";
+import { randomToken } from "../../crypto/mod.ts";
+import { startSession } from "../login.ts";
+import type { OAuthProfile } from "./profile.ts";
+
+export async function signInOAuthUser(
+  c: Context<AppEnv>,
+  provider: OAuthProviderName,
+  profile: OAuthProfile,
+): Promise<void> {
+  const s = c.get("services");
+  if (!profile.emailVerified) {
+    throw new ApiError(
+      403,
+      "email_unverified",
+      `Your ${provider === "github" ? "GitHub" : "Google"} email is not verified; ` +
+        "verify it there or log in with your password",
+    );
+  }
+  // A new account gets an unguessable password; "Forgot your password?" can set a real one.
+  const user = await findUserByEmail(s, profile.email) ??
+    await createUser(s, profile.email, randomToken(32)).catch(async (e) => {
+      const raced = await findUserByEmail(s, profile.email); // two first sign-ins at once
+      if (!raced) throw e;
+      return raced;
+    });
+  if (user.blocked) throw new ApiError(403, "user_blocked", "This account is blocked");
+  await startSession(c, s, user.id);
+}

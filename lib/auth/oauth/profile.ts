@@ -1,0 +1,51 @@
+/**
+ * The provider's answer to "who is this, and is the email verified?". GitHub: the primary
+ * address from /user/emails (USERINFO_URL + "/emails") with its `verified` flag. Google's
+ * OpenID userinfo carries `email_verified`. An unverified email comes back as such and
+ * never links to an existing account (flow.ts).
+ */
+import { z } from "zod";
+import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
+
+export type OAuthProfile = { email: string; emailVerified: boolean };
+
+export const OAUTH_SCOPES: Record<OAuthProviderName, string[]> = {
+  github: ["read:user", "user:email"],
+  google: ["openid", "email"],
+};
+
+const TIMEOUT_MS = 10_000;
+
+async function getJson(url: string, accessToken: string): Promise<unknown> {
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`userinfo answered ${res.status}`);
+  }
+  return await res.json();
+}
+
+const githubEmails = z.array(
+  z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }),
+);
+const googleUser = z.object({ email: z.string(), email_verified: z.boolean().optional() });
+
+export async function fetchOAuthProfile(
+  name: OAuthProviderName,
+  p: OAuthProviderConfig,
+  accessToken: string,
+): Promise<OAuthProfile | null> {
+  if (name === "google") {
+    const u = googleUser.safeParse(await getJson(p.userinfoUrl, accessToken));
+    return u.success
+      ? { email: u.data.email, emailVerified: u.data.email_verified === true }
+      : null;
+  }
+  const emails = githubEmails.safeParse(await getJson(`${p.userinfoUrl}/emails`, accessToken));
+  if (!emails.success) return null;
+  const primary = emails.data.find((e) => e.primary) ?? emails.data[0];
+  return primary ? { email: primary.email, emailVerified: primary.verified } : null;
+}
