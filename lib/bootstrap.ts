@@ -45,7 +45,7 @@ async function installationId(db: DbHandle): Promise<string | undefined> {
 async function openMigratedDb(config: Config): Promise<DbHandle> {
   const db = await openDb(
     config.databaseUrl
-      ? { url: config.databaseUrl, connectTimeoutMs: config.dbRequestTimeoutMs }
+      ? { url: config.databaseUrl, requestTimeoutMs: config.dbRequestTimeoutMs }
       : { dataDir: `${config.dataDir}/pg` },
     false,
   );

@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import { assertEquals } from "./assert.ts";
-import { Client, signUp, testConfig } from "./harness.ts";
+import { Client, type JsonResponse, signUp, testConfig } from "./harness.ts";
 import { bootstrap } from "../lib/bootstrap.ts";
 import { silentLogger } from "../lib/log.ts";
 import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
@@ -14,34 +14,56 @@ import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("db_outage_test: skipped: TEST_DATABASE_URL is not set");
 
-/** A TCP forwarder to host:port that can be stopped (connections cut) and restarted. */
+/**
+ * A TCP forwarder to host:port that can be stopped (connections cut) and restarted, or
+ * turned into a black hole: connections stay open and new ones are accepted, but no
+ * byte moves either way until `resume()` (a hung server, or a partition TCP rides out).
+ */
 function forwarder(host: string, port: number) {
   let listener: Deno.TcpListener | null = null;
   const conns = new Set<Deno.Conn>();
   let localPort = 0;
+  let gate: Promise<void> = Promise.resolve();
+  let open = () => {};
+  const closeAll = (...xs: Deno.Conn[]) => {
+    for (const x of xs) {
+      conns.delete(x);
+      try {
+        x.close();
+      } catch { /* closed */ }
+    }
+  };
+  const pipe = async (a: Deno.Conn, b: Deno.Conn) => {
+    const reader = a.readable.getReader();
+    const writer = b.writable.getWriter();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        await gate; // black hole: held here (and TCP pushes back) until resume()
+        await writer.write(value);
+      }
+    } catch {
+      /* cut */
+    } finally {
+      closeAll(a, b);
+    }
+  };
   const start = () => {
     if (listener) return;
     listener = Deno.listen({ hostname: "127.0.0.1", port: localPort });
     localPort = (listener.addr as Deno.NetAddr).port;
     (async () => {
       for await (const c of listener!) {
-        const up = await Deno.connect({ hostname: host, port }).catch(() => null);
-        if (!up) {
-          c.close();
-          continue;
-        }
-        conns.add(c).add(up);
-        const pipe = (a: Deno.Conn, b: Deno.Conn) =>
-          a.readable.pipeTo(b.writable).catch(() => {}).finally(() => {
-            for (const x of [a, b]) {
-              conns.delete(x);
-              try {
-                x.close();
-              } catch { /* closed */ }
-            }
-          });
-        pipe(c, up);
-        pipe(up, c);
+        conns.add(c);
+        (async () => {
+          await gate;
+          const up = await Deno.connect({ hostname: host, port }).catch(() => null);
+          if (!up) return closeAll(c);
+          conns.add(up);
+          pipe(c, up);
+          pipe(up, c);
+        })();
       }
     })().catch(() => {});
   };
@@ -53,74 +75,171 @@ function forwarder(host: string, port: number) {
     stop() {
       listener?.close();
       listener = null;
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
-      conns.clear();
+      closeAll(...conns);
     },
     start,
+    blackHole() {
+      gate = new Promise((r) => open = r);
+    },
+    resume() {
+      open();
+      gate = Promise.resolve();
+    },
   };
 }
 
+/** Fails (instead of hanging the suite) when `p` takes longer than `ms`. */
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Outage = {
+  fwd: ReturnType<typeof forwarder>;
+  /** The test database, reached directly (not through the forwarder). */
+  directUrl: string;
+  owner: Awaited<ReturnType<typeof signUp>>;
+  slug: string;
+  visitor: Client;
+};
+
+/**
+ * The real program on a fresh PostgreSQL database reached through a forwarder, with
+ * one tenant whose snapshot the edge has already served once.
+ */
+async function withOutageApp(fn: (o: Outage) => Promise<void>) {
+  const name = `cachely_o_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const direct = new URL(BASE!);
+  direct.pathname = `/${name}`;
+  await migrateUnderLock(direct.toString());
+  const fwd = forwarder(direct.hostname, Number(direct.port || 5432));
+  const viaFwd = new URL(direct);
+  viaFwd.host = `127.0.0.1:${fwd.port}`;
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => Response.json({ hello: "world" }),
+  );
+  const app = await bootstrap(
+    testConfig({ DATABASE_URL: viaFwd.toString(), DB_REQUEST_TIMEOUT_MS: "2000" }),
+    { log: silentLogger },
+  );
+  try {
+    const owner = await signUp(app);
+    const slug = `o-${crypto.randomUUID().slice(0, 8)}`;
+    const created = await owner.post("/api/tenants", {
+      slug,
+      cms: "generic",
+      apiOrigin: `http://127.0.0.1:${upstream.addr.port}`,
+    });
+    assertEquals(created.status, 201, created.text);
+    const visitor = new Client(app, `http://${slug}.localhost:8000`);
+    assertEquals((await visitor.get("/~api/posts")).status, 200);
+    await fn({ fwd, directUrl: direct.toString(), owner, slug, visitor });
+  } finally {
+    fwd.resume();
+    fwd.start();
+    await within(app.close(), 30_000, "app.close").catch(() => {});
+    fwd.stop();
+    await upstream.shutdown();
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** A 503 `unavailable` with Retry-After: what a management request answers in an outage. */
+function assertUnavailable(res: JsonResponse) {
+  assertEquals(res.status, 503, res.text);
+  assertEquals(res.headers.get("retry-after"), "5");
+  assertEquals(res.body.error.code, "unavailable");
+}
+
+/** Repeats the api-config PUT until it is no longer 503 (the pool recovers by itself). */
+async function putUntilRecovered(o: Outage) {
+  const put = () =>
+    within(o.owner.put(`/api/tenants/${o.slug}/api-config`, { cacheTTL: 99 }), 15_000, "PUT");
+  let after = await put();
+  for (let i = 0; i < 60 && after.status === 503; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    after = await put();
+  }
+  assertEquals(after.status, 200, after.text);
+}
+
+const pgTest = { ignore: !BASE, sanitizeOps: false, sanitizeResources: false };
+
 Deno.test({
+  ...pgTest,
   name: "database outage: management 503 with Retry-After, edge keeps serving, then recovery",
-  ignore: !BASE,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const name = `cachely_o_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const direct = new URL(BASE!);
-    direct.pathname = `/${name}`;
-    await migrateUnderLock(direct.toString());
-    const fwd = forwarder(direct.hostname, Number(direct.port || 5432));
-    const viaFwd = new URL(direct);
-    viaFwd.host = `127.0.0.1:${fwd.port}`;
-    const upstream = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen() {} },
-      () => Response.json({ hello: "world" }),
-    );
-    const app = await bootstrap(
-      testConfig({ DATABASE_URL: viaFwd.toString(), DB_REQUEST_TIMEOUT_MS: "2000" }),
-      { log: silentLogger },
-    );
-    try {
-      const owner = await signUp(app);
-      const slug = `o-${crypto.randomUUID().slice(0, 8)}`;
-      const created = await owner.post("/api/tenants", {
-        slug,
-        cms: "generic",
-        apiOrigin: `http://127.0.0.1:${upstream.addr.port}`,
-      });
-      assertEquals(created.status, 201, created.text);
-      const visitor = new Client(app, `http://${slug}.localhost:8000`);
-      assertEquals((await visitor.get("/~api/posts")).status, 200);
-
-      fwd.stop(); // the outage
-      const during = await owner.put(`/api/tenants/${slug}/api-config`, { cacheTTL: 99 });
-      assertEquals(during.status, 503, during.text);
-      assertEquals(during.headers.get("retry-after"), "5");
-      assertEquals(during.body.error.code, "unavailable");
-      const edge = await visitor.get("/~api/posts?during=outage");
+  fn: () =>
+    withOutageApp(async (o) => {
+      o.fwd.stop(); // the outage: connections cut, new ones refused
+      assertUnavailable(
+        await o.owner.put(`/api/tenants/${o.slug}/api-config`, { cacheTTL: 99 }),
+      );
+      const edge = await o.visitor.get("/~api/posts?during=outage");
       assertEquals(edge.status, 200, "the edge serves from its snapshot");
+      o.fwd.start(); // the database is back: no restart needed
+      await putUntilRecovered(o);
+    }),
+});
 
-      fwd.start(); // the database is back: no restart needed
-      let after = await owner.put(`/api/tenants/${slug}/api-config`, { cacheTTL: 99 });
-      for (let i = 0; i < 20 && after.status === 503; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        after = await owner.put(`/api/tenants/${slug}/api-config`, { cacheTTL: 99 });
+Deno.test({
+  ...pgTest,
+  name: "database black hole: a server that accepts but never answers is 503 fast, never a hang",
+  fn: () =>
+    withOutageApp(async (o) => {
+      o.fwd.blackHole(); // pooled connections and new ones: no answer at all
+      // The app's deadline is 2 s; a hang is caught here instead of stalling the suite.
+      const put = await within(
+        o.owner.put(`/api/tenants/${o.slug}/api-config`, { cacheTTL: 99 }),
+        15_000,
+        "PUT during the black hole",
+      );
+      assertUnavailable(put);
+      assertUnavailable(
+        await within(o.owner.get(`/api/tenants/${o.slug}`), 15_000, "GET during the black hole"),
+      );
+      const edge = await o.visitor.get("/~api/posts?during=black-hole");
+      assertEquals(edge.status, 200, "the edge never touches the database");
+      o.fwd.resume();
+      await putUntilRecovered(o);
+    }),
+});
+
+Deno.test({
+  ...pgTest,
+  name: "database lock wait: a statement stuck on a row lock is cancelled and answered 503",
+  fn: () =>
+    withOutageApp(async (o) => {
+      const other = postgres(o.directUrl, { max: 1, onnotice: () => {} });
+      const locker = await other.reserve();
+      try {
+        await locker.unsafe("BEGIN");
+        await locker`SELECT id FROM tenants WHERE slug = ${o.slug} FOR UPDATE`;
+        assertUnavailable(
+          await within(
+            o.owner.put(`/api/tenants/${o.slug}/api-config`, { cacheTTL: 99 }),
+            15_000,
+            "PUT behind a row lock",
+          ),
+        );
+        await locker.unsafe("ROLLBACK");
+        await putUntilRecovered(o);
+      } finally {
+        await locker.unsafe("ROLLBACK").catch(() => {});
+        locker.release();
+        await other.end();
       }
-      assertEquals(after.status, 200, after.text);
-    } finally {
-      fwd.start();
-      await app.close().catch(() => {});
-      fwd.stop();
-      await upstream.shutdown();
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  },
+    }),
 });

@@ -6,6 +6,7 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/mod.ts";
 import { applyMigrations } from "./migrate.ts";
+import { type SqlLike, withDeadline } from "./deadline.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -23,32 +24,39 @@ export type DbHandle = {
 };
 
 export type OpenDbOptions =
-  | { url: string; maxConnections?: number; connectTimeoutMs?: number }
+  | {
+    url: string;
+    maxConnections?: number;
+    /** Connect deadline, and the deadline of every statement (0: none, lib/db/deadline.ts). */
+    requestTimeoutMs?: number;
+  }
   | { dataDir?: string; loadDataDir?: Blob };
 
 export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
   const handle = "url" in opts
-    ? await openPostgres(opts.url, opts.maxConnections, opts.connectTimeoutMs)
+    ? await openPostgres(opts.url, opts.maxConnections, opts.requestTimeoutMs)
     : await openPglite(opts);
   if (migrate) await applyMigrations(handle);
   return handle;
 }
 
 // Drivers are imported when used: an instance on PostgreSQL never loads PGlite (cold start).
-async function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): Promise<DbHandle> {
+async function openPostgres(url: string, max = 4, requestTimeoutMs = 0): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle: drizzlePostgres } = await import("drizzle-orm/postgres-js");
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
-  // A short connect timeout: during an outage a request fails fast (503) instead of hanging.
+  // A short connect timeout and a deadline on every statement: during an outage (refused,
+  // or a server that never answers, or a lock wait) a request fails fast (503), never hangs.
   const sql = postgres(url, {
     max,
     prepare: false,
     idle_timeout: 20,
-    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
+    connect_timeout: Math.max(1, Math.ceil((requestTimeoutMs || 5_000) / 1000)),
     onnotice: () => {},
   });
+  const bounded = withDeadline(sql as unknown as SqlLike, requestTimeoutMs);
   return {
-    db: drizzlePostgres(sql, { schema }) as unknown as Db,
+    db: drizzlePostgres(bounded as unknown as typeof sql, { schema }) as unknown as Db,
     kind: "postgres",
     exec: async (text) => {
       await sql.unsafe(text);
@@ -56,7 +64,7 @@ async function openPostgres(url: string, max = 4, connectTimeoutMs = 5_000): Pro
     execInTransaction: async (text) => {
       await sql.begin((tx) => tx.unsafe(text));
     },
-    query: async <T>(text: string) => (await sql.unsafe(text)) as unknown as T[],
+    query: async <T>(text: string) => (await bounded.unsafe(text)) as unknown as T[],
     close: () => sql.end({ timeout: 5 }),
   };
 }

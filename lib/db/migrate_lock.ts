@@ -41,15 +41,19 @@ export async function migrateUnderLock(url: string): Promise<string[]> {
   try {
     const conn = await sql.reserve();
     try {
-      // Waits while another instance migrates; it then finds nothing left to do.
-      await conn.unsafe(`SELECT pg_advisory_lock(${LOCK_KEY})`);
+      // Waits while another instance migrates; it then finds nothing left to do. The wait and
+      // the migrations lift a role's statement_timeout (docs/operations.md sets one) for their
+      // own transaction only; the session lock outlives that transaction.
+      await conn.unsafe(
+        `BEGIN; SET LOCAL statement_timeout = 0; SELECT pg_advisory_lock(${LOCK_KEY}); COMMIT`,
+      );
       try {
         return await applyMigrations({
           exec: async (text) => {
             await conn.unsafe(text);
           },
           execInTransaction: async (text) => {
-            await conn.unsafe("BEGIN");
+            await conn.unsafe("BEGIN; SET LOCAL statement_timeout = 0");
             try {
               await conn.unsafe(text);
               await conn.unsafe("COMMIT");

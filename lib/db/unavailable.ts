@@ -9,7 +9,8 @@ import { ApiError } from "../errors.ts";
 export const RETRY_AFTER_SECONDS = 5;
 
 // postgres.js error codes for a connection that failed or went away, and the SQLSTATE
-// classes of connection exceptions (08), operator intervention (57) and resources (53).
+// classes of connection exceptions (08), operator intervention (57: also a cancelled or
+// timed-out statement) and resources (53).
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -20,6 +21,7 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
+  "DB_DEADLINE", // lib/db/deadline.ts: no answer within DB_REQUEST_TIMEOUT_MS
 ]);
 
 function isUnavailable(e: unknown): boolean {

@@ -1,6 +1,6 @@
 /**
  * A loopback OAuth 2.0 authorization server standing in for GitHub and Google:
- * /authorize approves at once (or answers `error=` when told to deny) and redirects back
+ * /authorize approves at once or after a consent page (or answers `error=` when told to deny) and redirects back
  * with a one-time code; /token checks the client credentials, redirect URI and PKCE
  * verifier; /user/emails (GitHub) and /userinfo (Google) answer the current identity.
  */
@@ -16,6 +16,8 @@ export function startFakeOAuth(clientId: string, clientSecret: string) {
   const state = {
     identity: { email: "ada@example.com", verified: true } as FakeIdentity,
     deny: null as string | null,
+    /** Show a consent page with an "Authorize" link instead of redirecting at once. */
+    consent: false,
     tokenRequests: 0,
   };
   const server = serveOnLoopback(async (req) => {
@@ -52,7 +54,11 @@ export function startFakeOAuth(clientId: string, clientSecret: string) {
       });
       back.searchParams.set("code", code);
     }
-    return Response.redirect(back.toString(), 302);
+    if (!state.consent) return Response.redirect(back.toString(), 302);
+    const href = back.toString().replaceAll("&", "&amp;").replaceAll('"', "&quot;");
+    return new Response(`<!doctype html><a id="authorize" href="${href}">Authorize</a>`, {
+      headers: { "content-type": "text/html" },
+    });
   }
 
   async function token(req: Request): Promise<Response> {

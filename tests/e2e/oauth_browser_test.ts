@@ -1,0 +1,126 @@
+/**
+ * OAuth sign-in in Chromium against the loopback fake authorization server: "Continue with
+ * GitHub" on /login ends on /dashboard signed in; a second run links the same verified email
+ * to an existing password account; a replayed or expired callback is a 400 page; a provider
+ * error is a readable page.
+ */
+import { chromium, type Page } from "playwright-core";
+import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
+import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
+import { startFakeOAuth } from "../fakes/oauth_server.ts";
+import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+
+Deno.test({
+  name: "oauth in Chromium: sign in, link a password account, refuse replays, show provider errors",
+  ignore: !hasChromium && !inCi,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
+    await buildIslands();
+    const fake = startFakeOAuth("cachely-e2e", "e2e-client-secret");
+    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+    const server = serveOnLoopback((req, info) => handler(req, info));
+    const origin = `http://localhost:${server.port}`;
+    const app = await createTestApp(BACKENDS[0], {
+      env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin, ...fake.env("GITHUB") },
+    });
+    handler = (req, info) => app.handler(req, info);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const problems: string[] = [];
+    const watch = (page: Page) => {
+      page.on("pageerror", (e) => problems.push(e.message));
+      // Status errors (favicon, 400 pages) are expected; CSP refusals are not.
+      page.on(
+        "console",
+        (m) => /Refused|Content Security Policy/.test(m.text()) && problems.push(m.text()),
+      );
+    };
+    const me = async (page: Page) => {
+      const res = await page.request.get(`${origin}/api/auth/me`);
+      return res.ok() ? (await res.json()).user : null;
+    };
+    /** Clicks the button on /login and returns the callback URL the fake sent the browser to. */
+    const clickGitHub = async (page: Page) => {
+      let callback = "";
+      page.on("request", (r) => {
+        if (r.url().includes("/auth/oauth/github/callback")) callback = r.url();
+      });
+      await page.goto(`${origin}/login`);
+      await page.click("text=Continue with GitHub");
+      await page.waitForLoadState();
+      return callback;
+    };
+    try {
+      // 1. A new user: GitHub → fake authorizes → /dashboard, signed in.
+      const first = await browser.newContext();
+      const page = await first.newPage();
+      watch(page);
+      const callback = await clickGitHub(page);
+      assertEquals(page.url(), `${origin}/dashboard`);
+      assertStringIncludes(await page.textContent("body") ?? "", "ada@example.com");
+      assertEquals((await me(page))?.email, "ada@example.com");
+
+      // Replaying the same callback (state used) in the same browser: a 400 page.
+      const replay = await page.goto(callback);
+      assertEquals(replay?.status(), 400);
+      assertStringIncludes(await page.textContent("main") ?? "", "already used");
+      await first.close();
+
+      // 2. A password account, then GitHub with the same verified email: the same account.
+      const signup = await fetch(`${origin}/api/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ email: "grace@example.com", password: "correct horse battery" }),
+      });
+      assertEquals(signup.status, 201);
+      const owner = (await signup.json()).user;
+      fake.state.identity = { email: "grace@example.com", verified: true };
+      const second = await browser.newContext();
+      const linked = await second.newPage();
+      watch(linked);
+      await clickGitHub(linked);
+      assertEquals(linked.url(), `${origin}/dashboard`);
+      assertEquals((await me(linked))?.id, owner.id);
+      await second.close();
+
+      // 3. Expired state: the visitor took longer than 10 minutes at the provider.
+      const third = await browser.newContext();
+      const slow = await third.newPage();
+      watch(slow);
+      fake.state.consent = true;
+      await slow.goto(`${origin}/login`);
+      await slow.click("text=Continue with GitHub");
+      await slow.waitForSelector("#authorize");
+      app.clock.advance(11 * 60_000);
+      const expired = slow.waitForResponse((r) => r.url().includes("/callback"));
+      await slow.click("#authorize");
+      assertEquals((await expired).status(), 400);
+      await slow.waitForLoadState();
+      assertStringIncludes(await slow.textContent("main") ?? "", "expired");
+      assertEquals(await me(slow), null);
+
+      // 4. The user refuses at the provider: a readable page, not signed in.
+      fake.state.consent = false;
+      fake.state.deny = "access_denied";
+      const denied = slow.waitForResponse((r) => r.url().includes("/callback"));
+      await slow.goto(`${origin}/login`);
+      await slow.click("text=Continue with GitHub");
+      assertEquals((await denied).status(), 400);
+      await slow.waitForLoadState();
+      assertStringIncludes(
+        await slow.textContent('[role="alert"]') ?? "",
+        "GitHub sign-in did not complete: The user has denied your application access.",
+      );
+      assertEquals(await me(slow), null);
+      await third.close();
+      assertEquals(problems, [], "no script or CSP errors");
+      assert(fake.state.tokenRequests >= 2);
+    } finally {
+      await browser.close();
+      await app.close();
+      await fake.close();
+      await server.close();
+    }
+  },
+});
