@@ -8,6 +8,7 @@ import { ApiError, badRequest } from "../errors.ts";
 import { findUserById } from "../users/mod.ts";
 import { applySubscription, findBillingByCustomer, upsertBilling } from "./state.ts";
 import { refreshSubscription, subscriptionFacts } from "./subscription.ts";
+import { findNul, NUL_MESSAGE } from "../http/text.ts";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -31,8 +32,9 @@ export async function verifyStripeEvent(
   if (Math.abs(Math.floor(nowMs / 1000) - Number(t)) > SIGNATURE_TOLERANCE_SECONDS) {
     throw invalidSignature("timestamp outside the tolerance");
   }
+  let event: Stripe.Event;
   try {
-    return await Stripe.webhooks.constructEventAsync(
+    event = await Stripe.webhooks.constructEventAsync(
       rawBody,
       header,
       secret,
@@ -46,6 +48,25 @@ export async function verifyStripeEvent(
     }
     throw badRequest("Invalid webhook payload: not a JSON event");
   }
+  return checkedEvent(event);
+}
+
+/**
+ * A correctly signed body is still input: `null`, an event without a data object, or U+0000
+ * (which PostgreSQL text cannot hold) used to surface as a 500.
+ */
+function checkedEvent(event: Stripe.Event): Stripe.Event {
+  const data = (event as { data?: { object?: unknown } } | null)?.data?.object;
+  if (typeof event?.type !== "string" || typeof data !== "object" || data === null) {
+    throw badRequest("Invalid webhook payload: not a JSON event");
+  }
+  const nul = findNul(event);
+  if (nul !== null) {
+    throw badRequest(`Invalid ${nul}: ${NUL_MESSAGE}`, {
+      fields: [{ path: nul, message: NUL_MESSAGE }],
+    });
+  }
+  return event;
 }
 
 /** Applies an event; unknown types are ignored. Returns whether billing changed. */

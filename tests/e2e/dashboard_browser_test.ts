@@ -6,23 +6,10 @@
 import { chromium } from "playwright-core";
 import { assertEquals, assertStringIncludes } from "../assert.ts";
 import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 
 const backend = BACKENDS[BACKENDS.length - 1];
-
-/** The island bundle is a build product (deno task build); build it for this test. */
-async function buildIslands(): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "build"],
-    cwd: new URL("../../", import.meta.url),
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(`deno task build failed: ${new TextDecoder().decode(out.stderr)}`);
-  }
-}
 
 Deno.test({
   name: `dashboard in Chromium: sign up, create a tenant, refresh its cache [${backend}]`,
