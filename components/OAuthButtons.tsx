@@ -1,6 +1,6 @@
 /** "Continue with GitHub / Google" links on the log-in and sign-up pages, configured providers only. */
 import type { OAuthProviderConfig, OAuthProviderName } from "../lib/config.ts";
-import { OAUTH_LABELS } from "../lib/auth/oauth/flow.ts";
+import { OAUTH_LABELS } from "../lib/auth/oauth/profile.ts";
 
 export function OAuthButtons(
   props: { providers: Partial<Record<OAuthProviderName, OAuthProviderConfig>>; next: string },

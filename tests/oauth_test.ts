@@ -7,6 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { BACKENDS, Client, createTestApp, signUp, type TestApp } from "./harness.ts";
 import { startFakeOAuth } from "./fakes/oauth_server.ts";
 import { ConfigError, loadConfig } from "../lib/config.ts";
+import { LOGIN_LIMITS } from "../lib/auth/login.ts";
 import { saveOAuthState, takeOAuthState } from "../lib/auth/oauth/state.ts";
 
 type Fake = ReturnType<typeof startFakeOAuth>;
@@ -193,3 +194,14 @@ Deno.test("oauth: two callbacks racing with one state: exactly one takes it", as
     kv.close();
   }
 });
+
+Deno.test("oauth: starts count against the per-IP log-in window (each writes KV state)", () =>
+  withOAuth(async (app) => {
+    const client = new Client(app);
+    const statuses = [];
+    for (let i = 0; i <= LOGIN_LIMITS.perIp.limit; i++) {
+      statuses.push((await client.get("/auth/oauth/github")).status);
+    }
+    assertEquals(statuses.filter((s) => s === 302).length, LOGIN_LIMITS.perIp.limit);
+    assertEquals(statuses.at(-1), 429);
+  }));

@@ -14,14 +14,11 @@ import { ApiError, notFound } from "../../errors.ts";
 import { safeNext } from "../../http/next.ts";
 import { timingSafeEqual } from "../../crypto/mod.ts";
 import { OAUTH_STATE_TTL_MS, saveOAuthState, takeOAuthState } from "./state.ts";
-import { fetchOAuthProfile, OAUTH_SCOPES } from "./profile.ts";
+import { fetchOAuthProfile, OAUTH_LABELS, OAUTH_SCOPES } from "./profile.ts";
+import { limitLogin } from "../login.ts";
 import { signInOAuthUser } from "./link.ts";
 
 export const OAUTH_STATE_COOKIE = "cachely_oauth_state";
-export const OAUTH_LABELS: Record<OAuthProviderName, string> = {
-  github: "GitHub",
-  google: "Google",
-};
 
 function provider(c: Context<AppEnv>, name: string) {
   const config = c.get("services").config;
@@ -36,6 +33,8 @@ function provider(c: Context<AppEnv>, name: string) {
 export async function startOAuth(c: Context<AppEnv>, name: string): Promise<string> {
   const s = c.get("services");
   const { name: n, p, client } = provider(c, name);
+  // Each start writes a KV entry: it counts against the same per-IP window as log-ins.
+  await limitLogin(s, c.get("clientIp"));
   const next = safeNext(c.req.query("next"), s.config.publicUrl);
   const { state, verifier } = await saveOAuthState(s.kv, n, next, s.clock.now());
   setCookie(c, OAUTH_STATE_COOKIE, state, {

@@ -10,7 +10,7 @@ import { ApiError } from "../../errors.ts";
 import { createUser, findUserByEmail } from "../../users/mod.ts";
 import { randomToken } from "../../crypto/mod.ts";
 import { startSession } from "../login.ts";
-import type { OAuthProfile } from "./profile.ts";
+import { OAUTH_LABELS, type OAuthProfile } from "./profile.ts";
 
 export async function signInOAuthUser(
   c: Context<AppEnv>,
@@ -22,7 +22,7 @@ export async function signInOAuthUser(
     throw new ApiError(
       403,
       "email_unverified",
-      `Your ${provider === "github" ? "GitHub" : "Google"} email is not verified; ` +
+      `Your ${OAUTH_LABELS[provider]} email is not verified; ` +
         "verify it there or log in with your password",
     );
   }

@@ -5,9 +5,15 @@
  * never links to an existing account (flow.ts).
  */
 import { z } from "zod";
+import { str } from "../../http/text.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
 
 export type OAuthProfile = { email: string; emailVerified: boolean };
+
+export const OAUTH_LABELS: Record<OAuthProviderName, string> = {
+  github: "GitHub",
+  google: "Google",
+};
 
 export const OAUTH_SCOPES: Record<OAuthProviderName, string[]> = {
   github: ["read:user", "user:email"],
@@ -29,9 +35,9 @@ async function getJson(url: string, accessToken: string): Promise<unknown> {
 }
 
 const githubEmails = z.array(
-  z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }),
+  z.object({ email: str().max(320), primary: z.boolean(), verified: z.boolean() }),
 );
-const googleUser = z.object({ email: z.string(), email_verified: z.boolean().optional() });
+const googleUser = z.object({ email: str().max(320), email_verified: z.boolean().optional() });
 
 export async function fetchOAuthProfile(
   name: OAuthProviderName,
