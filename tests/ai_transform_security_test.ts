@@ -58,6 +58,7 @@ aiTest("ai transforms: bad input is 400 naming the field", async (app) => {
     bad("PUT", "/settings", { monthlyTokenCap: "10" }, "monthlyTokenCap"),
     { method: "PUT", path: `${ai(slug)}/rules/abc`, body: { tone: "x" }, status: 400 },
     { method: "DELETE", path: `${ai(slug)}/rules/99999999999999999999`, status: 400 },
+    { method: "POST", path: `${ai(slug)}/rules/2147483648/activate`, status: 400 },
   ]);
   const still = await owner.get(rulesPath(slug));
   assertEquals(still.body.rules.length, 1);

@@ -156,3 +156,34 @@ dbTest(
     assertEquals((await readSnapshot(s.kv, slug))?.ai.limits.monthlyTokenCap, 5000);
   },
 );
+
+flakyTest(
+  "a cache-refresh webhook whose KV step fails records no kvSyncedAt; a synced one does",
+  { EDGE_PROJECTOR_INTERVAL_MS: "600000" },
+  async (app, flaky) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const hooks = `/api/tenants/${slug}/cache-refresh-webhooks`;
+    const created = await owner.post(hooks, { provider: "contentful" });
+    assertEquals(created.status, 201, created.text);
+    const receiver = new URL(created.body.url).pathname;
+    const deliver = () =>
+      owner.post(receiver, { sys: { id: "x" } }, {
+        "x-contentful-topic": "ContentManagement.Entry.publish",
+      });
+    flaky.state.failing = true;
+    try {
+      assertEquals((await deliver()).status, 200, "committed: a success");
+    } finally {
+      flaky.state.failing = false;
+    }
+    assertEquals((await deliver()).status, 200);
+    const ev = await owner.get(`${hooks}/${created.body.webhook.id}/events`);
+    const byVersion = [...ev.body.events].sort((a, b) =>
+      a.nextApiCacheVersion - b.nextApiCacheVersion
+    );
+    assertEquals(byVersion.map((e) => e.status), ["synced", "synced"]);
+    assertEquals(byVersion[0].kvSyncedAt, null, "deferred to the projector: not synced to KV");
+    assert(typeof byVersion[1].kvSyncedAt === "string", "projected: synced to KV");
+  },
+);

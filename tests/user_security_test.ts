@@ -79,6 +79,7 @@ dbTest("user: bad input is 400 naming the field, wrong password 403", async (app
     ),
     { method: "DELETE", path: "/api/user/tokens/abc", status: 400 },
     { method: "DELETE", path: "/api/user/tokens/99999999999999999999", status: 400 },
+    { method: "DELETE", path: "/api/user/tokens/2147483648", status: 400 },
     {
       method: "POST",
       path: "/api/user/change-password",

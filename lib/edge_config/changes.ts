@@ -17,7 +17,7 @@
  * Code that already runs its own transaction calls `markTenantChanged(tx, id)` in it
  * and `projectTenant(s, slug)` after commit.
  */
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import type { Services } from "../services.ts";
 import { edgeChanges, tenants } from "../db/schema/mod.ts";
@@ -79,4 +79,18 @@ export async function projectTenant(s: Services, slug: string): Promise<void> {
       error: e instanceof Error ? e.message : String(e),
     });
   }
+}
+
+/**
+ * Whether KV holds the tenant's latest generation: after `changeTenant` this says if
+ * the projection succeeded (false: it was deferred to the projector loop, or another
+ * change came in since).
+ */
+export async function isProjected(s: Services, tenantId: number): Promise<boolean> {
+  const [row] = await s.db.select({
+    generation: edgeChanges.generation,
+    projected: edgeChanges.projectedGeneration,
+  }).from(edgeChanges).where(eq(edgeChanges.tenantId, tenantId))
+    .orderBy(desc(edgeChanges.changedAt)).limit(1);
+  return row !== undefined && row.projected >= row.generation;
 }

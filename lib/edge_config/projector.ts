@@ -13,6 +13,7 @@ import {
   type EdgeSnapshot,
   readSnapshot,
   storedGeneration,
+  storedGenerations,
   writeSnapshot,
 } from "../kv/snapshot.ts";
 import type { AuthMode, CmsKind } from "../providers/mod.ts";
@@ -115,21 +116,72 @@ export async function slugsBehind(s: Services, limit = 100): Promise<string[]> {
   return rows.map((r) => r.slug);
 }
 
+/** Tenants per reconcile page: one Postgres query and ten KV reads. */
+export const RECONCILE_PAGE = 100;
+/** A reconcile pass starts at boot and again this long after the previous one ended. */
+export const RECONCILE_EVERY_MS = 10 * 60_000;
+
+/**
+ * One page of a reconcile pass: compares the generation Postgres holds for each slug
+ * after `afterSlug` with what KV holds, and projects those KV is behind on or has
+ * no head for at all (KV lost, or restored from an older copy). `projected_generation`
+ * cannot tell: it says what was written, not what KV still has. Returns the slugs
+ * repaired and where the next page starts (null: the pass is done).
+ */
+export async function reconcilePage(
+  s: Services,
+  afterSlug: string,
+  limit = RECONCILE_PAGE,
+): Promise<{ repaired: string[]; next: string | null }> {
+  const rows = await s.db.select({ slug: edgeChanges.slug, generation: edgeChanges.generation })
+    .from(edgeChanges).where(gt(edgeChanges.slug, afterSlug)).orderBy(asc(edgeChanges.slug))
+    .limit(limit);
+  const inKv = await storedGenerations(s.kv, rows.map((r) => r.slug));
+  const repaired: string[] = [];
+  for (const r of rows) {
+    const held = inKv.get(r.slug);
+    if (held === null || held === undefined || held < r.generation) {
+      await projectSlug(s, r.slug);
+      repaired.push(r.slug);
+    }
+  }
+  return { repaired, next: rows.length === limit ? rows[rows.length - 1].slug : null };
+}
+
 /**
  * Starts the loop every instance runs: every `intervalMs` it projects the tenants
- * whose KV snapshot is behind. A failure (database or KV down) is logged once per
- * streak and retried on the next tick. Returns stop().
+ * whose KV snapshot is behind, and works through one page of a reconcile pass (at
+ * boot, then every RECONCILE_EVERY_MS), which finds what KV lost. A failure
+ * (database or KV down) is logged once per streak and retried on the next tick.
+ * The first tick runs soon after start. Returns stop().
  */
-export function startProjector(s: Services, intervalMs: number): { stop(): Promise<void> } {
+export function startProjector(
+  s: Services,
+  intervalMs: number,
+  reconcileEveryMs = RECONCILE_EVERY_MS,
+): { stop(): Promise<void> } {
   let stopped = false;
   let failing = false;
   let running: Promise<void> | null = null;
+  let cursor: string | null = ""; // next reconcile page starts after this slug; null: idle
+  let nextPass = 0;
+  const reconcile = async () => {
+    if (cursor === null && s.clock.now() >= nextPass) cursor = "";
+    if (cursor === null) return;
+    const page = await reconcilePage(s, cursor);
+    if (page.repaired.length > 0) {
+      s.log.info("edge projector: repaired snapshots KV had lost", { count: page.repaired.length });
+    }
+    cursor = page.next;
+    if (cursor === null) nextPass = s.clock.now() + reconcileEveryMs;
+  };
   const tick = async () => {
     try {
       for (const slug of await slugsBehind(s)) {
         if (stopped) return;
         await projectSlug(s, slug);
       }
+      if (!stopped) await reconcile();
       if (failing) s.log.info("edge projector recovered");
       failing = false;
     } catch (e) {
@@ -141,14 +193,19 @@ export function startProjector(s: Services, intervalMs: number): { stop(): Promi
       failing = true;
     }
   };
-  const timer = setInterval(() => {
+  const run = () => {
     if (!running && !stopped) running = tick().finally(() => running = null);
-  }, intervalMs);
+  };
+  const timer = setInterval(run, intervalMs);
   Deno.unrefTimer(timer);
+  // Boot: reconcile soon, not one interval later (an instance started after a KV loss).
+  const first = setTimeout(run, Math.min(intervalMs, 500));
+  Deno.unrefTimer(first);
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(first);
       await running;
     },
   };

@@ -81,11 +81,15 @@ function payloadTooLarge(maxBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `Body exceeds ${maxBytes} bytes`);
 }
 
-/** Positive integer path parameter, else 400 naming it. */
+/** The largest PostgreSQL integer (serial ids). */
+export const INT4_MAX = 2_147_483_647;
+
+/** Positive integer path parameter within int4, else 400 naming it. */
 export function intParam(c: Context, name: string): number {
   const raw = c.req.param(name) ?? "";
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest(`Invalid ${name}: must be a positive integer`);
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw badRequest(`Invalid ${name}: must be a positive integer`);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n)) throw badRequest(`Invalid ${name}: must be a positive integer`);
+  // Path ids are serial (int4) keys: a larger one made PostgreSQL fail the query (500).
+  if (n > INT4_MAX) throw badRequest(`Invalid ${name}: must be a positive integer`);
   return n;
 }

@@ -81,6 +81,23 @@ export async function storedGeneration(kv: Deno.Kv, slug: string): Promise<numbe
 }
 
 /**
+ * The generation KV holds for each slug (a tombstone counts), null where it holds no
+ * head at all (KV lost or restored); read 10 keys per call, KV's getMany limit.
+ */
+export async function storedGenerations(
+  kv: Deno.Kv,
+  slugs: string[],
+): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  for (let i = 0; i < slugs.length; i += 10) {
+    const page = slugs.slice(i, i + 10);
+    const heads = await kvRetry(() => kv.getMany<Head[]>(page.map((s) => kvKeys.snapshotHead(s))));
+    page.forEach((slug, j) => out.set(slug, heads[j].value ? heads[j].value!.gen ?? 0 : null));
+  }
+  return out;
+}
+
+/**
  * Writes a snapshot and its custom-domain host routes in one atomic operation,
  * unless KV already holds a later generation: concurrent projections (in one
  * process or across instances) may finish out of order, and the older one must not

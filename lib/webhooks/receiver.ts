@@ -12,7 +12,7 @@ import type { CacheRefreshWebhook } from "./cache_refresh.ts";
 import { readBodyText } from "../http/validate.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
-import { changeTenant } from "../edge_config/changes.ts";
+import { changeTenant, isProjected } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { pruneEvents } from "./events.ts";
 
@@ -126,6 +126,8 @@ export async function receiveCacheRefresh(
   const t0 = performance.now();
   try {
     const v = await serialised(w.tenantId, () => bumpAndSync(s, w));
+    // kvSyncedAt only when KV took the new snapshot; else the projector loop completes it.
+    const inKv = await isProjected(s, w.tenantId);
     const finished = s.clock.now();
     await s.db.update(webhookEvents).set({
       status: "synced",
@@ -134,8 +136,10 @@ export async function receiveCacheRefresh(
       durationMs: Math.round(performance.now() - t0),
       previousApiCacheVersion: w.refreshApi ? v.apiCacheVersion - 1 : v.apiCacheVersion,
       nextApiCacheVersion: v.apiCacheVersion,
-      kvSyncedAt: new Date(finished),
-      message: `Refreshed ${refreshType}`,
+      kvSyncedAt: inKv ? new Date(finished) : null,
+      message: inKv
+        ? `Refreshed ${refreshType}`
+        : `Refreshed ${refreshType}; the edge snapshot update is left to the projector`,
     }).where(eq(webhookEvents.id, event.id));
     await markWebhook(s, w.id, new Date(finished), "synced");
     await pruneEvents(s, w.tenantId, w.id);
