@@ -209,7 +209,7 @@ async function main() {
         result: {
           title: "Cold start (bench/cold_start.ts)",
           rows: [],
-          notes: ["```", out.trim(), "```"],
+          notes: out.trim().split("\n"),
         },
       });
     }
