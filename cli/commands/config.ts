@@ -2,6 +2,8 @@
 import { CliError, UsageError } from "../args.ts";
 import { seg } from "../api.ts";
 import { type Command, keyValues } from "../command.ts";
+// Dependency-free (no server modules), so `--help` still touches nothing on disk.
+import { PROVIDER_FIELDS } from "../../sdk/providers.ts";
 
 /**
  * Keys whose values are always strings (null clears them). Any other key's value is
@@ -17,16 +19,7 @@ const STRING_KEYS = new Set([
   "apiTokenHeader",
   "previewParam",
   "previewBypassParam",
-  "spaceId",
-  "repository",
-  "projectId",
-  "dataset",
-  "storeDomain",
-  "cloudName",
-  "imgixDomain",
-  "region",
-  "originUrl",
-  "videoOrigin",
+  ...Object.values(PROVIDER_FIELDS).flat(),
 ]);
 
 function settingValue(key: string, raw: string): unknown {

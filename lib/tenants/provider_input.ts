@@ -36,18 +36,10 @@ export type StoredProvider = Partial<
 >;
 
 /** Every identifier field of any kind (a field of another kind is 400). */
-const IDENTIFIER_FIELDS = [
-  "spaceId",
-  "repository",
-  "projectId",
-  "dataset",
-  "storeDomain",
-  "cloudName",
-  "imgixDomain",
-  "region",
-  "originUrl",
-  "videoOrigin",
-] as const;
+const IDENTIFIER_FIELDS = [...new Set(Object.values(PROVIDER_FIELDS).flat())] as (
+  | keyof StoredProvider
+  | "cloudName"
+)[];
 
 /** Default asset TTL: one day (issue 9). */
 export const DEFAULT_ASSET_TTL_SECONDS = 86_400;
