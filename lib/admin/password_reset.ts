@@ -9,6 +9,7 @@ import { users } from "../db/schema/mod.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
+import { claimUnverifiedAccount } from "../auth/claim_account.ts";
 import { hashPassword, passwordPolicyViolation } from "../auth/password.ts";
 import { findUserById } from "../users/mod.ts";
 import { sendMail } from "../mail/mod.ts";
@@ -100,11 +101,19 @@ export async function completePasswordReset(s: Services, token: string, password
       .delete(kvKeys.userPasswordReset(userId))
   );
   if (!spent.ok) throw invalidToken(); // a concurrent request used it first
+  // The link came by mail: whoever followed it owns the address. On an account nobody had
+  // verified that makes them its owner from now on (claim_account.ts: the maker's API tokens
+  // are revoked too); a verified account just gets the new password.
+  let claimed = false;
   try {
-    await s.db.update(users).set({
-      passwordHash: await hashPassword(password),
-      updatedAt: new Date(s.clock.now()),
-    }).where(eq(users.id, userId));
+    const passwordHash = await hashPassword(password);
+    if (!user.emailVerifiedAt) {
+      claimed = (await claimUnverifiedAccount(s, userId, "password_reset", passwordHash)).claimed;
+    }
+    if (!claimed) {
+      await s.db.update(users).set({ passwordHash, updatedAt: new Date(s.clock.now()) })
+        .where(eq(users.id, userId));
+    }
   } catch (e) {
     // Nothing lost on failure: the link works again for the rest of its hour.
     const left = Math.max(1, expiresAt - s.clock.now());
@@ -116,6 +125,6 @@ export async function completePasswordReset(s: Services, token: string, password
     throw e;
   }
   const sessionsEnded = await deleteUserSessions(s.kv, userId);
-  s.log.info("password reset completed", { userId, sessionsEnded });
+  s.log.info("password reset completed", { userId, sessionsEnded, claimed });
   return { ok: true };
 }

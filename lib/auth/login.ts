@@ -14,6 +14,7 @@ import { hashPassword, passwordPolicyViolation, verifyPassword } from "./passwor
 import { createSession, SESSION_COOKIE } from "./sessions.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { ApiError, tooManyRequests } from "../errors.ts";
+import { sendVerificationMail } from "./email_verification.ts";
 import { assertNotThrottled, clearLoginFailures, recordLoginFailure } from "./throttle.ts";
 
 export const credentialsSchema = z.object({
@@ -27,15 +28,22 @@ export const LOGIN_LIMITS = {
   perIp: { limit: 30, windowMs: 15 * 60_000 },
 };
 
-/** Creates the account (400 on a weak password, 409 taken) and starts its session. */
-export async function signUpWithPassword(c: Context<AppEnv>, body: Credentials): Promise<User> {
+/**
+ * Creates the account unverified (400 on a weak password, 409 taken), starts its session and
+ * mails the verification link (email_verification.ts); `emailSent` says whether it went out.
+ */
+export async function signUpWithPassword(
+  c: Context<AppEnv>,
+  body: Credentials,
+): Promise<User & { emailSent: boolean }> {
   const s = c.get("services");
   const problem = passwordPolicyViolation(body.password, body.email);
   if (problem) throw new ApiError(400, "bad_request", `Invalid password: ${problem}`);
   await limitLogin(s, c.get("clientIp"));
   const user = await createUser(s, body.email, body.password);
   await startSession(c, s, user.id);
-  return user;
+  const emailSent = await sendVerificationMail(s, user, { enforce: false });
+  return { ...user, emailSent };
 }
 
 /** Checks the password (401 wrong, 403 blocked, 429 too many tries) and starts a session. */

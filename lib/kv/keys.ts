@@ -15,6 +15,10 @@ export const kvKeys = {
   passwordReset: (tokenHash: string) => ["password_reset", tokenHash] as const,
   /** The user's one pending reset (token hash), so a new reset kills the old token. */
   userPasswordReset: (userId: string) => ["user_password_reset", userId] as const,
+  /** A pending email verification by token hash: `{ userId, email, expiresAt }`. */
+  emailVerification: (tokenHash: string) => ["email_verification", tokenHash] as const,
+  /** The user's one pending verification (token hash), so a resend kills the old link. */
+  userEmailVerification: (userId: string) => ["user_email_verification", userId] as const,
   /** A pending OAuth sign-in by its state: `{ provider, verifier, next, expiresAt }`. */
   oauthState: (state: string) => ["oauth_state", state] as const,
   /** A form result waiting for the page a no-JS form post is redirected to (one read). */

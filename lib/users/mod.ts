@@ -32,13 +32,20 @@ export async function setMasterAdmin(
   return rows.length > 0;
 }
 
-export async function createUser(s: Services, email: string, password: string): Promise<User> {
+/** A new account; `verified` when the address is already proven (OAuth sign-in). */
+export async function createUser(
+  s: Services,
+  email: string,
+  password: string,
+  opts: { verified?: boolean } = {},
+): Promise<User> {
   const normal = normaliseEmail(email);
   const passwordHash = await hashPassword(password);
   const rows = await s.db.insert(users).values({
     id: crypto.randomUUID(),
     email: normal,
     passwordHash,
+    emailVerifiedAt: opts.verified ? new Date(s.clock.now()) : null,
   }).onConflictDoNothing().returning();
   if (rows.length === 0) throw conflict("Email already registered");
   return rows[0];
@@ -61,6 +68,8 @@ export function publicUser(s: Services, u: User) {
     email: u.email,
     name: u.name,
     isAdmin: isMasterAdmin(s, u),
+    /** False until the owner follows the mailed link (docs/decisions.md "Email verification"). */
+    emailVerified: u.emailVerifiedAt !== null,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -1,39 +1,68 @@
-/** /api/auth: sign-up, log-in (rate-limited per IP and per email), log-out, me. */
+/**
+ * /api/auth: sign-up, log-in (rate-limited per IP and per email), log-out, me, and email
+ * verification (docs/decisions.md "Email verification").
+ */
 import { access, Routes } from "../../lib/http/route.ts";
 import { deleteCookie, getCookie } from "hono/cookie";
+import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { publicUser } from "../../lib/users/mod.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
+import { resendVerification, verifyEmail } from "../../lib/auth/email_verification.ts";
 
 export { LOGIN_LIMITS } from "../../lib/auth/login.ts";
+
+/** What the API shows of a user (lib/users/mod.ts publicUser). */
+export const publicUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  isAdmin: z.boolean(),
+  emailVerified: z.boolean(),
+  createdAt: z.string(),
+});
+
+const verifyBody = z.object({ token: str().min(1).max(200) }).strict();
 
 export function authRoutes(): Routes {
   const app = new Routes("/auth");
 
   app.post("/signup", {
     access: access.public,
-    summary: "POST /signup",
+    summary: "Creates an account (unverified), starts its session and mails a verification link",
     body: credentialsSchema,
     ok: 201,
+    response: z.object({
+      ok: z.literal(true),
+      user: publicUserSchema,
+      /** Whether the verification mail went out (false without MAIL_TRANSPORT_URL). */
+      emailSent: z.boolean(),
+    }),
+    errors: [409, 429],
   }, async (c) => {
     const user = await signUpWithPassword(c, await parseJsonBody(c, credentialsSchema));
-    return c.json({ ok: true, user: publicUser(c.get("services"), user) }, 201);
+    const s = c.get("services");
+    return c.json({ ok: true, user: publicUser(s, user), emailSent: user.emailSent }, 201);
   });
 
-  app.post(
-    "/login",
-    { access: access.public, summary: "POST /login", body: credentialsSchema },
-    async (c) => {
-      const user = await logInWithPassword(c, await parseJsonBody(c, credentialsSchema));
-      return c.json({ ok: true, user: publicUser(c.get("services"), user) });
-    },
-  );
+  app.post("/login", {
+    access: access.public,
+    summary: "Checks email and password and starts a session (throttled per email and IP)",
+    body: credentialsSchema,
+    response: z.object({ ok: z.literal(true), user: publicUserSchema }),
+    errors: [401, 403, 429],
+  }, async (c) => {
+    const user = await logInWithPassword(c, await parseJsonBody(c, credentialsSchema));
+    return c.json({ ok: true, user: publicUser(c.get("services"), user) });
+  });
 
   app.post("/logout", {
     access: access.public,
     summary: "Ends the session the cookie names (if any) and clears the cookie",
+    response: z.object({ ok: z.literal(true) }),
   }, async (c) => {
     // Public: logging out needs no valid session; the cookie's session is ended whatever it is.
     const token = getCookie(c, SESSION_COOKIE);
@@ -42,9 +71,35 @@ export function authRoutes(): Routes {
     return c.json({ ok: true });
   });
 
-  app.get("/me", { access: access.session, summary: "GET /me" }, (c) => {
+  app.get("/me", {
+    access: access.session,
+    summary: "The signed-in user",
+    response: z.object({ user: publicUserSchema }),
+  }, (c) => {
     const auth = requireAuth(c);
     return c.json({ user: publicUser(c.get("services"), auth.user) });
+  });
+
+  app.post("/verify-email", {
+    access: access.session,
+    summary: "Verifies the signed-in user's address with the mailed token (single use, 24 h)",
+    body: verifyBody,
+    response: z.object({ ok: z.literal(true), email: z.string() }),
+    errors: [403],
+  }, async (c) => {
+    const auth = requireAuth(c);
+    const { token } = await parseJsonBody(c, verifyBody);
+    return c.json(await verifyEmail(c.get("services"), auth.user, token));
+  });
+
+  app.post("/verify-email/resend", {
+    access: access.session,
+    summary: "Mails a new verification link (the old one stops working); 3 mails per 15 minutes",
+    response: z.object({ ok: z.literal(true), emailSent: z.boolean() }),
+    errors: [409, 429],
+  }, async (c) => {
+    const auth = requireAuth(c);
+    return c.json(await resendVerification(c.get("services"), auth.user));
   });
 
   return app;

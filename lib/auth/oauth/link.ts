@@ -1,7 +1,9 @@
 /**
  * Which account an OAuth profile signs in to: the account with the same email when the
  * provider says the email is verified. An unverified email signs in nowhere: it must not
- * take over an existing account, nor claim the address for a new one.
+ * take over an existing account, nor claim the address for a new one. An existing account
+ * nobody verified is claimed for the provider-proven owner first (claim_account.ts), so a
+ * squatter who registered the address with a password keeps no way in.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env.ts";
@@ -10,6 +12,7 @@ import { ApiError } from "../../errors.ts";
 import { createUser, findUserByEmail } from "../../users/mod.ts";
 import { randomToken } from "../../crypto/mod.ts";
 import { startSession } from "../login.ts";
+import { claimUnverifiedAccount } from "../claim_account.ts";
 import { OAUTH_LABELS, type OAuthProfile } from "./profile.ts";
 
 export async function signInOAuthUser(
@@ -28,11 +31,12 @@ export async function signInOAuthUser(
   }
   // A new account gets an unguessable password; "Forgot your password?" can set a real one.
   const user = await findUserByEmail(s, profile.email) ??
-    await createUser(s, profile.email, randomToken(32)).catch(async (e) => {
+    await createUser(s, profile.email, randomToken(32), { verified: true }).catch(async (e) => {
       const raced = await findUserByEmail(s, profile.email); // two first sign-ins at once
       if (!raced) throw e;
       return raced;
     });
   if (user.blocked) throw new ApiError(403, "user_blocked", "This account is blocked");
+  if (!user.emailVerifiedAt) await claimUnverifiedAccount(s, user.id, "oauth");
   await startSession(c, s, user.id);
 }

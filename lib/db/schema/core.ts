@@ -25,6 +25,8 @@ export const users = pgTable("users", {
   blockedReason: text("blocked_reason"),
   /** Granted by `cli admin grant`; ADMIN_EMAILS grants it too (lib/users/mod.ts). */
   masterAdmin: boolean("master_admin").notNull().default(false),
+  /** When the owner proved the address (mailed link, provider, reset); null: unverified. */
+  emailVerifiedAt: ts("email_verified_at"),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
