@@ -8,8 +8,10 @@ import { useContext } from "preact/hooks";
 import { PageContext } from "./page_context.ts";
 import { type NavItem, USER_MENU } from "./nav.ts";
 import { Notice } from "../islands/Notice.tsx";
+import { VerifyEmailBanner } from "./VerifyEmailBanner.tsx";
 
-export type PageUser = { email: string; isAdmin: boolean };
+/** `emailVerified: false` shows the verification banner; absent means nothing to say. */
+export type PageUser = { email: string; isAdmin: boolean; emailVerified?: boolean };
 
 export type LayoutProps = {
   title: string;
@@ -62,6 +64,7 @@ export function Layout({ title, user, side, children }: LayoutProps) {
             <div id="announce" class="announce" aria-live="polite">
               {ctx.flash && <Notice outcome={ctx.flash} />}
             </div>
+            {user?.emailVerified === false && <VerifyEmailBanner email={user.email} />}
             <div id="content">{children}</div>
           </main>
         </div>

@@ -437,6 +437,7 @@ dbTest("reset-password mails a single-use token and ends every session", async (
   try {
     const root = await signUp(mailed, ROOT);
     const user = await signUp(mailed);
+    mail.clear(); // the sign-ups' verification mails
     const second = await logIn(mailed, user.email);
     assertEquals(second.status, 200);
     const r = await root.post(`/api/admin/users/${user.userId}/reset-password`);
@@ -494,6 +495,7 @@ dbTest("reset tokens expire after an hour, and a new reset kills the older token
   try {
     const root = await signUp(mailed, ROOT);
     const user = await signUp(mailed);
+    mail.clear(); // the sign-ups' verification mails
     const reset = () => root.post(`/api/admin/users/${user.userId}/reset-password`, {});
     const anon = new Client(mailed);
     const complete = (token: string) =>
@@ -531,6 +533,7 @@ dbTest("a reset that fails to save the password leaves the link usable", async (
   try {
     const root = await signUp(mailed, ROOT);
     const user = await signUp(mailed);
+    mail.clear(); // the sign-ups' verification mails
     await root.post(`/api/admin/users/${user.userId}/reset-password`, {});
     const token = tokenIn(mail.sent[0].text);
     await db.exec(`

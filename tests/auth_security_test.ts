@@ -6,14 +6,7 @@
  * verification").
  */
 import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import {
-  BACKENDS,
-  Client,
-  createTenant,
-  createTestApp,
-  signUp,
-  type TestApp,
-} from "./harness.ts";
+import { BACKENDS, Client, createTenant, createTestApp, signUp, type TestApp } from "./harness.ts";
 import { startFakeOAuth } from "./fakes/oauth_server.ts";
 import { startFakeMail } from "./fakes/mail.ts";
 import { expectRefusals, over } from "./refusals.ts";
@@ -221,7 +214,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "email verification: resend needs a session, replaces the token, is throttled, 409 when done",
+  name:
+    "email verification: resend needs a session, replaces the token, is throttled, 409 when done",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () =>

@@ -88,6 +88,7 @@ dbTest("emailSent is true only when the mail transport accepts the message", asy
   const mailed = await createTestApp(app.backend, { env: { MAIL_TRANSPORT_URL: mail.url } });
   try {
     const { owner, slug, base } = await setup(mailed);
+    mail.clear(); // the owner's verification mail
     const r = await owner.post(`${base}/invite`, { email: "new@example.com", role: "viewer" });
     assertEquals(r.body.emailSent, true);
     assertEquals(mail.sent.length, 1);

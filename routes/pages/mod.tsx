@@ -11,6 +11,7 @@ import { dashboardPages } from "./dashboard.tsx";
 import { staticRoutes } from "./static.ts";
 import { invitePages } from "./invites.tsx";
 import { passwordResetPages } from "./password_reset.tsx";
+import { verifyEmailPages } from "./verify_email.tsx";
 import { type Dispatch, formBridge } from "./forms.tsx";
 import { apiReferencePages } from "./api_reference.tsx";
 import { apiDeclarations } from "../api/mod.ts";
@@ -46,6 +47,7 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   app.route("/", dashboardPages());
   app.route("/", invitePages());
   app.route("/", passwordResetPages());
+  app.route("/", verifyEmailPages());
   app.route("/", formBridge(dispatch));
   app.route("/", apiReferencePages(apiDeclarations));
   app.route("/", adminPages());

@@ -40,7 +40,13 @@ export async function page(c: Context<AppEnv>, vnode: VNode, status = 200): Prom
 
 export function pageUser(c: Context<AppEnv>) {
   const auth = c.get("auth");
-  return auth ? { email: auth.user.email, isAdmin: auth.isAdmin } : null;
+  return auth
+    ? {
+      email: auth.user.email,
+      isAdmin: auth.isAdmin,
+      emailVerified: auth.user.emailVerifiedAt !== null,
+    }
+    : null;
 }
 
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */

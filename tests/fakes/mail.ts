@@ -18,6 +18,10 @@ export function startFakeMail() {
   return {
     url: `${server.url}/send`,
     sent,
+    /** Forgets what was sent so far (e.g. the verification mails of the sign-ups before). */
+    clear() {
+      sent.length = 0;
+    },
     /** Answer every later message with this status (null: accept again). */
     fail(status: number | null) {
       failWith = status;
