@@ -159,6 +159,46 @@ Deno.test("oauth: Google through its userinfo; next stays on our origin", async 
   }
 });
 
+Deno.test("oauth: Google's ID token says who signed in; userinfo only without one", async () => {
+  const fake = startFakeOAuth("g-client", "g-secret");
+  const app = await createTestApp(BACKENDS[0], { env: fake.env("GOOGLE") });
+  try {
+    // With the openid scope the fake sends an ID token: no userinfo request.
+    fake.state.identity = { email: "id@example.com", verified: true };
+    const a = new Client(app);
+    assertEquals((await signIn(a, "google")).status, 302);
+    assertEquals((await a.get("/api/auth/me")).body.user.email, "id@example.com");
+    assertEquals(fake.state.userinfoRequests, 0);
+    assertEquals(fake.state.challengeMethod, "S256");
+
+    // An ID token whose email is unverified is refused like an unverified userinfo.
+    fake.state.identity = { email: "unverified@example.com", verified: false };
+    assertEquals((await signIn(new Client(app), "google")).status, 403);
+
+    // Not ours (another client, another issuer, expired): no sign-in, a 502 page.
+    fake.state.identity = { email: "id@example.com", verified: true };
+    const past = Math.floor(Date.now() / 1000) - 60;
+    for (
+      const claims of [{ aud: "other-client" }, { iss: "https://evil.example" }, { exp: past }]
+    ) {
+      fake.state.idTokenClaims = claims;
+      const c = new Client(app);
+      assertEquals((await signIn(c, "google")).status, 502, JSON.stringify(claims));
+      assertEquals((await c.get("/api/auth/me")).status, 401);
+    }
+    fake.state.idTokenClaims = {};
+
+    // Without an ID token, the userinfo endpoint answers.
+    fake.state.idToken = false;
+    const b = new Client(app);
+    assertEquals((await signIn(b, "google")).status, 302);
+    assertEquals(fake.state.userinfoRequests, 1);
+  } finally {
+    await app.close();
+    await fake.close();
+  }
+});
+
 Deno.test("oauth: no provider configured, no buttons; half a credential pair stops start-up", async () => {
   const app = await createTestApp(BACKENDS[0]);
   try {

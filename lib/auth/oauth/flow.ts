@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../../errors.ts";
 import { safeNext } from "../../http/next.ts";
 import { timingSafeEqual } from "../../crypto/mod.ts";
 import { OAUTH_STATE_TTL_MS, saveOAuthState, takeOAuthState } from "./state.ts";
-import { fetchOAuthProfile, OAUTH_LABELS, OAUTH_SCOPES } from "./profile.ts";
+import { fetchOAuthProfile, OAUTH_LABELS, OAUTH_SCOPES, type OAuthGrant } from "./profile.ts";
 import { limitLogin } from "../login.ts";
 import { signInOAuthUser } from "./link.ts";
 
@@ -68,9 +68,9 @@ export async function finishOAuth(c: Context<AppEnv>, name: string): Promise<str
   if (!entry || !timingSafeEqual(cookie, q("state"))) throw badState();
   if (q("error")) throw providerError(n, q("error"), q("error_description"));
   if (!q("code") || q("code").length > 2000) throw badState();
-  const accessToken = await exchange(n, p, client, q("code"), entry.verifier);
-  const profile = await fetchOAuthProfile(n, p, accessToken).catch((e) => {
-    s.log.warn("oauth userinfo failed", { provider: n, error: String(e) });
+  const grant = await exchange(n, p, client, q("code"), entry.verifier);
+  const profile = await fetchOAuthProfile(n, p, grant, s.clock.now()).catch((e) => {
+    s.log.warn("oauth profile failed", { provider: n, error: String(e) });
     return null;
   });
   if (!profile) {
@@ -86,10 +86,14 @@ async function exchange(
   client: OAuth2Client,
   code: string,
   verifier: string,
-): Promise<string> {
+): Promise<OAuthGrant> {
   try {
     const tokens = await client.validateAuthorizationCode(p.tokenUrl, code, verifier);
-    return tokens.accessToken();
+    const idToken = (tokens.data as { id_token?: unknown }).id_token;
+    return {
+      accessToken: tokens.accessToken(),
+      idToken: typeof idToken === "string" ? idToken : undefined,
+    };
   } catch (e) {
     if (e instanceof OAuth2RequestError) throw providerError(n, e.code, e.description ?? "");
     throw new ApiError(502, "bad_gateway", `${OAUTH_LABELS[n]} could not be reached`);

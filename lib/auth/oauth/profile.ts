@@ -1,14 +1,19 @@
 /**
  * The provider's answer to "who is this, and is the email verified?". GitHub: the primary
- * address from /user/emails (USERINFO_URL + "/emails") with its `verified` flag. Google's
- * OpenID userinfo carries `email_verified`. An unverified email comes back as such and
- * never links to an existing account (flow.ts).
+ * address from /user/emails (USERINFO_URL + "/emails") with its `verified` flag. Google: the
+ * ID token's `email` and `email_verified` (id_token.ts) when the token response has one
+ * with an email, else the OpenID userinfo's. An unverified email comes back as such and
+ * never links to an existing account (link.ts).
  */
 import { z } from "zod";
 import { str } from "../../http/text.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
+import { readGoogleIdToken } from "./id_token.ts";
 
 export type OAuthProfile = { email: string; emailVerified: boolean };
+
+/** What the token endpoint answered: the access token, and Google's ID token when sent. */
+export type OAuthGrant = { accessToken: string; idToken?: string };
 
 export const OAUTH_LABELS: Record<OAuthProviderName, string> = {
   github: "GitHub",
@@ -42,9 +47,15 @@ const googleUser = z.object({ email: str().max(320), email_verified: z.boolean()
 export async function fetchOAuthProfile(
   name: OAuthProviderName,
   p: OAuthProviderConfig,
-  accessToken: string,
+  grant: OAuthGrant,
+  now: number,
 ): Promise<OAuthProfile | null> {
+  const { accessToken } = grant;
   if (name === "google") {
+    if (grant.idToken) {
+      const id = readGoogleIdToken(grant.idToken, p.clientId, now);
+      if (id.email) return { email: id.email, emailVerified: id.emailVerified };
+    }
     const u = googleUser.safeParse(await getJson(p.userinfoUrl, accessToken));
     return u.success
       ? { email: u.data.email, emailVerified: u.data.email_verified === true }
