@@ -7,7 +7,7 @@
 import type { EdgeDeps } from "./types.ts";
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../lib/net/ssrf.ts";
 import { filterResponseHeaders } from "./http.ts";
-import type { Bytes } from "./cache/store.ts";
+import { type Bytes, ownedBytes } from "./cache/store.ts";
 
 /** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
 export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
@@ -111,7 +111,7 @@ async function fetchWithin(
     // fetch body in one op), instead of a reader loop with a promise per chunk.
     let body: Bytes;
     try {
-      body = new Uint8Array(await res.arrayBuffer());
+      body = ownedBytes(await res.arrayBuffer());
     } catch (e) {
       return failure(e, signal);
     }
@@ -165,12 +165,9 @@ function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
 }
 
 function concat(chunks: Uint8Array[], total: number): Bytes {
-  // A lone chunk is reused only when it owns its whole buffer: fetch hands out views into
-  // 64 KB read buffers, and caching such a view keeps the whole buffer alive per entry.
-  const only = chunks.length === 1 ? chunks[0] : null;
-  if (only && only.buffer instanceof ArrayBuffer && only.byteLength === only.buffer.byteLength) {
-    return only as Bytes;
-  }
+  // Always a copy: a chunk is a view into a larger read buffer, or a buffer whose hidden
+  // capacity exceeds its length (ownedBytes); a cached body must hold only its own bytes.
+  if (chunks.length === 1) return ownedBytes(chunks[0]);
   const out = new Uint8Array(total);
   let off = 0;
   for (const c of chunks) {

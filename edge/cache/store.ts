@@ -75,6 +75,16 @@ function internPair(h: [string, string]): [string, string] {
   return h;
 }
 
+/**
+ * The bytes of a body read by the runtime, in a buffer of exactly their length. Deno hands
+ * out a read body (Response.arrayBuffer(), a stream chunk) in a buffer whose allocation can
+ * be twice its byteLength or more (2 KB read: ~4 KB allocated; 20 KB: ~65 KB), and V8 reports
+ * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Session 4").
+ */
+export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
+  return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
+}
+
 /** Builds a CachedObject from parts, computing size and validators. */
 export function cachedObject(
   status: number,
@@ -172,7 +182,7 @@ export class EdgeCache {
       res.headers.forEach((v, k) => {
         if (k !== H_STORED && k !== H_TTL) headers.push([k, v]);
       });
-      const body = new Uint8Array(await res.arrayBuffer());
+      const body = ownedBytes(await res.arrayBuffer());
       const obj = cachedObject(res.status, headers, body, storedAt, ttlMs);
       this.lru.set(key, obj);
       return obj;
