@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every variable is parsed by a zod
  * schema; a bad value stops start-up with a message naming the variable.
  */
+import { DENO_DEPLOY_INVALIDATE_URL } from "./cdn/deno_deploy.ts";
 import { z } from "zod";
 import { mergePlans, type Plans } from "./billing/plans.ts";
 
@@ -231,7 +232,10 @@ export type Config = {
   denoDeploy: boolean;
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
-  /** Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. */
+  /**
+   * Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. With
+   * CDN_PURGE_KIND=deno-deploy the URL defaults to Deno Deploy's invalidation endpoint.
+   */
   cdnPurge: { url: string; token?: string; kind: "deno-deploy" | "http" } | undefined;
   staleIfErrorSeconds: number;
   usage: {
@@ -321,8 +325,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
-    cdnPurge: e.CDN_PURGE_URL
-      ? { url: e.CDN_PURGE_URL, token: e.CDN_PURGE_TOKEN, kind: e.CDN_PURGE_KIND }
+    cdnPurge: e.CDN_PURGE_URL || e.CDN_PURGE_KIND === "deno-deploy"
+      ? {
+        url: e.CDN_PURGE_URL ?? DENO_DEPLOY_INVALIDATE_URL,
+        token: e.CDN_PURGE_TOKEN,
+        kind: e.CDN_PURGE_KIND,
+      }
       : undefined,
     staleIfErrorSeconds: e.STALE_IF_ERROR_SECONDS,
     usage: {
