@@ -9,21 +9,12 @@ import { str } from "../../lib/http/text.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { publicUser } from "../../lib/users/mod.ts";
+import { publicUserSchema } from "../../lib/users/view_schema.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { resendVerification, verifyEmail } from "../../lib/auth/email_verification.ts";
 
 export { LOGIN_LIMITS } from "../../lib/auth/login.ts";
-
-/** What the API shows of a user (lib/users/mod.ts publicUser). */
-export const publicUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string().nullable(),
-  isAdmin: z.boolean(),
-  emailVerified: z.boolean(),
-  createdAt: z.string(),
-});
 
 const verifyBody = z.object({ token: str().min(1).max(200) }).strict();
 
@@ -35,11 +26,12 @@ export function authRoutes(): Routes {
     summary: "Creates an account (unverified), starts its session and mails a verification link",
     body: credentialsSchema,
     ok: 201,
-    response: z.object({
+    response: z.strictObject({
       ok: z.literal(true),
       user: publicUserSchema,
-      /** Whether the verification mail went out (false without MAIL_TRANSPORT_URL). */
-      emailSent: z.boolean(),
+      emailSent: z.boolean().describe(
+        "Whether the verification mail went out (false without MAIL_TRANSPORT_URL)",
+      ),
     }),
     errors: [409, 429],
   }, async (c) => {
@@ -52,7 +44,7 @@ export function authRoutes(): Routes {
     access: access.public,
     summary: "Checks email and password and starts a session (throttled per email and IP)",
     body: credentialsSchema,
-    response: z.object({ ok: z.literal(true), user: publicUserSchema }),
+    response: z.strictObject({ ok: z.literal(true), user: publicUserSchema }),
     errors: [401, 403, 429],
   }, async (c) => {
     const user = await logInWithPassword(c, await parseJsonBody(c, credentialsSchema));
@@ -62,7 +54,7 @@ export function authRoutes(): Routes {
   app.post("/logout", {
     access: access.public,
     summary: "Ends the session the cookie names (if any) and clears the cookie",
-    response: z.object({ ok: z.literal(true) }),
+    response: z.strictObject({ ok: z.literal(true) }),
   }, async (c) => {
     // Public: logging out needs no valid session; the cookie's session is ended whatever it is.
     const token = getCookie(c, SESSION_COOKIE);
@@ -74,7 +66,7 @@ export function authRoutes(): Routes {
   app.get("/me", {
     access: access.session,
     summary: "The signed-in user",
-    response: z.object({ user: publicUserSchema }),
+    response: z.strictObject({ user: publicUserSchema }),
   }, (c) => {
     const auth = requireAuth(c);
     return c.json({ user: publicUser(c.get("services"), auth.user) });
@@ -84,7 +76,7 @@ export function authRoutes(): Routes {
     access: access.session,
     summary: "Verifies the signed-in user's address with the mailed token (single use, 24 h)",
     body: verifyBody,
-    response: z.object({ ok: z.literal(true), email: z.string() }),
+    response: z.strictObject({ ok: z.literal(true), email: z.string() }),
     errors: [403],
   }, async (c) => {
     const auth = requireAuth(c);
@@ -95,7 +87,7 @@ export function authRoutes(): Routes {
   app.post("/verify-email/resend", {
     access: access.session,
     summary: "Mails a new verification link (the old one stops working); 3 mails per 15 minutes",
-    response: z.object({ ok: z.literal(true), emailSent: z.boolean() }),
+    response: z.strictObject({ ok: z.literal(true), emailSent: z.boolean() }),
     errors: [409, 429],
   }, async (c) => {
     const auth = requireAuth(c);

@@ -17,20 +17,26 @@ const resetBody = z.object({
 
 const forgotBody = z.object({ email: z.email().max(254) }).strict();
 
+const okSchema = z.strictObject({ ok: z.literal(true) });
+
 export function passwordResetRoutes(): Routes {
   const app = new Routes("");
   app.post("/auth/reset-password", {
     access: access.public,
-    summary: "POST /auth/reset-password",
+    summary: "Sets a new password with a mailed reset token (single use, 1 h); ends every " +
+      "session, and verifies the address (an unverified account is claimed: docs/decisions.md)",
     body: resetBody,
+    response: okSchema,
   }, async (c) => {
     const body = await parseJsonBody(c, resetBody);
     return c.json(await completePasswordReset(c.get("services"), body.token, body.password));
   });
   app.post("/auth/forgot-password", {
     access: access.public,
-    summary: "POST /auth/forgot-password",
+    summary: "Mails a reset link when the address is registered; the same answer either way",
     body: forgotBody,
+    response: okSchema,
+    errors: [429],
   }, async (c) => {
     const body = await parseJsonBody(c, forgotBody);
     return c.json(await requestPasswordReset(c.get("services"), c.get("clientIp"), body.email));
