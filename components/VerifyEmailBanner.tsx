@@ -10,8 +10,9 @@ export function VerifyEmailBanner({ email }: { email: string }) {
       <p>
         <strong>Confirm your email address.</strong> We mailed a link to <strong>{email}</strong>
         {" "}
-        (it works for 24 hours, opened while logged in). Until then, signing in with GitHub or
-        Google as this address takes the account over and removes its password.
+        (it works for 24 hours, opened while logged in). Until then, a password reset by mail or a
+        GitHub or Google sign-in as this address takes the account over: its password and API tokens
+        end.
       </p>
       <ApiForm
         api="/api/auth/verify-email/resend"
