@@ -124,3 +124,114 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "Google in Chromium: consent, PKCE, ID token or userinfo; unverified refused; claims a squat",
+  ignore: !hasChromium && !inCi,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
+    await buildIslands();
+    const fake = startFakeOAuth("cachely-google", "google-client-secret");
+    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+    const server = serveOnLoopback((req, info) => handler(req, info));
+    const origin = `http://localhost:${server.port}`;
+    const app = await createTestApp(BACKENDS[0], {
+      env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin, ...fake.env("GOOGLE") },
+    });
+    handler = (req, info) => app.handler(req, info);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const problems: string[] = [];
+    /** A fresh browser: /login → "Continue with Google" → the fake's consent page → Authorize. */
+    const viaGoogle = async () => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      page.on("pageerror", (e) => problems.push(e.message));
+      let authorizeUrl = "";
+      page.on("request", (r) => {
+        if (r.url().startsWith(`${fake.url}/authorize`)) authorizeUrl = r.url();
+      });
+      await page.goto(`${origin}/login`);
+      await page.click("text=Continue with Google");
+      await page.waitForSelector("#authorize");
+      const answered = page.waitForResponse((r) => r.url().includes("/auth/oauth/google/callback"));
+      await page.click("#authorize");
+      const callback = await answered;
+      await page.waitForLoadState();
+      return { ctx, page, status: callback.status(), authorize: new URL(authorizeUrl) };
+    };
+    const me = async (page: Page) => {
+      const res = await page.request.get(`${origin}/api/auth/me`);
+      return res.ok() ? (await res.json()).user : null;
+    };
+    try {
+      fake.state.consent = true;
+
+      // 1. A new user; the ID token says who (no userinfo request); PKCE S256 on authorize.
+      const first = await viaGoogle();
+      assertEquals(first.status, 302);
+      assertEquals(first.page.url(), `${origin}/dashboard`);
+      const q = first.authorize.searchParams;
+      assertEquals(q.get("code_challenge_method"), "S256");
+      assertEquals(q.get("code_challenge")?.length, 43, "a SHA-256 challenge, base64url");
+      assertStringIncludes(q.get("scope") ?? "", "openid");
+      const ada = await me(first.page);
+      assertEquals([ada?.email, ada?.emailVerified], ["ada@example.com", true]);
+      assertEquals([fake.state.tokenRequests, fake.state.userinfoRequests], [1, 0]);
+      await first.ctx.close();
+
+      // 2. No ID token: the userinfo endpoint's email_verified decides.
+      fake.state.idToken = false;
+      fake.state.identity = { email: "lin@example.com", verified: true };
+      const second = await viaGoogle();
+      assertEquals(second.page.url(), `${origin}/dashboard`);
+      assertEquals((await me(second.page))?.email, "lin@example.com");
+      assertEquals(fake.state.userinfoRequests, 1);
+      await second.ctx.close();
+      fake.state.idToken = true;
+
+      // 3. A password account nobody verified (a squatter's), and a session on it.
+      const signup = await fetch(`${origin}/api/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ email: "grace@example.com", password: "correct horse battery" }),
+      });
+      assertEquals(signup.status, 201);
+      const squatter = (await signup.json()).user;
+      const squatCookie = signup.headers.getSetCookie()[0].split(";")[0];
+      const squatMe = () =>
+        fetch(`${origin}/api/auth/me`, { headers: { cookie: squatCookie } }).then((r) => {
+          r.body?.cancel();
+          return r.status;
+        });
+      assertEquals(await squatMe(), 200);
+
+      // Google with that address unverified: refused, nothing linked or changed.
+      fake.state.identity = { email: "grace@example.com", verified: false };
+      const refused = await viaGoogle();
+      assertEquals(refused.status, 403);
+      assertStringIncludes(await refused.page.textContent("main") ?? "", "not verified");
+      assertEquals(await me(refused.page), null);
+      assertEquals(await squatMe(), 200);
+      await refused.ctx.close();
+
+      // Google with the address verified: the owner gets the account, the squatter is out.
+      fake.state.identity = { email: "grace@example.com", verified: true };
+      const owner = await viaGoogle();
+      assertEquals(owner.page.url(), `${origin}/dashboard`);
+      const grace = await me(owner.page);
+      assertEquals([grace?.id, grace?.emailVerified], [squatter.id, true]);
+      assertEquals(await owner.page.locator("[data-verify-email]").count(), 0);
+      assertEquals(await squatMe(), 401);
+      await owner.ctx.close();
+      assertEquals(problems, [], "no script errors");
+    } finally {
+      await browser.close();
+      await app.close();
+      await fake.close();
+      await server.close();
+    }
+  },
+});
