@@ -30,6 +30,11 @@ export type CachedObject = {
   etag: string | null;
   lastModified: string | null;
   contentType: string;
+  /**
+   * Never offered to a CDN (edge/cdn.ts): the upstream set a cookie, which the edge drops
+   * but which marks the response as made for one visitor.
+   */
+  noCdn: boolean;
   /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
   sent?: { extra: unknown; cache: string; age: number; headers: Headers };
 };
@@ -52,6 +57,7 @@ export function secondTierUrl(key: string): string {
 }
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
+const H_NO_CDN = "x-cachely-no-cdn";
 
 /**
  * Header pairs shared between cached objects: most entries of a tenant carry the same
@@ -75,6 +81,16 @@ function internPair(h: [string, string]): [string, string] {
   return h;
 }
 
+/**
+ * The bytes of a body read by the runtime, in a buffer of exactly their length. Deno hands
+ * out a read body (Response.arrayBuffer(), a stream chunk) in a buffer whose allocation can
+ * be twice its byteLength or more (2 KB read: ~4 KB allocated; 20 KB: ~65 KB), and V8 reports
+ * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Session 4").
+ */
+export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
+  return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
+}
+
 /** Builds a CachedObject from parts, computing size and validators. */
 export function cachedObject(
   status: number,
@@ -82,6 +98,7 @@ export function cachedObject(
   body: Bytes,
   storedAt: number,
   ttlMs: number,
+  noCdn = false,
 ): CachedObject {
   let etag: string | null = null;
   let lastModified: string | null = null;
@@ -107,6 +124,7 @@ export function cachedObject(
     etag,
     lastModified,
     contentType,
+    noCdn,
   };
 }
 
@@ -170,10 +188,11 @@ export class EdgeCache {
       }
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => {
-        if (k !== H_STORED && k !== H_TTL) headers.push([k, v]);
+        if (k !== H_STORED && k !== H_TTL && k !== H_NO_CDN) headers.push([k, v]);
       });
-      const body = new Uint8Array(await res.arrayBuffer());
-      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs);
+      const body = ownedBytes(await res.arrayBuffer());
+      const noCdn = res.headers.has(H_NO_CDN);
+      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
       this.lru.set(key, obj);
       return obj;
     } catch {
@@ -191,6 +210,7 @@ export class EdgeCache {
       const headers = new Headers(obj.headers);
       headers.set(H_STORED, String(obj.storedAt));
       headers.set(H_TTL, String(obj.ttlMs));
+      if (obj.noCdn) headers.set(H_NO_CDN, "1");
       await cache.put(
         secondTierUrl(key),
         new Response(obj.body, { status: obj.status, headers }),
