@@ -2,6 +2,9 @@
  * Form results for browsers without JavaScript: the form bridge stores the outcome of a
  * post under a random id (KV, two minutes, read once) and redirects; the next page shows it.
  */
+import type { Context } from "hono";
+import { setCookie } from "hono/cookie";
+import type { AppEnv } from "../http/env.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { randomToken } from "../crypto/mod.ts";
 import { kvRetry } from "../kv/retry.ts";
@@ -17,6 +20,22 @@ export type FormOutcome = {
 };
 
 const TTL_MS = 120_000;
+
+/** Cookie naming the stored outcome; the next page rendered (routes/pages/render.tsx) shows it. */
+export const FLASH_COOKIE = "cly_flash";
+
+/** Shows `outcome` once on the page the response redirects to (a no-JS form, a sign-in). */
+export async function flashOnNextPage(c: Context<AppEnv>, outcome: FormOutcome): Promise<void> {
+  const s = c.get("services");
+  const id = await saveFlash(s.kv, outcome, s.clock.now());
+  setCookie(c, FLASH_COOKIE, id, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax",
+    maxAge: TTL_MS / 1000,
+    secure: new URL(s.config.publicUrl).protocol === "https:",
+  });
+}
 
 export async function saveFlash(kv: Deno.Kv, outcome: FormOutcome, now: number): Promise<string> {
   const id = randomToken(18);

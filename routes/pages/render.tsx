@@ -10,10 +10,9 @@ import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { PageContext } from "../../components/page_context.ts";
-import { takeFlash } from "../../lib/dashboard/flash.ts";
+import { FLASH_COOKIE, takeFlash } from "../../lib/dashboard/flash.ts";
 
-/** Cookie naming the stored outcome of a no-JS form post (routes/pages/forms.ts). */
-export const FLASH_COOKIE = "cly_flash";
+export { FLASH_COOKIE } from "../../lib/dashboard/flash.ts";
 
 /** The CSP nonce when a security-headers middleware set one (Hono's secureHeaders does). */
 function cspNonce(c: Context<AppEnv>): string | undefined {

@@ -224,6 +224,10 @@ Deno.test({
       const grace = await me(owner.page);
       assertEquals([grace?.id, grace?.emailVerified], [squatter.id, true]);
       assertEquals(await owner.page.locator("[data-verify-email]").count(), 0);
+      assertStringIncludes(
+        await owner.page.textContent("#announce") ?? "",
+        "Google confirmed grace@example.com: this account is yours.",
+      );
       assertEquals(await squatMe(), 401);
       await owner.ctx.close();
       assertEquals(problems, [], "no script errors");

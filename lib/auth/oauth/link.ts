@@ -13,6 +13,7 @@ import { createUser, findUserByEmail } from "../../users/mod.ts";
 import { randomToken } from "../../crypto/mod.ts";
 import { startSession } from "../login.ts";
 import { claimUnverifiedAccount } from "../claim_account.ts";
+import { flashOnNextPage } from "../../dashboard/flash.ts";
 import { OAUTH_LABELS, type OAuthProfile } from "./profile.ts";
 
 export async function signInOAuthUser(
@@ -37,6 +38,19 @@ export async function signInOAuthUser(
       return raced;
     });
   if (user.blocked) throw new ApiError(403, "user_blocked", "This account is blocked");
-  if (!user.emailVerifiedAt) await claimUnverifiedAccount(s, user.id, "oauth");
+  if (!user.emailVerifiedAt) {
+    const { claimed, tokensRevoked } = await claimUnverifiedAccount(s, user.id, "oauth");
+    if (claimed) {
+      const removed = tokensRevoked > 0
+        ? `the password and ${tokensRevoked} API token(s) set for it were removed`
+        : "the password set for it was removed";
+      await flashOnNextPage(c, {
+        ok: true,
+        message: `${OAUTH_LABELS[provider]} confirmed ${user.email}: this account is yours. ` +
+          `Nobody had confirmed the address before, so ${removed}. ` +
+          '"Forgot your password?" sets a new password.',
+      });
+    }
+  }
   await startSession(c, s, user.id);
 }
