@@ -14,7 +14,11 @@ function likeContains(q: string): string {
   return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-export async function searchUsers(s: Services, input: { q?: string; limit: number }) {
+/** `offset` pages the dashboard's list (admin lists are small; a user list of a few thousand). */
+export async function searchUsers(
+  s: Services,
+  input: { q?: string; limit: number; offset?: number },
+) {
   const q = input.q?.trim() ?? "";
   const rows = await s.db.select({
     id: users.id,
@@ -30,7 +34,8 @@ export async function searchUsers(s: Services, input: { q?: string; limit: numbe
       q ? or(ilike(users.email, likeContains(q)), ilike(users.name, likeContains(q))) : undefined,
     )
     .orderBy(desc(users.createdAt), users.email)
-    .limit(input.limit + 1);
+    .limit(input.limit + 1)
+    .offset(input.offset ?? 0);
   return {
     q,
     users: rows.slice(0, input.limit).map((u) => ({
