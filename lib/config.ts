@@ -65,6 +65,7 @@ const EnvSchema = z.object({
   REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   QUOTAS: z.enum(["on", "off"]).default("on"),
+  VALIDATE_API_RESPONSES: bool.default(false),
   PLANS: z.string().optional().transform((v, ctx) => {
     if (v === undefined) return {};
     try {
@@ -248,6 +249,11 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error";
   /** Plan quotas (tenant limits, monthly traffic, domain rules); QUOTAS=off for self-hosting. */
   quotas: boolean;
+  /**
+   * Check every JSON success body against its route's declared `response` schema (500
+   * `response_schema_mismatch` on a mismatch). On in tests, off by default (docs/decisions.md).
+   */
+  validateApiResponses: boolean;
   /** The plans table (lib/billing/plans.ts) with PLANS overrides applied. */
   plans: Plans;
   /** Least time between two quota evaluations of one account (threshold gate). */
@@ -341,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     logLevel: e.LOG_LEVEL,
     quotas: e.QUOTAS === "on",
+    validateApiResponses: e.VALIDATE_API_RESPONSES,
     plans: mergePlans(e.PLANS),
     // Half a flush interval: every flush of a moving account is evaluated despite timer jitter.
     quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),

@@ -6,6 +6,7 @@ import { desc, eq, ilike, or } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { billingAccounts, users } from "../db/schema/mod.ts";
 import { isMasterAdmin } from "../users/mod.ts";
+import type { UserSearch } from "./views_schema.ts";
 
 export const USER_SEARCH_MAX = 100;
 
@@ -18,7 +19,7 @@ function likeContains(q: string): string {
 export async function searchUsers(
   s: Services,
   input: { q?: string; limit: number; offset?: number },
-) {
+): Promise<UserSearch> {
   const q = input.q?.trim() ?? "";
   const rows = await s.db.select({
     id: users.id,
