@@ -12,9 +12,18 @@ import { type Bytes, ownedBytes } from "./cache/store.ts";
 /** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
 export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
 
-/** A fetched response: fully buffered, or streaming because it outgrew the bound. */
+/**
+ * A fetched response: fully buffered, or streaming because it outgrew the bound.
+ * `setCookie`: the upstream sent Set-Cookie (dropped from `headers`; edge/cdn.ts).
+ */
 export type UpstreamResult =
-  | { kind: "buffered"; status: number; headers: [string, string][]; body: Bytes }
+  | {
+    kind: "buffered";
+    status: number;
+    headers: [string, string][];
+    body: Bytes;
+    setCookie?: boolean;
+  }
   | {
     kind: "stream";
     status: number;
@@ -95,9 +104,10 @@ async function fetchWithin(
     return failure(e, signal);
   }
   const headers = filterResponseHeaders(res.headers);
+  const setCookie = res.headers.has("set-cookie");
   if (!res.body || req.method === "HEAD") {
     await res.body?.cancel().catch(() => {});
-    return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0) };
+    return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0), setCookie };
   }
   // fetch decodes content-encoding, so a declared length only counts for identity bodies
   const declared = res.headers.has("content-encoding")
@@ -124,7 +134,7 @@ async function fetchWithin(
         message: "Upstream closed early",
       };
     }
-    return { kind: "buffered", status: res.status, headers, body };
+    return { kind: "buffered", status: res.status, headers, body, setCookie };
   }
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -153,7 +163,7 @@ async function fetchWithin(
     // the upstream closed early: a truncated body must never be cached
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream closed early" };
   }
-  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total) };
+  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total), setCookie };
 }
 
 function failure(e: unknown, signal: AbortSignal): UpstreamFailure {

@@ -31,6 +31,11 @@ export type CachedObject = {
   etag: string | null;
   lastModified: string | null;
   contentType: string;
+  /**
+   * Never offered to a CDN (edge/cdn.ts): the upstream set a cookie, which the edge drops
+   * but which marks the response as made for one visitor.
+   */
+  noCdn: boolean;
   /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
   sent?: { extra: unknown; cache: string; age: number; headers: Headers };
   /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
@@ -55,6 +60,7 @@ export function secondTierUrl(key: string): string {
 }
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
+const H_NO_CDN = "x-cachely-no-cdn";
 
 /**
  * Header pairs shared between cached objects: most entries of a tenant carry the same
@@ -95,6 +101,7 @@ export function cachedObject(
   body: Bytes,
   storedAt: number,
   ttlMs: number,
+  noCdn = false,
 ): CachedObject {
   let etag: string | null = null;
   let lastModified: string | null = null;
@@ -120,6 +127,7 @@ export function cachedObject(
     etag,
     lastModified,
     contentType,
+    noCdn,
     slab: null,
   };
 }
@@ -187,10 +195,11 @@ export class EdgeCache {
       }
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => {
-        if (k !== H_STORED && k !== H_TTL) headers.push([k, v]);
+        if (k !== H_STORED && k !== H_TTL && k !== H_NO_CDN) headers.push([k, v]);
       });
       const body = ownedBytes(await res.arrayBuffer());
-      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs);
+      const noCdn = res.headers.has(H_NO_CDN);
+      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
       this.keep(key, obj);
       return obj;
     } catch {
@@ -208,6 +217,7 @@ export class EdgeCache {
       const headers = new Headers(obj.headers);
       headers.set(H_STORED, String(obj.storedAt));
       headers.set(H_TTL, String(obj.ttlMs));
+      if (obj.noCdn) headers.set(H_NO_CDN, "1");
       await cache.put(
         secondTierUrl(key),
         new Response(obj.body, { status: obj.status, headers }),
