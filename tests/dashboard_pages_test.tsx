@@ -525,6 +525,42 @@ dbTest("experiments: a viewer sees variants but no form that changes them", asyn
   assertEquals(r.body.status, 403, r.text);
 });
 
+dbTest("webhooks: disable and enable from the dashboard; an editor sees no switch", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const hooks = `/api/tenants/${slug}/cache-refresh-webhooks`;
+  const created = await owner.post(hooks, { provider: "sanity" });
+  assertEquals(created.status, 201, created.text);
+  const { id } = created.body.webhook;
+  const path = `/dashboard/${slug}/webhooks`;
+  const off = await submitRendered(owner, path, `Disable webhook ${id}`);
+  assert(off.outcome.ok, off.outcome.message);
+  assertEquals((await owner.get(hooks)).body.webhooks[0].enabled, false);
+  const page = await owner.get(path);
+  assertStringIncludes(page.text, 'class="badge warn">disabled');
+  assertStringIncludes(page.text, "calls to its URL are answered 404");
+  const on = await submitRendered(owner, path, `Enable webhook ${id}`);
+  assert(on.outcome.ok, on.outcome.message);
+  const assets = await submitRendered(owner, path, `Asset purge of webhook ${id}`);
+  assert(assets.outcome.ok, assets.outcome.message);
+  const [hook] = (await owner.get(hooks)).body.webhooks;
+  assertEquals([hook.enabled, hook.refreshAssets], [true, true]);
+  assertEquals(
+    (await new Client(app).post(new URL(created.body.url).pathname, {})).status,
+    200,
+    "the URL survived the switch",
+  );
+
+  const editor = await signUp(app);
+  await editor.post("/api/invites/accept", {
+    token: await invite(owner, slug, editor.email, "editor"),
+  });
+  const seen = await editor.get(path);
+  assertEquals(seen.status, 200);
+  assertStringIncludes(seen.text, "cannot create, disable, regenerate or delete webhooks");
+  assert(!seen.text.includes(`aria-label="Disable webhook ${id}"`), "no switch for an editor");
+});
+
 Deno.test("page() puts the CSP nonce of a security-headers middleware on the one script", async () => {
   const { Hono } = await import("hono");
   const { page } = await import("../routes/pages/render.tsx");

@@ -14,6 +14,7 @@ import {
   listEvents,
   listWebhooks,
   regenerateWebhook,
+  updateWebhook,
   webhookView,
 } from "../../lib/webhooks/cache_refresh.ts";
 import { receiveCacheRefresh } from "../../lib/webhooks/receiver.ts";
@@ -30,9 +31,21 @@ const createSchema = z.object({
   refreshAssets: z.boolean().optional(),
 }).strict();
 
+/** Not in SPEC: turning a webhook off without losing its URL (decisions.md). */
+const patchSchema = z.object({
+  enabled: z.boolean().optional(),
+  refreshAssets: z.boolean().optional(),
+}).strict().refine((b) => b.enabled !== undefined || b.refreshAssets !== undefined, {
+  path: ["enabled"],
+  message: "set enabled or refreshAssets",
+});
+
 const BASE = "/tenants/:slug/cache-refresh-webhooks";
 
-/** Management routes: list and events editor+, create/regenerate/delete admin+ (SPEC). */
+/**
+ * Management routes: list and events editor+, create/regenerate/delete admin+ (SPEC), and
+ * enable/disable admin+ like the other changes to a webhook.
+ */
 export function cacheRefreshWebhooksRoutes(): Routes {
   const app = new Routes("");
 
@@ -76,6 +89,18 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     const { tenant, auth } = await requireTenant(c, "admin");
     const id = intParam(c, "id");
     return c.json(await regenerateWebhook(c.get("services"), tenant.id, id, auth.user.id));
+  });
+
+  app.patch(`${BASE}/:id`, {
+    access: access.tenant("admin"),
+    summary: "Turn a webhook off or on, or change refreshAssets; the URL stays",
+    body: patchSchema,
+  }, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "admin");
+    const id = intParam(c, "id");
+    const body = await parseJsonBody(c, patchSchema);
+    const w = await updateWebhook(c.get("services"), tenant.id, id, auth.user.id, body);
+    return c.json({ webhook: webhookView(w) });
   });
 
   app.delete(
