@@ -93,8 +93,9 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.patch(`${BASE}/:id`, {
     access: access.tenant("admin"),
-    summary: "Turn a webhook off or on, or change refreshAssets; the URL stays",
+    summary: "Turns a webhook off or on, or changes refreshAssets; the URL stays",
     body: patchSchema,
+    response: z.strictObject({ webhook: webhookViewSchema }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const id = intParam(c, "id");
