@@ -170,3 +170,30 @@ Deno.test("site offload: shareable pages carry the html tags; cookies, private a
     await site.close();
   }
 });
+
+Deno.test("the cookie mark survives the Web Cache tier: a restored object is still not offloaded", async () => {
+  const name = `cachely-test-${crypto.randomUUID()}`;
+  const up = startUpstream(); // its default route sets a session cookie
+  up.route("/plain", () => Response.json({ ok: 1 }));
+  const fx = await edgeFixture(up.url, {
+    snapshot: { cdnOffload: true, tenantId: 7 },
+    webCacheName: name,
+  });
+  try {
+    for (const path of ["/~api/session-page", "/~api/plain"]) await (await fx.request(path)).text();
+    await fx.edge.cache.flush();
+    fx.edge.cache.lru.clear();
+    const restored = await fx.request("/~api/session-page");
+    await restored.text();
+    assertEquals(up.count("/session-page"), 1, "answered from the Web Cache tier");
+    assertEquals(cdnOf(restored), NONE);
+    const plain = await fx.request("/~api/plain");
+    await plain.text();
+    assertEquals(cdnOf(plain), ["max-age=60", "cachely-t7,cachely-t7-api"]);
+    assertEquals(plain.headers.get("x-cachely-no-cdn"), null, "the mark is never sent");
+  } finally {
+    fx.close();
+    await up.close();
+    await caches.delete(name);
+  }
+});
