@@ -21,6 +21,7 @@ import { createPersonalToken } from "../lib/auth/tokens.ts";
 import { createTenant } from "../lib/tenants/service.ts";
 import type { EdgeCache } from "../edge/cache/store.ts";
 import postgres from "postgres";
+import v8 from "node:v8";
 
 /** A fresh database on the PostgreSQL server of `base`, dropped by drop(). */
 async function benchDatabase(base: string | undefined) {
@@ -102,11 +103,46 @@ await createTenant(app.services, third.id, {
 });
 const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, app.handler);
 const cache = (app.edge as unknown as { cache: EdgeCache }).cache;
+/** glibc's own view of its heap (mallinfo2) and malloc_trim, through FFI when available. */
+const libc = (() => {
+  try {
+    return Deno.dlopen("libc.so.6", {
+      mallinfo2: { parameters: [], result: { struct: Array(10).fill("usize") } },
+      malloc_trim: { parameters: ["usize"], result: "i32" },
+    }).symbols;
+  } catch {
+    return null;
+  }
+})();
+function mallinfo() {
+  if (!libc) return null;
+  const v = new BigUint64Array((libc.mallinfo2() as Uint8Array).slice().buffer);
+  // arena: bytes from brk; hblkhd: mmapped; uordblks: in use; fordblks: free; keepcost: trimmable top
+  return {
+    arena: Number(v[0]),
+    hblkhd: Number(v[4]),
+    inUse: Number(v[7]),
+    free: Number(v[8]),
+    top: Number(v[9]),
+  };
+}
 const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-  if (req.method === "POST") cache.lru.clear(); // POST /clear: an empty edge cache
+  const path = new URL(req.url).pathname;
+  if (req.method === "POST" && path === "/trim") libc?.malloc_trim(0);
+  else if (req.method === "POST") cache.clear(); // POST /clear: an empty edge cache
   (globalThis as { gc?: () => void }).gc?.();
   const m = Deno.memoryUsage();
-  return Response.json({ ...m, entries: cache.lru.count, cacheBytes: cache.lru.bytes });
+  // V8's committed size per space (new_space, old_space, …): what of the RSS is the JS heap.
+  const spaces = Object.fromEntries(
+    v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]),
+  );
+  return Response.json({
+    ...m,
+    spaces,
+    malloc: mallinfo(),
+    entries: cache.lru.count,
+    cacheBytes: cache.lru.bytes,
+  });
 });
 console.log(JSON.stringify({
   ready: true,

@@ -6,7 +6,8 @@
  */
 import { run } from "./proc.ts";
 
-export type Nginx = { port: number; stop(): Promise<void>; version: string };
+/** `cacheDir`: proxy_cache_path, for a purge stand-in (tests/fakes/nginx_purge.ts). */
+export type Nginx = { port: number; stop(): Promise<void>; version: string; cacheDir: string };
 
 /**
  * `cdn`: nginx as the CDN in front of Cachely (the local stand-in for Deno Deploy's
@@ -110,6 +111,7 @@ export async function startNginx(
   await waitForPort(port, 10_000);
   return {
     port,
+    cacheDir: `${dir}/cache`,
     version: new TextDecoder().decode(version).trim().replace(/^nginx version: /, ""),
     async stop() {
       // SIGQUIT: graceful shutdown of the master and its worker.

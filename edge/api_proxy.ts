@@ -17,7 +17,7 @@ import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
 import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
 import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
-import { shareable, withCdnHeaders } from "./cdn.ts";
+import { offloadable, withCdnHeaders } from "./cdn.ts";
 
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
@@ -95,8 +95,10 @@ type ApiPlan = {
   preview: boolean;
   query: string;
   experiment: Assignment | null;
-  /** Headers added to a plain (or experiment) response. */
+  /** Headers added to a plain (or experiment) response; with CDN headers when offloaded. */
   extra: readonly (readonly [string, string])[];
+  /** `extra` without CDN headers: for objects a CDN must not keep (edge/cdn.ts). */
+  unshared: readonly (readonly [string, string])[];
   /** Headers added to a `?transform=` response outside experiments. */
   transformedExtra: readonly (readonly [string, string])[];
   key: string;
@@ -121,14 +123,16 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
   // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts);
   // an offloaded response always exposes (a CDN answers CORS and other requests alike).
   const cors = rc.req.headers.get("origin") !== null;
-  const extra = experiment
+  const unshared = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : q.preview || snap.cdnOffload !== true
-    ? (cors ? API_HEADERS_CORS : API_HEADERS)
-    : withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null);
-  // A transform outside experiments exposes its headers to CORS requests only, like a plain
-  // response: a header costs every hit (docs/decisions.md "Hit header set").
-  const transformedExtra = profile !== null && !experiment && !q.preview && snap.cdnOffload === true
+    : cors
+    ? API_HEADERS_CORS
+    : API_HEADERS;
+  const offload = snap.cdnOffload === true && !experiment && !q.preview;
+  const extra = offload ? withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null) : unshared;
+  // A transform outside experiments and offload exposes its headers to CORS requests only,
+  // like a plain response: a header costs every hit (docs/decisions.md "Hit header set").
+  const transformedExtra = offload && profile !== null
     ? withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile)
     : transformHeaders(cors);
   const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
@@ -139,6 +143,7 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
     query: q.query,
     experiment,
     extra,
+    unshared,
     transformedExtra,
     key,
   };
@@ -159,14 +164,16 @@ function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | nu
     transformed ? transformKey(p.key, profile!, snap.ai?.regenVersions?.[profile!] ?? 0) : p.key,
   );
   if (!obj) return null;
-  const hit = objectResponse(
-    obj,
-    head,
-    "HIT",
-    ec.deps.clock.now(),
-    transformed && !experiment ? p.transformedExtra : p.extra,
-    rc.req,
-  ) as ApiOutcome;
+  let extra = transformed && !experiment ? p.transformedExtra : p.extra;
+  // A stored object is a 200 without private/no-store; a cookie or a short-lived
+  // transform (a partial one, retried in seconds) still keeps it away from a CDN.
+  if (
+    extra !== p.unshared && extra !== API_HEADERS_EXPOSED &&
+    (obj.noCdn || (transformed && obj.ttlMs < snap.cacheTtl * 1000))
+  ) {
+    extra = transformed ? API_HEADERS_EXPOSED : p.unshared;
+  }
+  const hit = objectResponse(obj, head, "HIT", ec.deps.clock.now(), extra, rc.req) as ApiOutcome;
   hit.experiment = experiment;
   return hit;
 }
@@ -215,16 +222,15 @@ export async function handleApi(
   } else {
     served = await readThrough(ec.through, key, load);
   }
-  if (served.kind !== "object") return { ...otherResponse(served, head, extra), experiment };
+  if (served.kind !== "object") {
+    return { ...otherResponse(served, head, plan.unshared), experiment };
+  }
   const outcome = preview ? "BYPASS" : served.cache;
   if (profile === null || head) {
     const obj = served.obj;
-    // An object upstream marked private (or an error) is never offered to a CDN.
-    const ex = experiment || preview || shareable(obj.status, obj.headers)
-      ? extra
-      : rc.req.headers.get("origin") === null
-      ? API_HEADERS
-      : API_HEADERS_CORS;
+    // An object upstream marked private (or an error), or a stale copy served because
+    // the upstream failed, is never offered to a CDN.
+    const ex = outcome !== "STALE" && offloadable(obj) ? extra : plan.unshared;
     return {
       ...objectResponse(obj, head, outcome, ec.deps.clock.now(), ex, rc.req),
       experiment,

@@ -45,6 +45,7 @@ import {
 import { isBlockedBot } from "../lib/providers/bots.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { ASSET_PREFIX } from "../sdk/rewrite.ts";
+import { offloadable, previewRequested, withCdnHeaders } from "./cdn.ts";
 
 /** Short on purpose (validated per hit); `x-cachely-cache` is the edge marker. */
 const ASSET_HEADERS: [string, string][] = [
@@ -71,6 +72,11 @@ type AssetPlan = {
   keyOrigin: (tenantOrigin: string) => string;
   bots: { blockBots: boolean; allowImageSearchBots: boolean };
   referer: string | null;
+  /**
+   * ASSET_HEADERS plus the CDN headers when the tenant offloads (edge/cdn.ts), else
+   * ASSET_HEADERS itself, so a tenant without offload pays one comparison per hit.
+   */
+  shared: readonly (readonly [string, string])[];
 };
 
 const plans = new WeakMap<EdgeSnapshot, AssetPlan>();
@@ -92,13 +98,14 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
   if (!p) {
     const a = snap.assets;
     const cfg = snapshotProvider(snap);
+    const ttlS = a?.ttl ?? DEFAULT_ASSET_TTL_S;
     p = {
       routes: compileProviderRoutes(cfg, {
         imageHostOrigin: ec.providers.imageHostAssetOrigin,
       }),
       legacyHosts: legacyHostsOf(snap, cfg, ec),
       allowed: compileTypeAllowList(a?.allowedTypes),
-      ttlMs: (a?.ttl ?? DEFAULT_ASSET_TTL_S) * 1000,
+      ttlMs: ttlS * 1000,
       keyOrigin: a?.allowedTypes
         ? ((tag) => (o: string) => o + tag)(`#t=${shortHash(a.allowedTypes.join(","))}`)
         : (o: string) => o,
@@ -107,6 +114,7 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
         allowImageSearchBots: a?.allowImageSearchBots ?? false,
       },
       referer: a?.referer ?? null,
+      shared: withCdnHeaders(snap, ASSET_HEADERS, "asset", "assets", null, ttlS),
     };
     plans.set(snap, p);
   }
@@ -251,7 +259,7 @@ export async function handleAsset(
   const now = ec.deps.clock.now();
   if (range === null) {
     const obj = freshInMemory(ec.through, route.key);
-    if (obj) return objectResponse(obj, head, "HIT", now, ASSET_HEADERS, rc.req);
+    if (obj) return objectResponse(obj, head, "HIT", now, hitHeaders(rc, route.plan, obj), rc.req);
   }
   const tooBig = oversizeHeaders(rc.req);
   if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
@@ -281,14 +289,28 @@ export async function handleAsset(
   );
   if (served.kind !== "object") return refusedOr(otherResponse(served, head, ASSET_HEADERS));
   if (range !== null) return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now());
-  return objectResponse(
-    served.obj,
-    head,
-    served.cache,
-    ec.deps.clock.now(),
-    ASSET_HEADERS,
-    rc.req,
-  );
+  const obj = served.obj;
+  // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
+  const extra = served.cache !== "STALE" && offloadable(obj)
+    ? hitHeaders(rc, route.plan, obj)
+    : ASSET_HEADERS;
+  return objectResponse(obj, head, served.cache, ec.deps.clock.now(), extra, rc.req);
+}
+
+/**
+ * The headers of a whole-object answer: with the CDN headers when the tenant offloads,
+ * unless the object came with a cookie or the request is a preview-bypass one. Range
+ * requests never get them (see ranged()).
+ */
+function hitHeaders(
+  rc: RequestContext,
+  plan: AssetPlan,
+  obj: CachedObject,
+): readonly (readonly [string, string])[] {
+  if (plan.shared === ASSET_HEADERS) return ASSET_HEADERS;
+  if (obj.noCdn) return ASSET_HEADERS;
+  if (rc.query !== "" && previewRequested(rc.query, rc.snap.api.previewParam)) return ASSET_HEADERS;
+  return plan.shared;
 }
 
 /** Edge errors of the asset path carry nosniff too ("every asset answer"). */
@@ -299,6 +321,11 @@ function refusedOr(out: Outcome): Outcome {
   return out;
 }
 
+/**
+ * A range request's answer, never offloaded: a CDN that stored a 206 under the URL could
+ * answer a whole-object request with a part. CDNs fetch the whole object (a 200 with the
+ * CDN headers) and serve ranges from it themselves (docs/decisions.md "CDN offload").
+ */
 function ranged(
   obj: CachedObject,
   rc: RequestContext,
@@ -312,7 +339,14 @@ function ranged(
   const plan = planRange(range, obj.body.byteLength);
   if (plan.kind === "full") return objectResponse(obj, false, cache, now, ASSET_HEADERS);
   const part = rangeResponseParts(obj, plan);
-  const partial = cachedObject(part.status, part.headers, part.body, obj.storedAt, obj.ttlMs);
+  const partial = cachedObject(
+    part.status,
+    part.headers,
+    part.body,
+    obj.storedAt,
+    obj.ttlMs,
+    obj.noCdn,
+  );
   return objectResponse(partial, false, cache, now, ASSET_HEADERS);
 }
 

@@ -1,13 +1,17 @@
 /**
  * CDN offload headers (docs/decisions.md "CDN offload"): for tenants that opted in, a
  * shareable response tells a CDN in front (Deno Deploy's cache, Cloudflare, Fastly, an
- * nginx) to keep it for the tenant's TTL with `CDN-Cache-Control`, and tags it with
- * `Cache-Tag` so a cache-version bump can purge it. Both names are read by Deno Deploy
- * (which also reads the Deno- prefixed ones), so one of each is sent. Callers decide
- * what is shareable: never experiments, previews, or responses upstream marked private.
+ * nginx) to keep it for the tenant's TTL of that kind with `CDN-Cache-Control`, and tags
+ * it with `Cache-Tag` so a cache-version bump can purge it. Deno Deploy reads both names
+ * (its `Deno-` prefixed ones would only repeat them), so one of each is sent.
+ *
+ * Callers decide per request (never experiments, preview-bypass requests, range requests,
+ * STALE answers); `offloadable` decides per object (200, no private/no-store, no cookie).
+ * A tenant without offload pays one property check per response.
  */
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { type CdnKind, responseTags } from "../lib/cdn/tags.ts";
+import type { CachedObject } from "./cache/store.ts";
 
 type Pairs = readonly (readonly [string, string])[];
 
@@ -17,7 +21,8 @@ const memo = new WeakMap<EdgeSnapshot, Map<string, Pairs>>();
 /**
  * `base` followed by the CDN headers for `snap`, or `base` itself when offload is off.
  * The result is the same array for the same (snapshot, base, kind, profile), so the
- * response header memo of a cached object keeps hitting (edge/respond.ts).
+ * response header memo of a cached object keeps hitting (edge/respond.ts). `ttlSeconds`
+ * is the tenant's TTL for that kind (the asset TTL for assets, the cache TTL otherwise).
  */
 export function withCdnHeaders(
   snap: EdgeSnapshot,
@@ -25,6 +30,7 @@ export function withCdnHeaders(
   baseName: string,
   kind: CdnKind,
   profile: string | null,
+  ttlSeconds: number = snap.cacheTtl,
 ): Pairs {
   if (snap.cdnOffload !== true) return base;
   let m = memo.get(snap);
@@ -34,7 +40,7 @@ export function withCdnHeaders(
   if (!out) {
     out = [
       ...base,
-      ["cdn-cache-control", `max-age=${snap.cacheTtl}`],
+      ["cdn-cache-control", `max-age=${ttlSeconds}`],
       ["cache-tag", responseTags(snap.tenantId, kind, profile).join(",")],
     ];
     if (m.size < 256) m.set(key, out);
@@ -42,11 +48,35 @@ export function withCdnHeaders(
   return out;
 }
 
-/** True when upstream allowed shared caches to keep it (no private or no-store). */
-export function shareable(status: number, headers: readonly (readonly [string, string])[]) {
-  if (status !== 200) return false;
-  for (const [k, v] of headers) {
-    if (k === "cache-control" && /\b(?:no-store|private)\b/i.test(v)) return false;
-  }
+/** Matches what RFC 9111 §5.2.2 forbids a shared cache to store. */
+const PRIVATE = /\b(?:no-store|private)\b/i;
+
+/**
+ * True when a CDN may keep this object: a 200 the upstream did not mark private or
+ * no-store and that came without Set-Cookie (a cookie marks a response made for one
+ * visitor, even though the edge drops the cookie itself).
+ */
+export function offloadable(obj: CachedObject): boolean {
+  if (obj.status !== 200 || obj.noCdn) return false;
+  for (const h of obj.headers) if (h[0] === "cache-control" && PRIVATE.test(h[1])) return false;
   return true;
+}
+
+/**
+ * True when the request carries the tenant's preview-bypass parameter (drafts are never
+ * offloaded, even on paths that do not bypass Cachely's own cache). Only called for
+ * offloading tenants, on requests with a query.
+ */
+export function previewRequested(query: string, previewParam: string): boolean {
+  for (const part of query.split("&")) {
+    const eq = part.indexOf("=");
+    const name = eq === -1 ? part : part.slice(0, eq);
+    if (name === previewParam) return true;
+    try {
+      if (decodeURIComponent(name.replaceAll("+", " ")) === previewParam) return true;
+    } catch {
+      // a malformed escape is not the parameter
+    }
+  }
+  return false;
 }

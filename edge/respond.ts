@@ -210,6 +210,6 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     const out = f.rewrite(text);
     if (out !== text) body = enc.encode(out) as Bytes;
   }
-  const obj = cachedObject(r.status, headers, body, f.now, f.ttlMs);
+  const obj = cachedObject(r.status, headers, body, f.now, f.ttlMs, r.setCookie === true);
   return { kind: "object", obj, cacheable: r.status === 200 && !forbidsStore(headers) };
 }

@@ -17,6 +17,8 @@ import { freshInMemory, readThrough } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
 import { fetchUpstream } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
+import { offloadable, previewRequested, withCdnHeaders } from "./cdn.ts";
+import type { CachedObject } from "./cache/store.ts";
 
 const SITE_HEADERS: [string, string][] = [["x-cachely-edge", "1"]];
 const UA = "Cachely-Edge/1";
@@ -33,7 +35,9 @@ export async function handleSite(
   const query = normaliseQuery(rc.query, [snap.api.previewParam]);
   const key = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
   const hit = freshInMemory(ec.through, key);
-  if (hit) return objectResponse(hit, head, "HIT", ec.deps.clock.now(), SITE_HEADERS, rc.req);
+  if (hit) {
+    return objectResponse(hit, head, "HIT", ec.deps.clock.now(), siteHeaders(rc, hit), rc.req);
+  }
   try {
     checkPath(rc.path); // after the hit path: an invalid path is never stored
   } catch (e) {
@@ -73,12 +77,22 @@ export async function handleSite(
     });
   });
   if (served.kind !== "object") return otherResponse(served, head, SITE_HEADERS);
-  return objectResponse(
-    served.obj,
-    head,
-    served.cache,
-    ec.deps.clock.now(),
-    SITE_HEADERS,
-    rc.req,
-  );
+  const obj = served.obj;
+  // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
+  const extra = served.cache !== "STALE" && offloadable(obj) ? siteHeaders(rc, obj) : SITE_HEADERS;
+  return objectResponse(obj, head, served.cache, ec.deps.clock.now(), extra, rc.req);
+}
+
+/**
+ * SITE_HEADERS plus the CDN headers (edge/cdn.ts) for an offloading tenant, unless the
+ * page came with a cookie or the request is a preview-bypass one.
+ */
+function siteHeaders(
+  rc: RequestContext,
+  obj: CachedObject,
+): readonly (readonly [string, string])[] {
+  const snap = rc.snap;
+  if (snap.cdnOffload !== true || obj.noCdn) return SITE_HEADERS;
+  if (rc.query !== "" && previewRequested(rc.query, snap.api.previewParam)) return SITE_HEADERS;
+  return withCdnHeaders(snap, SITE_HEADERS, "site", "html", null);
 }

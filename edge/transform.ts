@@ -61,7 +61,7 @@ function withHeaders(
     !h[0].startsWith("x-ai-transform") && h[0] !== "etag" && h[0] !== "last-modified"
   );
   headers.push(...extra);
-  return cachedObject(obj.status, headers, body, now, ttlMs);
+  return cachedObject(obj.status, headers, body, now, ttlMs, obj.noCdn);
 }
 
 /**

@@ -7,14 +7,23 @@
 import type { EdgeDeps } from "./types.ts";
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../lib/net/ssrf.ts";
 import { filterResponseHeaders } from "./http.ts";
-import type { Bytes } from "./cache/store.ts";
+import { type Bytes, ownedBytes } from "./cache/store.ts";
 
 /** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
 export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
 
-/** A fetched response: fully buffered, or streaming because it outgrew the bound. */
+/**
+ * A fetched response: fully buffered, or streaming because it outgrew the bound.
+ * `setCookie`: the upstream sent Set-Cookie (dropped from `headers`; edge/cdn.ts).
+ */
 export type UpstreamResult =
-  | { kind: "buffered"; status: number; headers: [string, string][]; body: Bytes }
+  | {
+    kind: "buffered";
+    status: number;
+    headers: [string, string][];
+    body: Bytes;
+    setCookie?: boolean;
+  }
   | {
     kind: "stream";
     status: number;
@@ -119,9 +128,10 @@ async function fetchWithin(
     return failure(e, signal);
   }
   const headers = filterResponseHeaders(res.headers);
+  const setCookie = res.headers.has("set-cookie");
   if (!res.body || req.method === "HEAD") {
     await res.body?.cancel().catch(() => {});
-    return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0) };
+    return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0), setCookie };
   }
   // fetch decodes content-encoding, so a declared length only counts for identity bodies
   const declared = res.headers.has("content-encoding")
@@ -135,7 +145,7 @@ async function fetchWithin(
     // fetch body in one op), instead of a reader loop with a promise per chunk.
     let body: Bytes;
     try {
-      body = new Uint8Array(await res.arrayBuffer());
+      body = ownedBytes(await res.arrayBuffer());
     } catch (e) {
       return failure(e, signal);
     }
@@ -148,7 +158,7 @@ async function fetchWithin(
         message: "Upstream closed early",
       };
     }
-    return { kind: "buffered", status: res.status, headers, body };
+    return { kind: "buffered", status: res.status, headers, body, setCookie };
   }
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -177,7 +187,7 @@ async function fetchWithin(
     // the upstream closed early: a truncated body must never be cached
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream closed early" };
   }
-  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total) };
+  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total), setCookie };
 }
 
 function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
@@ -189,12 +199,9 @@ function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
 }
 
 function concat(chunks: Uint8Array[], total: number): Bytes {
-  // A lone chunk is reused only when it owns its whole buffer: fetch hands out views into
-  // 64 KB read buffers, and caching such a view keeps the whole buffer alive per entry.
-  const only = chunks.length === 1 ? chunks[0] : null;
-  if (only && only.buffer instanceof ArrayBuffer && only.byteLength === only.buffer.byteLength) {
-    return only as Bytes;
-  }
+  // Always a copy: a chunk is a view into a larger read buffer, or a buffer whose hidden
+  // capacity exceeds its length (ownedBytes); a cached body must hold only its own bytes.
+  if (chunks.length === 1) return ownedBytes(chunks[0]);
   const out = new Uint8Array(total);
   let off = 0;
   for (const c of chunks) {

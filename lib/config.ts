@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every variable is parsed by a zod
  * schema; a bad value stops start-up with a message naming the variable.
  */
+import { DENO_DEPLOY_INVALIDATE_URL } from "./cdn/deno_deploy.ts";
 import { z } from "zod";
 import { mergePlans, type Plans } from "./billing/plans.ts";
 
@@ -64,6 +65,7 @@ const EnvSchema = z.object({
   REQUEST_LOG_MAX_PER_SECOND: intIn(0, 1_000_000).default(10),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   QUOTAS: z.enum(["on", "off"]).default("on"),
+  VALIDATE_API_RESPONSES: bool.default(false),
   PLANS: z.string().optional().transform((v, ctx) => {
     if (v === undefined) return {};
     try {
@@ -231,7 +233,10 @@ export type Config = {
   denoDeploy: boolean;
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
-  /** Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. */
+  /**
+   * Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. With
+   * CDN_PURGE_KIND=deno-deploy the URL defaults to Deno Deploy's invalidation endpoint.
+   */
   cdnPurge: { url: string; token?: string; kind: "deno-deploy" | "http" } | undefined;
   staleIfErrorSeconds: number;
   usage: {
@@ -244,6 +249,11 @@ export type Config = {
   logLevel: "debug" | "info" | "warn" | "error";
   /** Plan quotas (tenant limits, monthly traffic, domain rules); QUOTAS=off for self-hosting. */
   quotas: boolean;
+  /**
+   * Check every JSON success body against its route's declared `response` schema (500
+   * `response_schema_mismatch` on a mismatch). On in tests, off by default (docs/decisions.md).
+   */
+  validateApiResponses: boolean;
   /** The plans table (lib/billing/plans.ts) with PLANS overrides applied. */
   plans: Plans;
   /** Least time between two quota evaluations of one account (threshold gate). */
@@ -321,8 +331,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
-    cdnPurge: e.CDN_PURGE_URL
-      ? { url: e.CDN_PURGE_URL, token: e.CDN_PURGE_TOKEN, kind: e.CDN_PURGE_KIND }
+    cdnPurge: e.CDN_PURGE_URL || e.CDN_PURGE_KIND === "deno-deploy"
+      ? {
+        url: e.CDN_PURGE_URL ?? DENO_DEPLOY_INVALIDATE_URL,
+        token: e.CDN_PURGE_TOKEN,
+        kind: e.CDN_PURGE_KIND,
+      }
       : undefined,
     staleIfErrorSeconds: e.STALE_IF_ERROR_SECONDS,
     usage: {
@@ -333,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     logLevel: e.LOG_LEVEL,
     quotas: e.QUOTAS === "on",
+    validateApiResponses: e.VALIDATE_API_RESPONSES,
     plans: mergePlans(e.PLANS),
     // Half a flush interval: every flush of a moving account is evaluated despite timer jitter.
     quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),

@@ -1,5 +1,6 @@
 /** A small structured logger: one JSON line per entry. Callers never pass secrets in fields. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const satisfies readonly LogLevel[];
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export type Logger = {

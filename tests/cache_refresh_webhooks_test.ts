@@ -247,6 +247,35 @@ dbTest("delete kills the URL, hides the webhook and keeps its events", async (ap
   assertEquals(audit.at(-1)?.action, "cache_refresh_webhook.deleted");
 });
 
+dbTest("PATCH turns a webhook off and on again; its URL stays the same", async (app) => {
+  const { owner, slug } = await ownerWithTenant(app);
+  const created = await owner.post(base(slug), { provider: "sanity" });
+  const id = created.body.webhook.id;
+  const url = pathOf(created.body.url);
+  const anon = new Client(app);
+  const off = await owner.patch(`${base(slug)}/${id}`, { enabled: false });
+  assertEquals(off.status, 200, off.text);
+  assertEquals(off.body.webhook.enabled, false);
+  assert(!off.text.includes(created.body.secret), "the secret is never returned again");
+  assertEquals((await anon.post(url, {})).status, 404, "a disabled webhook answers as unknown");
+  assertEquals((await owner.get(`${base(slug)}/${id}/events`)).body.events, [], "no event");
+  assertEquals((await readSnapshot(app.services.kv, slug))!.versions.api, 1, "nothing bumped");
+  assertEquals((await owner.get(base(slug))).body.webhooks[0].enabled, false, "still listed");
+  const on = await owner.patch(`${base(slug)}/${id}`, { enabled: true, refreshAssets: true });
+  assertEquals([on.body.webhook.enabled, on.body.webhook.refreshAssets], [true, true]);
+  const r = await anon.post(url, {});
+  assertEquals(r.status, 200, "the same URL works again");
+  assertEquals(r.body.versions.assetCacheVersion, 2, "and now purges assets too");
+  const audit = await app.services.dbHandle.query<{ action: string; metadata: unknown }>(
+    `SELECT action, metadata FROM audit_events WHERE target = 'webhook:${id}' ORDER BY id`,
+  );
+  assertEquals(audit.map((a) => a.action), [
+    "cache_refresh_webhook.created",
+    "cache_refresh_webhook.updated",
+    "cache_refresh_webhook.updated",
+  ]);
+});
+
 dbTest("event history keeps only the most recent events", async (app) => {
   const { owner, slug } = await ownerWithTenant(app);
   const created = await owner.post(base(slug), { provider: "generic" });
@@ -305,6 +334,25 @@ dbTest("regenerate, delete and events: 400 on a bad id, 404 on an unknown one", 
   assertEquals((await owner.delete(`${base(slug)}/999`)).status, 404);
   assertEquals((await owner.get(`${base(slug)}/999/events`)).status, 404);
 });
+
+dbTest(
+  "PATCH: 400 naming the field on an empty or wrong body, 404 on a deleted webhook",
+  async (app) => {
+    const { owner, slug } = await ownerWithTenant(app);
+    const id = (await owner.post(base(slug), { provider: "generic" })).body.webhook.id;
+    for (const body of [{}, { enabled: "no" }, { enabled: true, secret: "x" }]) {
+      const r = await owner.patch(`${base(slug)}/${id}`, body);
+      assertEquals(r.status, 400, JSON.stringify(body));
+      assertEquals(r.body.error.code, "bad_request", r.text);
+    }
+    const empty = await owner.patch(`${base(slug)}/${id}`, {});
+    assertEquals(empty.body.error.details.fields[0].path, "enabled");
+    assertEquals((await owner.patch(`${base(slug)}/abc`, { enabled: false })).status, 400);
+    assertEquals((await owner.patch(`${base(slug)}/999`, { enabled: false })).status, 404);
+    await owner.delete(`${base(slug)}/${id}`);
+    assertEquals((await owner.patch(`${base(slug)}/${id}`, { enabled: true })).status, 404);
+  },
+);
 
 dbTest("receiver: 413 over 64 KB, counted while streaming", async (app) => {
   const { owner, slug } = await ownerWithTenant(app);
@@ -407,14 +455,14 @@ dbTest("receiver: every authentication failure is the same 404", async (app) => 
   assertEquals((await readSnapshot(app.services.kv, slug))!.versions.api, 1, "nothing bumped");
 });
 
-dbTest("role matrix: list/events editor+, create/regenerate/delete admin+", async (app) => {
+dbTest("role matrix: list/events editor+, create/regenerate/update/delete admin+", async (app) => {
   const { owner, slug } = await ownerWithTenant(app);
   const created = await owner.post(base(slug), { provider: "generic" });
   const id = created.body.webhook.id;
   const expect: Record<string, Record<string, number>> = {
-    viewer: { list: 403, events: 403, create: 403, regenerate: 403, delete: 403 },
-    editor: { list: 200, events: 200, create: 403, regenerate: 403, delete: 403 },
-    admin: { list: 200, events: 200, create: 201, regenerate: 200, delete: 200 },
+    viewer: { list: 403, events: 403, create: 403, regenerate: 403, update: 403, delete: 403 },
+    editor: { list: 200, events: 200, create: 403, regenerate: 403, update: 403, delete: 403 },
+    admin: { list: 200, events: 200, create: 201, regenerate: 200, update: 200, delete: 200 },
   };
   for (const [role, want] of Object.entries(expect)) {
     const u = await memberWithRole(app, slug, role);
@@ -423,6 +471,8 @@ dbTest("role matrix: list/events editor+, create/regenerate/delete admin+", asyn
     assertEquals((await u.get(`${base(slug)}/${id}/events`)).status, want.events, `${role} events`);
     assertEquals((await u.post(base(slug), { provider: "generic" })).status, want.create, role);
     assertEquals((await u.post(`${base(slug)}/${fresh}/regenerate`)).status, want.regenerate, role);
+    const patched = await u.patch(`${base(slug)}/${fresh}`, { enabled: false });
+    assertEquals(patched.status, want.update, `${role} update`);
     assertEquals((await u.delete(`${base(slug)}/${fresh}`)).status, want.delete, `${role} delete`);
   }
   assertEquals((await new Client(app).get(base(slug))).status, 401);
@@ -435,6 +485,8 @@ dbTest("tenant isolation: another tenant's webhook ids are 404 and unlisted", as
   // b owns its own tenant but addresses a's webhook id through it.
   assertEquals((await b.owner.post(`${base(b.slug)}/${hookA.webhook.id}/regenerate`)).status, 404);
   assertEquals((await b.owner.delete(`${base(b.slug)}/${hookA.webhook.id}`)).status, 404);
+  const patched = await b.owner.patch(`${base(b.slug)}/${hookA.webhook.id}`, { enabled: false });
+  assertEquals(patched.status, 404);
   assertEquals((await b.owner.get(`${base(b.slug)}/${hookA.webhook.id}/events`)).status, 404);
   assertEquals((await b.owner.get(base(b.slug))).body.webhooks, []);
   // Non-members get 404 for the tenant itself.

@@ -160,3 +160,18 @@ dbTest("cdnOffload must be a boolean (400 naming the field)", async (app) => {
   assertEquals(r.status, 400);
   assert(r.body.error.message.includes("cdnOffload"), r.body.error.message);
 }, { env });
+
+dbTest(
+  "the dashboard's Cache page explains usage with offload and what is never offloaded",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const page = (await owner.get(`/dashboard/${slug}/cache`)).text;
+    const usage = /data-testid="cdn-usage-note">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? "";
+    assert(usage.includes("counts only the requests that reach Cachely"), usage);
+    const never = /data-testid="cdn-never">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? "";
+    for (const what of ["experiment", "preview", "cookie", "private", "range", "errors", "quota"]) {
+      assert(never.includes(what), `${what} missing from: ${never}`);
+    }
+  },
+);

@@ -437,6 +437,130 @@ dbTest("the rendered management forms work against the API as posted", async (ap
   assertEquals((await owner.get(api)).status, 404);
 });
 
+dbTest("experiments: name, route and variants are edited from the dashboard", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const api = `/api/tenants/${slug}/ai-experiments`;
+  const created = await owner.post(api, {
+    name: "Split",
+    routePattern: "/posts",
+    variants: [{ key: "control" }, { key: "other", weight: 2 }, { key: "third" }],
+  });
+  assertEquals(created.status, 201, created.text);
+  const id = created.body.id;
+  const path = `/dashboard/${slug}/experiments`;
+  const send = (label: string, values?: Record<string, string>) =>
+    submitRendered(owner, path, label, values);
+  const get = async () => (await owner.get(`${api}/${id}`)).body;
+
+  const renamed = await send("Edit Split", { name: "Split titles", routePattern: "/articles" });
+  assert(renamed.outcome.ok, renamed.outcome.message);
+  assertEquals([(await get()).name, (await get()).routePattern], ["Split titles", "/articles"]);
+
+  // The prefilled rows post the set unchanged but for what the person changed: a weight,
+  // a removed row (its box ticked), a new row in the first blank one.
+  const replaced = await send("Replace variants of Split titles", {
+    "variants.1.weight:number": "5",
+    "variants.2._remove:bool": "true",
+    "variants.3.key": "fourth",
+    "variants.3.label": "Fourth arm",
+  });
+  assert(replaced.outcome.ok, replaced.outcome.message);
+  assertEquals(
+    (await get()).variants.map((v: { key: string; label: string; weight: number }) =>
+      `${v.key}/${v.label}/${v.weight}`
+    ),
+    ["control/control/1", "other/other/5", "fourth/Fourth arm/1"],
+  );
+
+  const dup = await send("Replace variants of Split titles", { "variants.3.key": "control" });
+  assertEquals(dup.outcome.ok, false);
+  assert(
+    (dup.outcome as { fields?: Record<string, string> }).fields?.["variants.3.key"],
+    JSON.stringify(dup.outcome),
+  );
+  assertEquals((await get()).variants.length, 3, "a refused set changes nothing");
+
+  assert((await send("Activate Split titles")).outcome.ok);
+  const page = await owner.get(path);
+  assertStringIncludes(page.text, 'aria-label="Back to draft Split titles"');
+  assert((await send("Back to draft Split titles")).outcome.ok);
+  assertEquals((await get()).status, "draft");
+});
+
+dbTest("experiments: a viewer sees variants but no form that changes them", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const api = `/api/tenants/${slug}/ai-experiments`;
+  const created = await owner.post(api, {
+    name: "Split",
+    variants: [{ key: "control" }, { key: "other" }],
+  });
+  assertEquals(created.status, 201, created.text);
+  assertEquals(
+    (await owner.patch(`${api}/${created.body.id}`, { status: "active" })).status,
+    200,
+  );
+  const viewer = await signUp(app);
+  const token = await invite(owner, slug, viewer.email, "viewer");
+  await viewer.post("/api/invites/accept", { token });
+  const page = await viewer.get(`/dashboard/${slug}/experiments`);
+  assertEquals(page.status, 200);
+  assertStringIncludes(page.text, "<code>other</code>");
+  assertStringIncludes(page.text, "cannot create or change experiments");
+  for (const form of ["Edit Split", "Replace variants of Split", "Back to draft Split"]) {
+    assert(!page.text.includes(`aria-label="${form}"`), form);
+  }
+  // The API refuses the same change from a viewer, whatever the page shows.
+  const r = await viewer.request(
+    "POST",
+    "/forms",
+    new URLSearchParams({
+      _api: `${api}/${created.body.id}/variants`,
+      _method: "PUT",
+      "variants.0.key": "a",
+    }).toString(),
+    { "content-type": "application/x-www-form-urlencoded", ...asJson },
+  );
+  assertEquals(r.body.status, 403, r.text);
+});
+
+dbTest("webhooks: disable and enable from the dashboard; an editor sees no switch", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const hooks = `/api/tenants/${slug}/cache-refresh-webhooks`;
+  const created = await owner.post(hooks, { provider: "sanity" });
+  assertEquals(created.status, 201, created.text);
+  const { id } = created.body.webhook;
+  const path = `/dashboard/${slug}/webhooks`;
+  const off = await submitRendered(owner, path, `Disable webhook ${id}`);
+  assert(off.outcome.ok, off.outcome.message);
+  assertEquals((await owner.get(hooks)).body.webhooks[0].enabled, false);
+  const page = await owner.get(path);
+  assertStringIncludes(page.text, 'class="badge warn">disabled');
+  assertStringIncludes(page.text, "calls to its URL are answered 404");
+  const on = await submitRendered(owner, path, `Enable webhook ${id}`);
+  assert(on.outcome.ok, on.outcome.message);
+  const assets = await submitRendered(owner, path, `Asset purge of webhook ${id}`);
+  assert(assets.outcome.ok, assets.outcome.message);
+  const [hook] = (await owner.get(hooks)).body.webhooks;
+  assertEquals([hook.enabled, hook.refreshAssets], [true, true]);
+  assertEquals(
+    (await new Client(app).post(new URL(created.body.url).pathname, {})).status,
+    200,
+    "the URL survived the switch",
+  );
+
+  const editor = await signUp(app);
+  await editor.post("/api/invites/accept", {
+    token: await invite(owner, slug, editor.email, "editor"),
+  });
+  const seen = await editor.get(path);
+  assertEquals(seen.status, 200);
+  assertStringIncludes(seen.text, "cannot create, disable, regenerate or delete webhooks");
+  assert(!seen.text.includes(`aria-label="Disable webhook ${id}"`), "no switch for an editor");
+});
+
 Deno.test("page() puts the CSP nonce of a security-headers middleware on the one script", async () => {
   const { Hono } = await import("hono");
   const { page } = await import("../routes/pages/render.tsx");

@@ -36,6 +36,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     // Plan quotas are off unless a test opts in (tests/quota_*_test.ts): a test about another
     // area should not depend on the free plan's one tenant.
     QUOTAS: "off",
+    // Every JSON success body is checked against its route's declared response schema, so
+    // the whole suite tests the declarations (lib/http/response_check.ts).
+    VALIDATE_API_RESPONSES: "true",
     ...env,
   });
 }

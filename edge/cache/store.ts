@@ -10,6 +10,7 @@
  * Cache's notion of time, so tests drive it with ManualClock.
  */
 import { ByteLru } from "./lru.ts";
+import { type Slab, SlabPacker } from "./slabs.ts";
 
 /** Bytes backed by a plain ArrayBuffer (what Response accepts as a body). */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -30,8 +31,15 @@ export type CachedObject = {
   etag: string | null;
   lastModified: string | null;
   contentType: string;
+  /**
+   * Never offered to a CDN (edge/cdn.ts): the upstream set a cookie, which the edge drops
+   * but which marks the response as made for one visitor.
+   */
+  noCdn: boolean;
   /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
   sent?: { extra: unknown; cache: string; age: number; headers: Headers };
+  /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
+  slab: Slab | null;
 };
 
 export type EdgeCacheOptions = {
@@ -52,6 +60,7 @@ export function secondTierUrl(key: string): string {
 }
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
+const H_NO_CDN = "x-cachely-no-cdn";
 
 /**
  * Header pairs shared between cached objects: most entries of a tenant carry the same
@@ -75,6 +84,16 @@ function internPair(h: [string, string]): [string, string] {
   return h;
 }
 
+/**
+ * The bytes of a body read by the runtime, in a buffer of exactly their length. Deno hands
+ * out a read body (Response.arrayBuffer(), a stream chunk) in a buffer whose allocation can
+ * be twice its byteLength or more (2 KB read: ~4 KB allocated; 20 KB: ~65 KB), and V8 reports
+ * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Session 4").
+ */
+export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
+  return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
+}
+
 /** Builds a CachedObject from parts, computing size and validators. */
 export function cachedObject(
   status: number,
@@ -82,6 +101,7 @@ export function cachedObject(
   body: Bytes,
   storedAt: number,
   ttlMs: number,
+  noCdn = false,
 ): CachedObject {
   let etag: string | null = null;
   let lastModified: string | null = null;
@@ -107,11 +127,14 @@ export function cachedObject(
     etag,
     lastModified,
     contentType,
+    noCdn,
+    slab: null,
   };
 }
 
 export class EdgeCache {
   readonly lru: ByteLru<CachedObject>;
+  readonly slabs = new SlabPacker();
   private inflight = new Map<string, Promise<unknown>>();
   private web: Promise<Cache | null> | null = null;
   private writes = new Set<Promise<unknown>>();
@@ -127,6 +150,8 @@ export class EdgeCache {
       opts.webCacheName === null
         ? undefined
         : (key) => void this.inOrder(key, () => this.deleteSecondTier(key)),
+      Infinity,
+      (obj) => this.slabs.release(obj),
     );
   }
 
@@ -170,11 +195,12 @@ export class EdgeCache {
       }
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => {
-        if (k !== H_STORED && k !== H_TTL) headers.push([k, v]);
+        if (k !== H_STORED && k !== H_TTL && k !== H_NO_CDN) headers.push([k, v]);
       });
-      const body = new Uint8Array(await res.arrayBuffer());
-      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs);
-      this.lru.set(key, obj);
+      const body = ownedBytes(await res.arrayBuffer());
+      const noCdn = res.headers.has(H_NO_CDN);
+      const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
+      this.keep(key, obj);
       return obj;
     } catch {
       return undefined; // the second tier is an optimisation; never fail a request on it
@@ -183,7 +209,7 @@ export class EdgeCache {
 
   /** Stores in memory and, without waiting, in the Web Cache tier. */
   store(key: string, obj: CachedObject): void {
-    this.lru.set(key, obj);
+    this.keep(key, obj);
     if (this.opts.webCacheName === null) return;
     void this.inOrder(key, async () => {
       const cache = await this.webCache();
@@ -191,11 +217,25 @@ export class EdgeCache {
       const headers = new Headers(obj.headers);
       headers.set(H_STORED, String(obj.storedAt));
       headers.set(H_TTL, String(obj.ttlMs));
+      if (obj.noCdn) headers.set(H_NO_CDN, "1");
       await cache.put(
         secondTierUrl(key),
         new Response(obj.body, { status: obj.status, headers }),
       );
     });
+  }
+
+  /** Into the memory tier, a small body packed into a shared slab. */
+  private keep(key: string, obj: CachedObject): void {
+    if (obj.size > this.lru.maxBytes || this.lru.peek(key) === obj) return;
+    this.slabs.pack(obj);
+    this.lru.set(key, obj);
+  }
+
+  /** Empties the memory tier. */
+  clear(): void {
+    this.lru.clear();
+    this.slabs.reset();
   }
 
   /**

@@ -10,6 +10,7 @@ import { periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive, zeroFill } from "../usage/days.ts";
 import { bandwidthSeries } from "../usage/analytics.ts";
 import { requireUser } from "./users.ts";
+import type { UserDaily } from "./views_schema.ts";
 
 const sum = (col: AnyColumn) => sql<string>`coalesce(sum(${col}), 0)`;
 
@@ -46,7 +47,11 @@ export async function bandwidthDaily(
 }
 
 /** One user's usage per day of `period`, summed over the tenants they are a member of (404 unknown user). */
-export async function userDaily(s: Services, userId: string, period: string) {
+export async function userDaily(
+  s: Services,
+  userId: string,
+  period: string,
+): Promise<UserDaily> {
   const u = await requireUser(s, userId);
   const memberships = await s.db.select({ id: tenants.id, slug: tenants.slug })
     .from(tenantMembers).innerJoin(tenants, eq(tenants.id, tenantMembers.tenantId))

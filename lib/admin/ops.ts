@@ -5,6 +5,7 @@
  */
 import type { Services } from "../services.ts";
 import { postgresFlushTarget } from "../usage/pg_target.ts";
+import type { LogsPruned } from "./views_schema.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -13,7 +14,7 @@ export async function pruneRequestLogs(
   s: Services,
   actorUserId: string,
   retentionDays: number,
-) {
+): Promise<LogsPruned> {
   const before = new Date(s.clock.now() - retentionDays * DAY_MS);
   const deleted = await postgresFlushTarget(s.db).pruneLogs!(before);
   s.log.info("request logs pruned", { by: actorUserId, retentionDays, deleted });

@@ -7,13 +7,14 @@ import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, tenants, users } from "../db/schema/mod.ts";
 import { emptyPeriodUsage, periodRange, usageByTenant } from "../usage/query.ts";
+import type { AdminOverview } from "./views_schema.ts";
 
 /** How many tenants the overview ranks by requests. */
 export const OVERVIEW_TOP_TENANTS = 10;
 
 const COUNTERS = ["requests", "bytes", "hits", "misses", "stale", "bypass", "errors"] as const;
 
-export async function adminOverview(s: Services, period: string) {
+export async function adminOverview(s: Services, period: string): Promise<AdminOverview> {
   const { from, to } = periodRange(period);
   const start = new Date(`${from}T00:00:00Z`);
   const end = new Date(`${to}T00:00:00Z`);

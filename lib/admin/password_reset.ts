@@ -15,6 +15,7 @@ import { sendMail } from "../mail/mod.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "./users.ts";
 import { kvCommit, kvRetry } from "../kv/retry.ts";
+import type { PasswordResetStarted } from "./views_schema.ts";
 
 /** How long a reset link stays valid. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
@@ -49,7 +50,11 @@ export function passwordResetLink(s: Services, token: string): string {
 }
 
 /** Issues a reset token, mails it, and ends every session of the user. */
-export async function startPasswordReset(s: Services, actorUserId: string, userId: string) {
+export async function startPasswordReset(
+  s: Services,
+  actorUserId: string,
+  userId: string,
+): Promise<PasswordResetStarted> {
   const u = await requireUser(s, userId);
   const { token, expiresAt } = await issuePasswordResetToken(s, u.id);
   // Whoever made the reset necessary may hold a session: none survives it.

@@ -6,6 +6,7 @@ import { desc, eq, ilike, or } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { billingAccounts, users } from "../db/schema/mod.ts";
 import { isMasterAdmin } from "../users/mod.ts";
+import type { UserSearch } from "./views_schema.ts";
 
 export const USER_SEARCH_MAX = 100;
 
@@ -14,7 +15,10 @@ function likeContains(q: string): string {
   return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-export async function searchUsers(s: Services, input: { q?: string; limit: number }) {
+export async function searchUsers(
+  s: Services,
+  input: { q?: string; limit: number },
+): Promise<UserSearch> {
   const q = input.q?.trim() ?? "";
   const rows = await s.db.select({
     id: users.id,

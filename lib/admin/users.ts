@@ -9,6 +9,7 @@ import { apiTokens, tenantMembers, tenants, users } from "../db/schema/mod.ts";
 import { findUserById, isMasterAdmin, normaliseEmail, type User } from "../users/mod.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
+import type { AdminUserView, UserBlocked } from "./views_schema.ts";
 
 /** The user, or 404. */
 export async function requireUser(s: Services, userId: string): Promise<User> {
@@ -18,7 +19,7 @@ export async function requireUser(s: Services, userId: string): Promise<User> {
 }
 
 /** Everything an operator needs about a user; never the password hash. */
-export async function adminUserView(s: Services, userId: string) {
+export async function adminUserView(s: Services, userId: string): Promise<AdminUserView> {
   const u = await requireUser(s, userId);
   const memberships = await s.db.select({ slug: tenants.slug, role: tenantMembers.role })
     .from(tenantMembers).innerJoin(tenants, eq(tenants.id, tenantMembers.tenantId))
@@ -45,7 +46,7 @@ export async function setUserBlocked(
   actorUserId: string,
   userId: string,
   input: { blocked: boolean; reason?: string },
-) {
+): Promise<UserBlocked> {
   const u = await requireUser(s, userId);
   if (u.id === actorUserId && input.blocked) {
     throw badRequest("Invalid userId: cannot block yourself");
@@ -81,7 +82,7 @@ export async function updateUser(
   actorUserId: string,
   userId: string,
   patch: AdminUserPatch,
-) {
+): Promise<AdminUserView> {
   const u = await requireUser(s, userId);
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date(s.clock.now()) };
   if (patch.name !== undefined) set.name = patch.name;

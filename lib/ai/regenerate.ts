@@ -87,7 +87,7 @@ export async function regenerate(
     return regenVersion;
   });
   // After commit and projection, outside the transaction: purge that profile's CDN copies.
-  await purgeAfterBump(s, tenant.id, { profile: input.profile }, tenant.settings);
+  await purgeAfterBump(s, tenant.id, { profiles: [input.profile] }, tenant.settings);
   const st = r.stats;
   return {
     profile: input.profile,

@@ -20,6 +20,29 @@ import {
 } from "./rule_schema.ts";
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
 import { bumpRegenVersion } from "./regen.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
+
+/**
+ * Runs `change` in changeTenant with a bump function that records the profiles whose
+ * regen version it bumped, then, after commit and projection, purges their CDN copies
+ * (a live rule's output changed, so transformed responses a CDN keeps are stale).
+ */
+async function changeRules<T>(
+  s: Services,
+  tenant: Tenant,
+  change: (tx: Services, bump: (profile: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const bumped = new Set<string>();
+  const out = await changeTenant(s, tenant.id, (tx) =>
+    change(tx, async (profile) => {
+      await bumpRegenVersion(tx, tenant.id, profile);
+      bumped.add(profile);
+    }));
+  if (bumped.size) {
+    await purgeAfterBump(s, tenant.id, { profiles: [...bumped] }, tenant.settings);
+  }
+  return out;
+}
 
 export type AiRule = typeof aiRules.$inferSelect;
 
@@ -128,7 +151,7 @@ export async function updateRule(
   id: number,
   input: UpdateRuleInput,
 ): Promise<AiRule> {
-  return await changeTenant(s, tenant.id, async (tx) => {
+  return await changeRules(s, tenant, async (tx, bump) => {
     const cur = await getRule(tx, tenant.id, id);
     const presetId = input.presetId ?? cur.presetId;
     const merged = {
@@ -157,8 +180,8 @@ export async function updateRule(
     });
     if (cur.status === "active") {
       // Live output changes: new cache keys for the old and new profile (docs/decisions.md).
-      await bumpRegenVersion(tx, tenant.id, cur.profile);
-      if (row.profile !== cur.profile) await bumpRegenVersion(tx, tenant.id, row.profile);
+      await bump(cur.profile);
+      if (row.profile !== cur.profile) await bump(row.profile);
     }
     return row;
   });
@@ -174,11 +197,11 @@ export async function deleteRule(
   actorUserId: string,
   id: number,
 ): Promise<void> {
-  return await changeTenant(s, tenant.id, async (tx) => {
+  return await changeRules(s, tenant, async (tx, bump) => {
     const cur = await getRule(tx, tenant.id, id);
     await tx.db.delete(aiRules).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id)));
     await audit(tx, tenant, actorUserId, "ai_transform.rule_deleted", cur);
-    if (cur.status === "active") await bumpRegenVersion(tx, tenant.id, cur.profile);
+    if (cur.status === "active") await bump(cur.profile);
   });
 }
 
@@ -203,7 +226,7 @@ export async function changeStatus(
   id: number,
   action: StatusAction,
 ): Promise<AiRule> {
-  return await changeTenant(s, tenant.id, async (tx) => {
+  return await changeRules(s, tenant, async (tx, bump) => {
     const cur = await getRule(tx, tenant.id, id);
     const status = nextStatus(cur.status, action);
     if (status === cur.status) return cur;
@@ -215,7 +238,7 @@ export async function changeStatus(
       to: status,
     });
     if (cur.status === "active" || status === "active") {
-      await bumpRegenVersion(tx, tenant.id, row.profile);
+      await bump(row.profile);
     }
     return row;
   });

@@ -11,6 +11,7 @@ import { accountPlan } from "./state.ts";
 import { currentPeriod, periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
 import { UNIT_PRICES } from "../admin/platform/cost_model.ts";
+import type { TenantEarned } from "./admin_views_schema.ts";
 
 const usd = (n: number) => Math.round(n * 1_000_000) / 1_000_000;
 const ratio = (a: number, b: number) => b > 0 ? Math.round((a / b) * 1_000_000) / 1_000_000 : 0;
@@ -19,7 +20,7 @@ export async function tenantEarned(
   s: Services,
   tenant: { id: number; slug: string },
   period: string,
-) {
+): Promise<TenantEarned> {
   const now = s.clock.now();
   const ownerId = await billingOwner(s, tenant.id);
   const planCode = ownerId ? await accountPlan(s, ownerId) : "free";

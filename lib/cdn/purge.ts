@@ -1,10 +1,13 @@
 /**
  * The purge hook (docs/decisions.md "CDN offload"): every cache-version bump of a tenant
- * with CDN offload on POSTs the matching Cache-Tag values to CDN_PURGE_URL, so a CDN in
- * front drops what the bump made stale instead of serving it for the rest of its TTL.
- * CDN_PURGE_KIND `deno-deploy` is Deno Deploy's tag invalidation endpoint, `http` a
- * generic purge URL (an nginx, Varnish or a worker of your own); both receive
- * `{"tags": [...]}` as JSON with `Authorization: Bearer CDN_PURGE_TOKEN` when one is set.
+ * with CDN offload on POSTs the matching Cache-Tag values, so a CDN in front drops what
+ * the bump made stale instead of serving it for the rest of its TTL. Both adapters send
+ * `{"tags": [...]}` as JSON:
+ * - `deno-deploy`: Deno Deploy's invalidation endpoint (lib/cdn/deno_deploy.ts; the
+ *   default URL when CDN_PURGE_URL is unset), without Authorization, as documented;
+ * - `http`: CDN_PURGE_URL, a generic purge URL (an nginx purge service, Varnish, a worker
+ *   calling Cloudflare's or Fastly's API), with `Authorization: Bearer CDN_PURGE_TOKEN`
+ *   when one is set.
  * A failed purge is logged and never fails the bump: the CDN's TTL still bounds staleness.
  */
 import { eq } from "drizzle-orm";
@@ -15,11 +18,11 @@ import { type CdnKind, kindTag, profileTag, tenantTag } from "./tags.ts";
 
 const PURGE_TIMEOUT_MS = 5_000;
 
-/** What a bump invalidates: counters by kind (all three: the tenant tag), or one profile. */
-export type PurgeScope = { kinds: CdnKind[] } | { profile: string };
+/** What a bump invalidates: counters by kind (all three: the tenant tag), or profiles. */
+export type PurgeScope = { kinds: CdnKind[] } | { profiles: string[] };
 
 export function purgeTags(tenantId: number, scope: PurgeScope): string[] {
-  if ("profile" in scope) return [profileTag(tenantId, scope.profile)];
+  if ("profiles" in scope) return scope.profiles.map((p) => profileTag(tenantId, p));
   if (scope.kinds.length === 3) return [tenantTag(tenantId)];
   return scope.kinds.map((k) => kindTag(tenantId, k));
 }
@@ -48,7 +51,7 @@ export async function purgeAfterBump(
       method: "POST",
       headers: {
         "content-type": "application/json",
-        ...(hook.token ? { authorization: `Bearer ${hook.token}` } : {}),
+        ...(hook.token && hook.kind === "http" ? { authorization: `Bearer ${hook.token}` } : {}),
       },
       body: JSON.stringify({ tags }),
       redirect: "manual",

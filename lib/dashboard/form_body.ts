@@ -2,7 +2,8 @@
  * Pure helpers of the form bridge: HTML form fields → the JSON body an API endpoint takes,
  * and an API answer → the outcome people see. Field names carry their type after a colon
  * (`ttl:number`, `on:bool`, `config:json`, `origin:null`, `cap:numnull`, `tags:list`); dots nest
- * (`variants.0.key` → `{ variants: [{ key }] }`). Names starting with `_` are the bridge's own.
+ * (`variants.0.key` → `{ variants: [{ key }] }`). Names starting with `_` are the bridge's own;
+ * a list item whose `_remove:bool` is true is left out (a "remove" checkbox on a prefilled row).
  */
 import type { FormOutcome } from "./flash.ts";
 
@@ -68,15 +69,27 @@ function setPath(target: Record<string, Json>, keys: string[], value: Json): voi
   node[k] = value;
 }
 
-/** Objects whose keys are all indexes become arrays (in index order, gaps dropped). */
+const REMOVE = "_remove";
+
+/**
+ * Objects whose keys are all indexes become arrays (in index order, gaps dropped, items
+ * marked `_remove: true` dropped); the `_remove` marker itself never reaches the API.
+ */
 function compactArrays(v: Json): Json {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const keys = Object.keys(v);
+  const keys = Object.keys(v).filter((k) => k !== REMOVE);
   const mapped = Object.fromEntries(keys.map((k) => [k, compactArrays(v[k])]));
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-    return keys.map(Number).sort((a, b) => a - b).map((k) => mapped[String(k)]);
+    return keys.map(Number).sort((a, b) => a - b)
+      .filter((k) => !removed(v[String(k)]))
+      .map((k) => mapped[String(k)]);
   }
   return mapped;
+}
+
+function removed(item: Json): boolean {
+  return item !== null && typeof item === "object" && !Array.isArray(item) &&
+    item[REMOVE] === true;
 }
 
 function valueAt(body: unknown, path: string): unknown {

@@ -36,6 +36,21 @@ Deno.test("formToJson() types fields by suffix, nests dotted names, drops empty 
   assertEquals(e.field, "config");
 });
 
+Deno.test("formToJson() leaves out list items marked _remove and never sends the marker", () => {
+  const body = formToJson([
+    ["variants.0.key", "control"],
+    ["variants.0._remove:bool", "false"],
+    ["variants.1.key", "formal"],
+    ["variants.1.weight:number", "3"],
+    ["variants.1._remove:bool", "false"],
+    ["variants.1._remove:bool", "true"],
+    ["variants.2.key", "casual"],
+    ["flag._remove:bool", "true"],
+  ]);
+  assertEquals(body, { variants: [{ key: "control" }, { key: "casual" }], flag: {} });
+  assertEquals(formToJson([["variants.0._remove:bool", "true"]]), { variants: [] });
+});
+
 Deno.test("outcomeFrom() shows the server's message and fields, never raw JSON", () => {
   const refused = outcomeFrom(
     400,

@@ -4,11 +4,14 @@
  * of its declared access. Within a router, routes are registered most specific
  * first (a static segment before a parameter at the same place), so
  * `/tenants/slug-availability` never depends on being written before `/tenants/:slug`.
+ * A route that declares its `response` is checked against it when configured
+ * (lib/http/response_check.ts).
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import type { DeclaredRoute } from "./route.ts";
 import { accessMiddleware } from "./access.ts";
+import { responseCheck } from "./response_check.ts";
 
 /** The first segment of a path (`/tenants/:slug` → `/tenants`). */
 export function prefixOf(path: string): string {
@@ -38,6 +41,7 @@ export function mountRoutes(api: Hono<AppEnv>, routes: DeclaredRoute[]): void {
     for (const r of [...list].sort(bySpecificity)) {
       const rest = r.path.slice(prefix.length) || "/";
       const chain = [...(r.before ?? []), accessMiddleware(r.access)];
+      if (r.response) chain.push(responseCheck({ ...r, response: r.response }));
       router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], r.handler);
     }
     api.route(prefix, router);

@@ -19,6 +19,7 @@ import type {
 } from "./types.ts";
 import { ThresholdGate } from "./threshold_gate.ts";
 import { addBucket, byteCount, emptyBucket, logEntry } from "./buckets.ts";
+import type { AggregatorStatus } from "./aggregator_schema.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -58,8 +59,6 @@ export type ThresholdCheck = (
   gate: ThresholdGate,
   now: number,
 ) => Promise<void>;
-
-export type AggregatorStatus = ReturnType<UsageAggregator["status"]>;
 
 export class UsageAggregator implements UsageSink {
   readonly gate: ThresholdGate;
@@ -341,7 +340,7 @@ export class UsageAggregator implements UsageSink {
   }
 
   /** SPEC's `aggregator` fields of GET /api/admin/usage-aggregator-status (in-memory only). */
-  status() {
+  status(): AggregatorStatus {
     const c = this.#c;
     const iso = (t: number | null) => t === null ? null : new Date(t).toISOString();
     return {

@@ -5,15 +5,10 @@
  * Reported under `thresholdGate` by GET /api/admin/usage-aggregator-status.
  */
 
-export type ThresholdGateStatus = {
-  enabled: boolean;
-  intervalMs: number;
-  allowed: number;
-  skippedThrottled: number;
-  skippedDisabled: number;
-  evictedEntries: number;
-  trackedOrgs: number;
-};
+import type { z } from "zod";
+import type { thresholdGateStatusSchema } from "./aggregator_schema.ts";
+
+export type ThresholdGateStatus = z.infer<typeof thresholdGateStatusSchema>;
 
 export type ThresholdGateOptions = {
   /** Minimum time between two allowed checks of one org. @default 60_000 */

@@ -168,6 +168,41 @@ export async function regenerateWebhook(
 }
 
 /**
+ * Turns a webhook off or on, or changes whether it also purges assets, keeping its URL
+ * (decisions.md "Cache-refresh webhooks: enable, disable"). A disabled webhook's receiver
+ * answers 404 like an unknown one, and records no event.
+ */
+export async function updateWebhook(
+  s: Services,
+  tenantId: number,
+  id: number,
+  actorUserId: string,
+  patch: { enabled?: boolean; refreshAssets?: boolean },
+): Promise<CacheRefreshWebhook> {
+  const before = await findLiveWebhook(s, tenantId, id);
+  const [w] = await s.db.update(cacheRefreshWebhooks)
+    .set({
+      enabled: patch.enabled ?? before.enabled,
+      refreshAssets: patch.refreshAssets ?? before.refreshAssets,
+      updatedAt: new Date(s.clock.now()),
+    })
+    .where(and(
+      eq(cacheRefreshWebhooks.id, id),
+      eq(cacheRefreshWebhooks.tenantId, tenantId),
+      isNull(cacheRefreshWebhooks.deletedAt),
+    )).returning();
+  if (!w) throw notFound("Webhook");
+  await recordAudit(s, {
+    tenantId,
+    actorUserId,
+    action: "cache_refresh_webhook.updated",
+    target: `webhook:${id}`,
+    metadata: { provider: w.provider, enabled: w.enabled, refreshAssets: w.refreshAssets },
+  });
+  return w;
+}
+
+/**
  * Soft delete: the row stays so its event history remains listable (SPEC "Event rows
  * remain after the webhook is deleted"); the hash is overwritten so the URL is dead at once.
  */

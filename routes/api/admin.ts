@@ -10,6 +10,11 @@ import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
 import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
+import {
+  adminUserViewSchema,
+  userBlockedSchema,
+  userSearchSchema,
+} from "../../lib/admin/views_schema.ts";
 
 const searchQuery = z.object({
   q: str().max(254).optional(),
@@ -27,7 +32,8 @@ export function adminRoutes(): Routes {
 
   app.get("/admin/users", {
     access: access.masterAdmin,
-    summary: "GET /admin/users",
+    summary: "Searches users by email or name, newest first, with their plan",
+    response: userSearchSchema,
     query: searchQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -37,7 +43,9 @@ export function adminRoutes(): Routes {
 
   app.get("/admin/users/:userId", {
     access: access.masterAdmin,
-    summary: "GET /admin/users/:userId",
+    summary: "Shows a user with their tenants, roles and active token count",
+    response: adminUserViewSchema,
+    errors: [404],
   }, async (c) => {
     requireMasterAdmin(c);
     return c.json(await adminUserView(c.get("services"), c.req.param("userId")));
@@ -45,7 +53,9 @@ export function adminRoutes(): Routes {
 
   app.post("/admin/users/:userId/block", {
     access: access.masterAdmin,
-    summary: "POST /admin/users/:userId/block",
+    summary: "Blocks or unblocks a user; blocking ends all their sessions",
+    response: userBlockedSchema,
+    errors: [404],
     body: blockSchema,
   }, async (c) => {
     const auth = requireMasterAdmin(c);

@@ -16,6 +16,13 @@ import { isUtcDay, resolveDayRange } from "../../lib/usage/days.ts";
 import { pruneRequestLogs } from "../../lib/admin/ops.ts";
 import { updateUser } from "../../lib/admin/users.ts";
 import { startPasswordReset } from "../../lib/admin/password_reset.ts";
+import {
+  adminOverviewSchema,
+  adminUserViewSchema,
+  logsPrunedSchema,
+  passwordResetStartedSchema,
+  userDailySchema,
+} from "../../lib/admin/views_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -46,7 +53,8 @@ export function adminOpsRoutes(): Routes {
 
   app.get("/admin/overview", {
     access: access.masterAdmin,
-    summary: "GET /admin/overview",
+    summary: "Platform-wide users, tenants, traffic and AI tokens for one month",
+    response: adminOverviewSchema,
     query: periodQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -57,7 +65,8 @@ export function adminOpsRoutes(): Routes {
 
   app.get("/admin/bandwidth-daily", {
     access: access.masterAdmin,
-    summary: "GET /admin/bandwidth-daily",
+    summary: "Bytes and requests per day across all tenants or one",
+    errors: [404],
     query: bandwidthQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -69,7 +78,8 @@ export function adminOpsRoutes(): Routes {
 
   app.post("/admin/prune-logs", {
     access: access.masterAdmin,
-    summary: "POST /admin/prune-logs",
+    summary: "Deletes request logs older than the retention now",
+    response: logsPrunedSchema,
     body: pruneBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);
@@ -85,7 +95,9 @@ export function adminOpsRoutes(): Routes {
 
   app.patch("/admin/users/:userId", {
     access: access.masterAdmin,
-    summary: "PATCH /admin/users/:userId",
+    summary: "Edits a user's name or email",
+    response: adminUserViewSchema,
+    errors: [404, 409],
     body: userPatch,
   }, async (c) => {
     const auth = requireMasterAdmin(c);
@@ -95,7 +107,9 @@ export function adminOpsRoutes(): Routes {
 
   app.get("/admin/users/:userId/daily", {
     access: access.masterAdmin,
-    summary: "GET /admin/users/:userId/daily",
+    summary: "A user's traffic per day of a month, over the tenants they belong to",
+    response: userDailySchema,
+    errors: [404],
     query: periodQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -106,7 +120,9 @@ export function adminOpsRoutes(): Routes {
 
   app.post("/admin/users/:userId/reset-password", {
     access: access.masterAdmin,
-    summary: "POST /admin/users/:userId/reset-password",
+    summary: "Mails the user a password reset link and ends their sessions",
+    response: passwordResetStartedSchema,
+    errors: [404],
     body: resetBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);

@@ -16,8 +16,17 @@ import { listLogs, writeTestLog } from "../../lib/admin/platform/logs.ts";
 import { initDatabase } from "../../lib/admin/platform/d1_init.ts";
 import { resyncEdgeSnapshots } from "../../lib/admin/platform/kv_resync.ts";
 import { backfillMembers } from "../../lib/admin/platform/backfill_members.ts";
-
-const LEVELS = ["debug", "info", "warn", "error"] as const;
+import {
+  databaseInitSchema,
+  logsPageSchema,
+  membersBackfilledSchema,
+  platformCostSchema,
+  snapshotsResyncedSchema,
+  testLogWrittenSchema,
+  usageDiagnosticSchema,
+  usageStreamSchema,
+} from "../../lib/admin/platform/views_schema.ts";
+import { LOG_LEVELS } from "../../lib/log.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -29,12 +38,12 @@ const cursor = str().regex(/^[1-9]\d{0,15}$/, "must be a positive integer")
   .transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)).optional();
 
 const streamQuery = z.object({ limit, cursor }).strict();
-const logsQuery = z.object({ limit, cursor, level: z.enum(LEVELS).optional() }).strict();
+const logsQuery = z.object({ limit, cursor, level: z.enum(LOG_LEVELS).optional() }).strict();
 const emptyQuery = z.object({}).strict();
 
 const logsTestBody = z.object({
   message: str().trim().min(1).max(200).optional(),
-  level: z.enum(LEVELS).optional(),
+  level: z.enum(LOG_LEVELS).optional(),
 }).strict();
 const emptyBody = z.object({}).strict();
 const resyncBody = z.object({ dryRun: z.boolean().optional() }).strict();
@@ -46,7 +55,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.get("/admin/cloudflare-cost", {
     access: access.masterAdmin,
-    summary: "GET /admin/cloudflare-cost",
+    summary: "Modeled platform cost of one month, cached 10 minutes",
+    response: platformCostSchema,
     query: periodQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -57,7 +67,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.get("/admin/usage-stream", {
     access: access.masterAdmin,
-    summary: "GET /admin/usage-stream",
+    summary: "Sampled request logs of every tenant, newest first",
+    response: usageStreamSchema,
     query: streamQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -69,7 +80,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.get("/admin/usage-diagnostic", {
     access: access.masterAdmin,
-    summary: "GET /admin/usage-diagnostic",
+    summary: "Whether usage flows: aggregator counters, stored rows, KV reachability",
+    response: usageDiagnosticSchema,
     query: emptyQuery,
   }, async (c) => {
     requireMasterAdmin(c);
@@ -79,7 +91,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.get("/admin/logs", {
     access: access.masterAdmin,
-    summary: "GET /admin/logs",
+    summary: "This instance's recent log entries, newest first",
+    response: logsPageSchema,
     query: logsQuery,
   }, (c) => {
     requireMasterAdmin(c);
@@ -95,7 +108,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.post("/admin/logs-test", {
     access: access.masterAdmin,
-    summary: "POST /admin/logs-test",
+    summary: "Writes one test entry through the logger",
+    response: testLogWrittenSchema,
     body: logsTestBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);
@@ -112,7 +126,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.post("/admin/d1-init", {
     access: access.masterAdmin,
-    summary: "POST /admin/d1-init",
+    summary: "Applies pending database migrations",
+    response: databaseInitSchema,
     body: emptyBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);
@@ -122,7 +137,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.post("/admin/migrate-kv-to-d1", {
     access: access.masterAdmin,
-    summary: "POST /admin/migrate-kv-to-d1",
+    summary: "Rebuilds every tenant's edge snapshot in KV from the database",
+    response: snapshotsResyncedSchema,
     body: resyncBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);
@@ -134,7 +150,8 @@ export function adminPlatformRoutes(): Routes {
 
   app.post("/admin/backfill-members", {
     access: access.masterAdmin,
-    summary: "POST /admin/backfill-members",
+    summary: "Gives member-less tenants their creator back as owner",
+    response: membersBackfilledSchema,
     body: emptyBody,
   }, async (c) => {
     const auth = requireMasterAdmin(c);

@@ -12,6 +12,7 @@ import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 import { backfillQuotaSnapshots } from "../../lib/billing/quota_backfill.ts";
 import { tenantEarned } from "../../lib/billing/earned.ts";
+import { quotaBackfillSchema, tenantEarnedSchema } from "../../lib/billing/admin_views_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -22,7 +23,8 @@ export function adminQuotaRoutes(): Routes {
 
   app.post("/admin/quota-snapshots/backfill", {
     access: access.masterAdmin,
-    summary: "POST /admin/quota-snapshots/backfill",
+    summary: "Recomputes and republishes every account's edge quota snapshot",
+    response: quotaBackfillSchema,
   }, async (c) => {
     requireMasterAdmin(c);
     return c.json(await backfillQuotaSnapshots(c.get("services")));
@@ -30,7 +32,9 @@ export function adminQuotaRoutes(): Routes {
 
   app.get("/admin/tenants/:slug/earned", {
     access: access.masterAdmin,
-    summary: "GET /admin/tenants/:slug/earned",
+    summary: "A tenant's revenue share, modeled cost and margin for one month",
+    response: tenantEarnedSchema,
+    errors: [404],
     query: periodQuery,
   }, async (c) => {
     requireMasterAdmin(c);

@@ -5,12 +5,14 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { aggregatorStatusResponseSchema } from "../../lib/usage/aggregator_schema.ts";
 
 export function adminUsageRoutes(): Routes {
   const app = new Routes("");
   app.get("/admin/usage-aggregator-status", {
     access: access.masterAdmin,
-    summary: "GET /admin/usage-aggregator-status",
+    summary: "This instance's usage aggregator and threshold gate counters",
+    response: aggregatorStatusResponseSchema,
   }, (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");

@@ -23,11 +23,45 @@ import {
 } from "../../lib/tenants/service.ts";
 import { slugProblem } from "../../lib/tenants/slug.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { okKeySchema, tenantViewSchema } from "../../lib/tenants/view_schema.ts";
+
+const tenantListSchema = z.strictObject({
+  total: z.number().int(),
+  tenants: z.array(tenantViewSchema),
+});
+const createdSchema = z.strictObject({
+  ok: z.literal(true),
+  key: z.string(),
+  proxyBase: z.string(),
+});
+const slugAvailabilitySchema = z.strictObject({ slug: z.string(), available: z.boolean() });
+const apiConfigResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  config: tenantViewSchema.shape.value.pick({
+    apiOrigin: true,
+    apiAuthMode: true,
+    apiAuthHeader: true,
+    cacheTTL: true,
+    apiCacheTTL: true,
+    previewParam: true,
+    hasToken: true,
+  }),
+});
+const tokenSavedSchema = z.strictObject({
+  ok: z.literal(true),
+  updatedAt: z.string().describe("ISO 8601 time"),
+});
+
+const slugQuerySchema = z.object({ slug: str().trim().toLowerCase().min(1).max(100) });
 
 export function tenantRoutes(): Routes {
   const app = new Routes("/tenants");
 
-  app.get("/", { access: access.session, summary: "GET /" }, async (c) => {
+  app.get("/", {
+    access: access.session,
+    summary: "Lists the tenants the caller is a member of (all tenants for a master admin)",
+    response: tenantListSchema,
+  }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
@@ -39,7 +73,14 @@ export function tenantRoutes(): Routes {
 
   app.post(
     "/",
-    { access: access.session, summary: "POST /", body: createTenantSchema, ok: 201 },
+    {
+      access: access.session,
+      summary: "Creates a tenant owned by the caller",
+      body: createTenantSchema,
+      ok: 201,
+      response: createdSchema,
+      errors: [403, 409],
+    },
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
@@ -51,28 +92,35 @@ export function tenantRoutes(): Routes {
 
   app.get(
     "/slug-availability",
-    { access: access.session, summary: "GET /slug-availability" },
+    {
+      access: access.session,
+      summary: "Tells whether a slug is free to create a tenant with",
+      query: slugQuerySchema,
+      response: slugAvailabilitySchema,
+    },
     async (c) => {
       requireAuth(c);
-      const { slug } = parseQuery(
-        c,
-        z.object({ slug: str().trim().toLowerCase().min(1).max(100) }),
-      );
+      const { slug } = parseQuery(c, slugQuerySchema);
       const problem = slugProblem(slug);
       if (problem && problem !== "is reserved") throw badRequest(`Invalid slug: ${problem}`);
       return c.json({ slug, available: await isSlugAvailable(c.get("services"), slug) });
     },
   );
 
-  app.get("/:slug", { access: access.tenant("viewer"), summary: "GET /:slug" }, async (c) => {
+  app.get("/:slug", {
+    access: access.tenant("viewer"),
+    summary: "Reads a tenant's settings and the caller's role",
+    response: tenantViewSchema,
+  }, async (c) => {
     const { tenant, role } = await requireTenant(c, "viewer");
     return c.json(tenantView(c.get("services"), tenant, role));
   });
 
   app.put("/:slug", {
     access: access.tenant("admin"),
-    summary: "PUT /:slug",
+    summary: "Changes a tenant's settings (only the fields given)",
     body: updateTenantSchema,
+    response: tenantViewSchema,
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, updateTenantSchema);
@@ -80,7 +128,11 @@ export function tenantRoutes(): Routes {
     return c.json(tenantView(s, await updateTenant(s, tenant, auth.user.id, body), role));
   });
 
-  app.delete("/:slug", { access: access.tenant("owner"), summary: "DELETE /:slug" }, async (c) => {
+  app.delete("/:slug", {
+    access: access.tenant("owner"),
+    summary: "Deletes a tenant with its domains, members and cached content",
+    response: okKeySchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "owner");
     await deleteTenant(c.get("services"), tenant);
     return c.json({ ok: true, key: tenant.slug });
@@ -88,8 +140,9 @@ export function tenantRoutes(): Routes {
 
   app.put("/:slug/api-config", {
     access: access.tenant("admin"),
-    summary: "PUT /:slug/api-config",
+    summary: "Changes the API proxy settings (origin, auth mode, TTL, preview parameter)",
     body: apiConfigSchema,
+    response: apiConfigResponseSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, apiConfigSchema);
@@ -112,8 +165,9 @@ export function tenantRoutes(): Routes {
 
   app.put("/:slug/api-token", {
     access: access.tenant("admin"),
-    summary: "PUT /:slug/api-token",
+    summary: "Replaces the upstream API token (write-only, stored encrypted)",
     body: apiTokenSchema,
+    response: tokenSavedSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, apiTokenSchema);

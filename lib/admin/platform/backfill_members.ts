@@ -5,8 +5,12 @@
  * Idempotent: a second run finds no member-less tenant and seeds 0.
  */
 import type { Services } from "../../services.ts";
+import type { MembersBackfilled } from "./views_schema.ts";
 
-export async function backfillMembers(s: Services, actorUserId: string) {
+export async function backfillMembers(
+  s: Services,
+  actorUserId: string,
+): Promise<MembersBackfilled> {
   // One statement, so concurrent runs cannot double-insert (the primary key also guards).
   const rows = await s.dbHandle.query<{ tenant_id: number }>(
     `INSERT INTO tenant_members (tenant_id, user_id, role)

@@ -9,6 +9,7 @@ import type { Services } from "../../services.ts";
 import { requestLogs, tenants, usageDaily } from "../../db/schema/mod.ts";
 import { periodRange } from "../../usage/query.ts";
 import { addDays, daysInclusive } from "../../usage/days.ts";
+import type { PlatformCost } from "./views_schema.ts";
 
 export const COST_CACHE_TTL_MS = 10 * 60_000;
 
@@ -30,7 +31,7 @@ type CacheEntry = { at: number; report: CostReport };
 // Per Services object, so separate apps (tests) never share figures.
 const caches = new WeakMap<Services, Map<string, CacheEntry>>();
 
-export async function platformCost(s: Services, period: string) {
+export async function platformCost(s: Services, period: string): Promise<PlatformCost> {
   let cache = caches.get(s);
   if (!cache) caches.set(s, cache = new Map());
   const now = s.clock.now();

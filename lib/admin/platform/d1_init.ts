@@ -6,8 +6,9 @@
 import type { Services } from "../../services.ts";
 import { applyMigrations } from "../../db/migrate.ts";
 import { migrateUnderLock } from "../../db/migrate_lock.ts";
+import type { DatabaseInit } from "./views_schema.ts";
 
-export async function initDatabase(s: Services, actorUserId: string) {
+export async function initDatabase(s: Services, actorUserId: string): Promise<DatabaseInit> {
   // On PostgreSQL under the same advisory lock as every instance's start (lib/db/migrate_lock.ts).
   const url = s.config.migrationDatabaseUrl ?? s.config.databaseUrl;
   const applied = url ? await migrateUnderLock(url) : await applyMigrations(s.dbHandle);

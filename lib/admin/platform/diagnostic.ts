@@ -6,8 +6,9 @@
 import { count, max, min } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { requestLogs, usageDaily } from "../../db/schema/mod.ts";
+import type { UsageDiagnostic } from "./views_schema.ts";
 
-export async function usageDiagnostic(s: Services) {
+export async function usageDiagnostic(s: Services): Promise<UsageDiagnostic> {
   const [daily] = await s.db.select({
     rows: count(),
     firstDay: min(usageDaily.day),

@@ -9,12 +9,13 @@ import { asc } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { tenants } from "../../db/schema/mod.ts";
 import { projectSlug } from "../../edge_config/projector.ts";
+import type { SnapshotsResynced } from "./views_schema.ts";
 
 export async function resyncEdgeSnapshots(
   s: Services,
   actorUserId: string,
   opts: { dryRun: boolean },
-) {
+): Promise<SnapshotsResynced> {
   const all = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
     .orderBy(asc(tenants.id));
   let synced = 0;

@@ -4,11 +4,12 @@
  */
 import type { Services } from "../../services.ts";
 import { LOG_LEVEL_ORDER, type LogEntry, type LogLevel } from "../../log.ts";
+import type { LogsPage, TestLogWritten } from "./views_schema.ts";
 
 export type LogsQuery = { limit: number; cursor?: number; level?: LogLevel };
 
 /** Newest first; `cursor` is the seq of the last entry seen (entries below it come next). */
-export function listLogs(s: Services, q: LogsQuery) {
+export function listLogs(s: Services, q: LogsQuery): LogsPage {
   const min = q.level ? LOG_LEVEL_ORDER[q.level] : 0;
   const matching = (s.logRing?.newestFirst() ?? []).filter((e) =>
     (q.cursor === undefined || e.seq < q.cursor) && LOG_LEVEL_ORDER[e.level] >= min
@@ -31,7 +32,7 @@ export function writeTestLog(
   actorUserId: string,
   level: LogLevel,
   message: string,
-) {
+): TestLogWritten {
   const before = s.logRing?.lastSeq ?? 0;
   s.log[level](message, { test: true, by: actorUserId });
   const after = s.logRing?.lastSeq ?? 0;

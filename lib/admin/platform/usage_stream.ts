@@ -5,8 +5,12 @@
 import { desc, eq, lt } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { requestLogs, tenants } from "../../db/schema/mod.ts";
+import type { UsageStream } from "./views_schema.ts";
 
-export async function usageStream(s: Services, q: { limit: number; cursor?: number }) {
+export async function usageStream(
+  s: Services,
+  q: { limit: number; cursor?: number },
+): Promise<UsageStream> {
   const rows = await s.db.select({
     id: requestLogs.id,
     tenant: tenants.slug,

@@ -60,12 +60,21 @@ export const cachePage: TenantAreaPage = (t) => {
       <section class="card">
         <h2>CDN offload</h2>
         <p class="muted">
-          When on, shareable responses carry <code>CDN-Cache-Control</code> with the cache TTL and
+          When on, shareable API responses, assets (images, files, video) and website pages carry
           {" "}
+          <code>CDN-Cache-Control</code> with the cache TTL (the asset TTL for assets) and{" "}
           <code>Cache-Tag</code>, so a CDN in front of Cachely (Deno Deploy's cache, Cloudflare,
-          Fastly) answers repeat requests itself, and every purge here purges the CDN too. Usage
-          then counts only the requests that reach Cachely, not the ones the CDN answers.
-          Experiments, previews and private responses are never offloaded.
+          Fastly, nginx) answers repeat requests itself, and every purge here purges the CDN too.
+        </p>
+        <p class="muted" data-testid="cdn-usage-note">
+          Usage then counts only the requests that reach Cachely, not the ones the CDN answers; bot
+          blocking and quota pauses also apply only to requests that reach Cachely.
+        </p>
+        <p class="muted" data-testid="cdn-never">
+          Never offloaded: experiment routes, preview-bypass requests, responses the upstream sent
+          with a cookie or marked{" "}
+          <code>private</code>/<code>no-store</code>, range (206) answers, errors and refusals
+          (bots, content types, quota), and stale copies served while the upstream is down.
         </p>
         {t.can("admin")
           ? (

@@ -1,7 +1,11 @@
-/** Experiments: create with variants, activate (problems shown), archive, results per variant. */
+/**
+ * Experiments: create with variants, activate (problems shown), back to draft, edit name,
+ * route and variants (experiment_edit.tsx), archive, results per variant.
+ */
 import { and, eq, sql } from "drizzle-orm";
 import type { TenantAreaPage, TenantPageCtx } from "./shell.tsx";
 import { ApiForm, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
+import { BackToDraft, blankRows, ExperimentEditor, VariantFields } from "./experiment_edit.tsx";
 import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
 import { type ExperimentView, listExperiments } from "../../../lib/experiments/service.ts";
@@ -12,7 +16,7 @@ import { experimentEvents } from "../../../lib/db/schema/mod.ts";
 import { formatCount } from "../../../lib/dashboard/format.ts";
 
 const TONE = { active: "ok", draft: "neutral", archived: "warn" } as const;
-const VARIANT_ROWS = 4;
+const NEW_VARIANT_ROWS = 4;
 const pct = (n: number) => `${n.toFixed(1)} %`;
 const pp = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)} pp`;
 
@@ -120,36 +124,6 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
   );
 }
 
-function VariantRows() {
-  return (
-    <>
-      {Array.from({ length: VARIANT_ROWS }, (_, i) => (
-        <fieldset key={i} class="row">
-          <legend>Variant {i + 1}{i < 2 ? "" : " (optional)"}</legend>
-          <Field
-            name={`variants.${i}.key`}
-            label="Key"
-            placeholder={i === 0 ? "control" : `variant-${i}`}
-            required={i < 2}
-          />
-          <Field
-            name={`variants.${i}.weight:number`}
-            label="Weight"
-            type="number"
-            min={1}
-            placeholder="1"
-          />
-          <Field
-            name={`variants.${i}.transformProfile`}
-            label="Profile (empty: control)"
-            placeholder={i === 0 ? "" : "formal"}
-          />
-        </fieldset>
-      ))}
-    </>
-  );
-}
-
 export const experimentsPage: TenantAreaPage = async (t) => {
   const list = await listExperiments(t.s, t.tenant.id);
   const editor = t.can("editor");
@@ -214,6 +188,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
                   <Hidden name="status" value="active" />
                 </ApiForm>
               )}
+              {e.status === "active" && <BackToDraft t={t} e={e} />}
               <ApiForm
                 api={`${t.api}/ai-experiments/${e.id}`}
                 method="DELETE"
@@ -227,6 +202,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
               />
             </div>
           )}
+          {editor && e.status !== "archived" && <ExperimentEditor t={t} e={e} />}
           <h3>Results</h3>
           {results[i]}
         </section>
@@ -249,7 +225,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
               hint="API path after /~api"
             />
             <Select name="routeMatch" label="Match" options={ROUTE_MATCHES} value="prefix" />
-            <VariantRows />
+            <VariantFields rows={blankRows(NEW_VARIANT_ROWS)} required={2} />
           </ApiForm>
         </section>
       )}

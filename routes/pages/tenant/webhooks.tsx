@@ -1,6 +1,9 @@
-/** Webhooks: cache-refresh webhooks (create shows the URL once), regenerate, delete, events. */
+/**
+ * Webhooks: cache-refresh webhooks (create shows the URL once), disable/enable and the
+ * asset purge switch (the URL stays), regenerate, delete, events.
+ */
 import type { TenantAreaPage } from "./shell.tsx";
-import { ApiForm, Checkbox, Select } from "../../../components/ApiForm.tsx";
+import { ApiForm, Checkbox, Hidden, Select } from "../../../components/ApiForm.tsx";
 import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { eventView, listWebhooks, webhookView } from "../../../lib/webhooks/cache_refresh.ts";
 import { listEvents } from "../../../lib/webhooks/cache_refresh.ts";
@@ -25,7 +28,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
         <Refusal
           role={t.role}
           need="admin"
-          what="create, regenerate or delete webhooks"
+          what="create, disable, regenerate or delete webhooks"
         />
       )}
       {hooks.length === 0 && (
@@ -39,14 +42,44 @@ export const webhooksPage: TenantAreaPage = async (t) => {
             #{h.id} {h.provider}{" "}
             <Badge tone={h.lastStatus === "failed" ? "error" : h.lastStatus ? "ok" : "neutral"}>
               {h.lastStatus ?? "never called"}
-            </Badge>
+            </Badge>{" "}
+            {!h.enabled && <Badge tone="warn">disabled</Badge>}
           </h2>
           <p class="muted">
-            Refreshes API{h.refreshAssets ? " and assets" : ""}. Created{" "}
+            {h.enabled
+              ? `Refreshes API${h.refreshAssets ? " and assets" : ""}.`
+              : "Disabled: calls to its URL are answered 404 and refresh nothing."} Created{" "}
             <Time at={h.createdAt} />, last triggered <Time at={h.lastTriggeredAt} />.
           </p>
           {admin && (
             <div class="actions">
+              <ApiForm
+                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+                method="PATCH"
+                submit={h.enabled ? "Disable" : "Enable"}
+                busy="Saving…"
+                confirm={h.enabled
+                  ? "Disable this webhook? Publishing in your CMS no longer purges the cache until you enable it again."
+                  : undefined}
+                done={h.enabled ? "Webhook disabled; its URL is kept" : "Webhook enabled"}
+                layout="inline"
+                secondary
+                label={`${h.enabled ? "Disable" : "Enable"} webhook ${h.id}`}
+              >
+                <Hidden name="enabled:bool" value={String(!h.enabled)} />
+              </ApiForm>
+              <ApiForm
+                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+                method="PATCH"
+                submit={h.refreshAssets ? "Stop purging assets" : "Also purge assets"}
+                busy="Saving…"
+                done={h.refreshAssets ? "Now purges the API cache only" : "Now purges assets too"}
+                layout="inline"
+                secondary
+                label={`Asset purge of webhook ${h.id}`}
+              >
+                <Hidden name="refreshAssets:bool" value={String(!h.refreshAssets)} />
+              </ApiForm>
               <ApiForm
                 api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
                 submit="Regenerate URL"

@@ -1,0 +1,61 @@
+/**
+ * The response shape of the tenant view built by `tenantView` (lib/tenants/service.ts), for
+ * the route declarations and the OpenAPI document (docs/architecture.md "Declaring an API
+ * route"). Kept next to the builder so a field added there and not here fails the tests
+ * (response validation is on in tests/harness.ts).
+ */
+import { z } from "zod";
+import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
+import { ROLES } from "./roles.ts";
+import { isoTime } from "../http/shapes.ts";
+
+export const tenantValueSchema = z.strictObject({
+  slug: z.string(),
+  cms: z.enum(CMS_KINDS),
+  cloudName: z.string().nullable(),
+  // The one identifier of the CMS kind (lib/tenants/provider_input.ts StoredProvider).
+  spaceId: z.string().optional(),
+  repository: z.string().optional(),
+  projectId: z.string().optional(),
+  dataset: z.string().optional(),
+  storeDomain: z.string().optional(),
+  imgixDomain: z.string().optional(),
+  region: z.string().optional(),
+  originUrl: z.string().optional(),
+  videoOrigin: z.string().optional(),
+  providerOrigins: z.strictObject({
+    api: z.string().nullable(),
+    assets: z.array(z.strictObject({ role: z.string(), url: z.string() })),
+  }).describe("Derived from the identifier"),
+  sampleAsset: z.strictObject({ source: z.string(), clean: z.string() }).nullable(),
+  websiteDomain: z.string().nullable(),
+  websiteOrigin: z.string().nullable(),
+  cacheTTL: z.number().int().describe("Former name of apiCacheTTL"),
+  apiCacheTTL: z.number().int(),
+  assetCacheTTL: z.number().int(),
+  allowedTypes: z.array(z.string()),
+  blockBots: z.boolean(),
+  allowImageSearchBots: z.boolean(),
+  apiOrigin: z.string().nullable(),
+  apiAuthMode: z.enum(AUTH_MODES),
+  apiAuthHeader: z.string().nullable(),
+  hasToken: z.boolean().describe("The token itself is write-only"),
+  tokenUpdatedAt: isoTime.nullable(),
+  previewParam: z.string(),
+  siteProxy: z.boolean(),
+  cdnOffload: z.boolean(),
+  apiCacheVersion: z.number().int(),
+  assetCacheVersion: z.number().int(),
+  htmlCacheVersion: z.number().int(),
+  proxyBase: z.string(),
+  previewBase: z.string(),
+  role: z.enum(ROLES).optional().describe("The caller's role, where the route knows it"),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+/** `{ key, value }`: GET/PUT /api/tenants/{slug} and each item of GET /api/tenants. */
+export const tenantViewSchema = z.strictObject({ key: z.string(), value: tenantValueSchema });
+
+/** `{ ok, key }`: answers of deletions and creations keyed by slug. */
+export const okKeySchema = z.strictObject({ ok: z.literal(true), key: z.string() });

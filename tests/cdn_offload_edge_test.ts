@@ -1,0 +1,199 @@
+/**
+ * CDN offload at the edge (docs/decisions.md "CDN offload"): which asset, website and
+ * API answers carry CDN-Cache-Control and Cache-Tag for a tenant that opted in, with the
+ * TTL of that kind, and every kind of answer that never does.
+ */
+import { assertEquals } from "./assert.ts";
+import { edgeFixture, startUpstream } from "./fakes/upstream.ts";
+import { startAssetHost } from "./fakes/asset_host.ts";
+import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
+
+const ASSETS: EdgeAssetSettings = {
+  ttl: 3600,
+  allowedTypes: null,
+  blockBots: true,
+  allowImageSearchBots: false,
+  referer: null,
+};
+
+async function assetTenant(cdnOffload: boolean, env: Record<string, string> = {}) {
+  const host = startAssetHost();
+  const fx = await edgeFixture(null, {
+    env: { IMAGE_HOST_ASSET_ORIGIN: host.url, ...env },
+    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload, assets: ASSETS, tenantId: 7 },
+  });
+  return {
+    host,
+    fx,
+    async [Symbol.asyncDispose]() {
+      fx.close();
+      await host.close();
+    },
+  };
+}
+
+const cdnOf = (r: Response) => [r.headers.get("cdn-cache-control"), r.headers.get("cache-tag")];
+const NONE = [null, null];
+const ASSET_CDN = ["max-age=3600", "cachely-t7,cachely-t7-assets"];
+
+Deno.test("asset offload: a miss and a hit carry the asset TTL and the asset tags", async () => {
+  await using t = await assetTenant(true);
+  for (const want of ["MISS", "HIT"]) {
+    const r = await t.fx.request("/image/upload/v1/cat.jpg");
+    await r.arrayBuffer();
+    assertEquals(r.headers.get("x-cachely-cache"), want);
+    assertEquals(cdnOf(r), ASSET_CDN);
+  }
+  const head = await t.fx.request("/image/upload/v1/cat.jpg", { method: "HEAD" });
+  assertEquals(cdnOf(head), ASSET_CDN, "HEAD answers like GET");
+});
+
+Deno.test("asset offload off (the default): no CDN headers on a miss or a hit", async () => {
+  await using t = await assetTenant(false);
+  for (let i = 0; i < 2; i++) {
+    const r = await t.fx.request("/image/upload/v1/cat.jpg");
+    await r.arrayBuffer();
+    assertEquals(cdnOf(r), NONE);
+  }
+});
+
+Deno.test("asset offload never covers ranges, previews, bots, refused types or errors", async () => {
+  await using t = await assetTenant(true);
+  await (await t.fx.request("/image/upload/v1/cat.jpg")).arrayBuffer();
+  const cases: [string, string, RequestInit, number][] = [
+    ["a range from the cached object", "/image/upload/v1/cat.jpg", {
+      headers: { range: "bytes=0-9" },
+    }, 206],
+    ["a range forwarded upstream", "/image/upload/v1/other.jpg", {
+      headers: { range: "bytes=0-9" },
+    }, 206],
+    ["a preview-bypass request", "/image/upload/v1/cat.jpg?cachely-preview=1", {}, 200],
+    ["a refused bot", "/image/upload/v1/cat.jpg", { headers: { "user-agent": "GPTBot/1.0" } }, 403],
+    ["a type outside the allow-list", "/image/upload/v1/tool.exe", {}, 403],
+    ["an upstream 404", "/image/upload/v1/missing.jpg", {}, 404],
+  ];
+  for (const [what, path, init, status] of cases) {
+    const r = await t.fx.request(path, init);
+    await r.arrayBuffer();
+    assertEquals(r.status, status, what);
+    assertEquals(cdnOf(r), NONE, what);
+  }
+});
+
+Deno.test("a stale copy served because the upstream failed is never offloaded", async () => {
+  const up = startUpstream();
+  let fail = false;
+  up.route(
+    "/posts",
+    () =>
+      fail
+        ? new Response("down", { status: 503 })
+        : Response.json({ ok: 1 }, { headers: { "cache-control": "max-age=60" } }),
+  );
+  const fx = await edgeFixture(up.url, {
+    env: { STALE_IF_ERROR_SECONDS: "600" },
+    snapshot: { cdnOffload: true, tenantId: 7 },
+  });
+  try {
+    const fresh = await fx.request("/~api/posts");
+    await fresh.arrayBuffer();
+    assertEquals(fresh.headers.get("cdn-cache-control"), "max-age=60");
+    fx.clock.advance(120_000);
+    fail = true;
+    const stale = await fx.request("/~api/posts");
+    await stale.arrayBuffer();
+    assertEquals(stale.headers.get("x-cachely-cache"), "STALE");
+    assertEquals(cdnOf(stale), NONE);
+  } finally {
+    fx.close();
+    await up.close();
+  }
+});
+
+Deno.test("a response the upstream sent with Set-Cookie is never offloaded, miss or hit", async () => {
+  const up = startUpstream(); // its default route sets a session cookie
+  up.route("/plain", () => Response.json({ ok: 1 }));
+  const fx = await edgeFixture(up.url, { snapshot: { cdnOffload: true, tenantId: 7 } });
+  try {
+    for (const want of ["MISS", "HIT"]) {
+      const withCookie = await fx.request("/~api/session-page");
+      await withCookie.arrayBuffer();
+      assertEquals(withCookie.headers.get("x-cachely-cache"), want);
+      assertEquals(withCookie.headers.get("set-cookie"), null, "the edge drops the cookie");
+      assertEquals(cdnOf(withCookie), NONE, want);
+      const plain = await fx.request("/~api/plain");
+      await plain.arrayBuffer();
+      assertEquals(cdnOf(plain), ["max-age=60", "cachely-t7,cachely-t7-api"], want);
+    }
+  } finally {
+    fx.close();
+    await up.close();
+  }
+});
+
+Deno.test("site offload: shareable pages carry the html tags; cookies, private and previews do not", async () => {
+  const site = startUpstream();
+  const html = { "content-type": "text/html" };
+  site.route("/", () => new Response("<p>home</p>", { headers: html }));
+  site.route(
+    "/account",
+    () => new Response("<p>you</p>", { headers: { ...html, "cache-control": "private" } }),
+  );
+  site.route("/gone", () => new Response("<p>gone</p>", { status: 404, headers: html }));
+  site.route(
+    "/login",
+    () => new Response("<p>form</p>", { headers: { ...html, "set-cookie": "csrf=1; Path=/" } }),
+  );
+  const fx = await edgeFixture(null, {
+    snapshot: {
+      cdnOffload: true,
+      tenantId: 7,
+      cacheTtl: 300,
+      website: { origin: site.url, siteProxy: true },
+    },
+  });
+  const preview = { surface: "preview" as const, slug: "acme" };
+  try {
+    for (const want of ["MISS", "HIT"]) {
+      const r = await fx.request("/", {}, preview);
+      await r.text();
+      assertEquals(r.headers.get("x-cachely-cache"), want);
+      assertEquals(cdnOf(r), ["max-age=300", "cachely-t7,cachely-t7-html"]);
+      for (const path of ["/account", "/login", "/?cachely-preview=1", "/gone"]) {
+        const other = await fx.request(path, {}, preview);
+        await other.text();
+        assertEquals(cdnOf(other), NONE, `${path} (${want})`);
+      }
+    }
+  } finally {
+    fx.close();
+    await site.close();
+  }
+});
+
+Deno.test("the cookie mark survives the Web Cache tier: a restored object is still not offloaded", async () => {
+  const name = `cachely-test-${crypto.randomUUID()}`;
+  const up = startUpstream(); // its default route sets a session cookie
+  up.route("/plain", () => Response.json({ ok: 1 }));
+  const fx = await edgeFixture(up.url, {
+    snapshot: { cdnOffload: true, tenantId: 7 },
+    webCacheName: name,
+  });
+  try {
+    for (const path of ["/~api/session-page", "/~api/plain"]) await (await fx.request(path)).text();
+    await fx.edge.cache.flush();
+    fx.edge.cache.lru.clear();
+    const restored = await fx.request("/~api/session-page");
+    await restored.text();
+    assertEquals(up.count("/session-page"), 1, "answered from the Web Cache tier");
+    assertEquals(cdnOf(restored), NONE);
+    const plain = await fx.request("/~api/plain");
+    await plain.text();
+    assertEquals(cdnOf(plain), ["max-age=60", "cachely-t7,cachely-t7-api"]);
+    assertEquals(plain.headers.get("x-cachely-no-cdn"), null, "the mark is never sent");
+  } finally {
+    fx.close();
+    await up.close();
+    await caches.delete(name);
+  }
+});
