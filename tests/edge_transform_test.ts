@@ -4,7 +4,7 @@
  * concurrent misses, fails open; experiment assignments apply their profile
  * and headers. The runner here is a tiny in-test TransformRunner.
  */
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { edgeFixture, type SnapshotOverrides, startUpstream } from "./fakes/upstream.ts";
 import type { TransformRunner } from "../edge/types.ts";
 import { EMPTY_AI_SNAPSHOT } from "../lib/ai/snapshot_types.ts";
