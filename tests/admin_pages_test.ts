@@ -6,6 +6,7 @@ import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { utcDay } from "../lib/usage/days.ts";
+import { formatUsd } from "../lib/dashboard/format.ts";
 
 const ROOT = "root@example.com";
 const opts = { env: { ADMIN_EMAILS: ROOT } };
@@ -137,6 +138,87 @@ dbTest(
   opts,
 );
 
+dbTest(
+  "GET /admin/usage: is usage flowing, and every tenant's requests paged by cursor",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const slug = await createTenant(root);
+    const id = await tenantIdOf(app, slug);
+    await app.services.dbHandle.exec(
+      `INSERT INTO request_logs (tenant_id, method, path, status, bytes, cache)
+     SELECT ${id}, 'GET', '/~api/posts/' || n, CASE WHEN n = 1 THEN 502 ELSE 200 END, 2048, 'HIT'
+     FROM generate_series(1, 55) AS n`,
+    );
+    const r = await root.get("/admin/usage");
+    assertEquals(r.status, 200);
+    assertStringIncludes(r.text, "<h1>Usage</h1>");
+    assertStringIncludes(r.text, 'href="/admin/usage" aria-current="page"');
+    assertStringIncludes(r.text, "KV reachable");
+    assertStringIncludes(r.text, "Request log rows");
+    assertStringIncludes(r.text, "<dd>55</dd>", "the rows that reached the database");
+    assertStringIncludes(r.text, "/~api/posts/55", "newest first");
+    assertStringIncludes(r.text, `href="/admin/tenants/${slug}"`);
+    assert(!r.text.includes("/~api/posts/1<"), "the oldest is on the next page");
+    const older = r.text.match(/href="(\/admin\/usage\?cursor=\d+)"/)?.[1];
+    assert(older, "a link to older requests");
+    const next = await root.get(older);
+    assertStringIncludes(next.text, "/~api/posts/1<");
+    assertStringIncludes(next.text, 'class="badge error">502');
+    assert(!next.text.includes("/~api/posts/55"), "not the newest again");
+  },
+  opts,
+);
+
+dbTest("GET /admin/tenants/:slug: a tenant's revenue, cost and owner for a month", async (app) => {
+  const root = await signUp(app, ROOT);
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const day = utcDay(app.clock.now());
+  await seedUsageDays(app, await tenantIdOf(app, slug), [
+    { day, requests: 4321, bytes: 3 * 1024 * 1024, hits: 4000, misses: 321 },
+  ]);
+  const r = await root.get(`/admin/tenants/${slug.toUpperCase()}`);
+  assertEquals(r.status, 200, r.text.slice(0, 300));
+  assertStringIncludes(r.text, `<h1>Tenant ${slug}</h1>`);
+  assertStringIncludes(r.text, "4,321 requests");
+  assertStringIncludes(r.text, "Modeled cost");
+  assertStringIncludes(r.text, "projected to the month", "the current month is projected");
+  assertStringIncludes(
+    r.text,
+    `href="/admin/users/${owner.userId}">${owner.email}</a>`,
+    "who pays, by email, linked",
+  );
+  const api = await root.get(`/api/admin/tenants/${slug}/earned`);
+  assertStringIncludes(r.text, formatUsd(api.body.cost.totalUsd), "the API's figure");
+  const overview = await root.get("/admin");
+  assertStringIncludes(overview.text, `aria-label="Revenue and cost of ${slug}"`);
+  const user = await root.get(`/admin/users/${owner.userId}`);
+  assertStringIncludes(user.text, `href="/admin/tenants/${slug}"`);
+}, opts);
+
+dbTest("GET /admin/users pages through every user, newest first", async (app) => {
+  const root = await signUp(app, ROOT);
+  // Rows, not sign-ups (sign-up is rate limited); one a minute apart, paged00 the oldest.
+  await app.services.dbHandle.exec(
+    `INSERT INTO users (id, email, password_hash, created_at)
+     SELECT 'paged-' || n, 'paged' || lpad(n::text, 2, '0') || '@example.com', 'x',
+            now() - interval '1 day' + n * interval '1 minute'
+     FROM generate_series(0, 54) AS n`,
+  );
+  const first = await root.get("/admin/users?q=paged");
+  assertStringIncludes(first.text, "Users 1–50, newest first");
+  assertStringIncludes(first.text, "paged54@example.com");
+  assert(!first.text.includes("paged04@example.com"), "the oldest five are on page 2");
+  assertStringIncludes(first.text, 'href="/admin/users?q=paged&amp;page=2"');
+  const second = await root.get("/admin/users?q=paged&page=2");
+  assertStringIncludes(second.text, "Users 51–55, newest first");
+  assertStringIncludes(second.text, "paged00@example.com");
+  assert(!second.text.includes("paged54@example.com"));
+  assertStringIncludes(second.text, 'href="/admin/users?q=paged">Newer');
+  const beyond = await root.get("/admin/users?page=99");
+  assertStringIncludes(beyond.text, "No users on page 99");
+}, opts);
+
 // ---- empty ----
 
 dbTest("an empty platform: empty states name the next step", async (app) => {
@@ -161,6 +243,21 @@ dbTest("bad queries answer 400 pages naming the field; unknown users 404", async
   const missing = await root.get("/admin/users/no-such-user");
   assertEquals(missing.status, 404);
   assertStringIncludes(missing.text, "User not found");
+  for (
+    const [path, what] of [
+      ["/admin/users?page=0", "Invalid page"],
+      ["/admin/users?page=x", "Invalid page"],
+      ["/admin/usage?cursor=-1", "Invalid cursor"],
+      ["/admin/tenants/acme?period=2026-13", "Invalid period"],
+    ]
+  ) {
+    const r = await root.get(path);
+    assertEquals(r.status, path.includes("tenants/acme") ? 404 : 400, path);
+    if (r.status === 400) assertStringIncludes(r.text, what, path);
+  }
+  const tenant = await root.get("/admin/tenants/no-such-tenant");
+  assertEquals(tenant.status, 404);
+  assertStringIncludes(tenant.text, "Tenant not found");
 }, opts);
 
 // ---- forbidden ----
@@ -169,11 +266,23 @@ dbTest(
   "non-admins get a 403 page that explains; anonymous visitors log in and come back",
   async (app) => {
     const user = await signUp(app);
-    for (const path of ["/admin", "/admin/users", "/admin/logs", "/admin/platform"]) {
+    const slug = await createTenant(user);
+    for (
+      const path of [
+        "/admin",
+        "/admin/users",
+        "/admin/users?page=2",
+        "/admin/usage",
+        `/admin/tenants/${slug}`,
+        "/admin/logs",
+        "/admin/platform",
+      ]
+    ) {
       const r = await user.get(path);
       assertEquals(r.status, 403, path);
       assertStringIncludes(r.text, "only for master admins");
       assert(!r.text.includes("Cost model"), "nothing of the console leaks");
+      assert(!r.text.includes("Revenue"), "no figures of the user's own tenant either");
     }
     const anon = await new Client(app).get("/admin/users?q=x");
     assertEquals(anon.status, 302);
