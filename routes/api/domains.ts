@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { parseJsonBody, parseWith } from "../../lib/http/validate.ts";
+import { INT4_MAX, parseJsonBody, parseWith } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { hostnameSchema } from "../../lib/tenants/schema.ts";
 import {
@@ -20,14 +20,22 @@ import {
 } from "../../lib/domains/service.ts";
 import { verifyDomain } from "../../lib/domains/verify.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { domainViewSchema } from "../../lib/domains/view_schema.ts";
 
 const addSchema = z.object({ hostname: hostnameSchema }).strict();
+/**
+ * A domain id: a number, or its digits as a string — the query can only carry a string, and the
+ * body takes the same form (decisions.md "Domains"). Within int4, the column's type: a larger
+ * id made PostgreSQL fail the query (500).
+ */
+const domainId = z.union([
+  z.number().int().positive(),
+  str().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
+]).pipe(z.number().max(INT4_MAX, "must be a positive integer"));
+
 const refSchema = z.object({
   hostname: hostnameSchema.optional(),
-  id: z.union([
-    z.number().int().positive(),
-    str().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
-  ]).optional(),
+  id: domainId.optional(),
 });
 
 /** The domain named in the body or, failing that, the query. */
@@ -52,7 +60,8 @@ export function domainsRoutes(): Routes {
 
   app.get("/tenants/:slug/domains", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/domains",
+    summary: "Lists the tenant's custom domains with their verification status",
+    response: z.strictObject({ domains: z.array(domainViewSchema) }),
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
@@ -62,9 +71,11 @@ export function domainsRoutes(): Routes {
 
   app.post("/tenants/:slug/domains", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/domains",
+    summary: "Adds a custom domain (pending until its DNS records verify)",
     body: addSchema,
     ok: 201,
+    response: domainViewSchema,
+    errors: [409],
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, addSchema);
@@ -75,7 +86,8 @@ export function domainsRoutes(): Routes {
 
   app.delete("/tenants/:slug/domains", {
     access: access.tenant("admin"),
-    summary: "DELETE /tenants/:slug/domains",
+    summary: "Removes a custom domain, named by hostname or id in the body or query",
+    response: z.strictObject({ ok: z.literal(true), id: z.number().int(), hostname: z.string() }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));
@@ -84,7 +96,8 @@ export function domainsRoutes(): Routes {
 
   app.post("/tenants/:slug/domains/verify", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/domains/verify",
+    summary: "Checks a custom domain's DNS records now and answers its new status",
+    response: domainViewSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const s = c.get("services");
