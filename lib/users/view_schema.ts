@@ -4,14 +4,15 @@
  * tests (response validation is on in tests/harness.ts).
  */
 import { z } from "zod";
+import { str } from "../http/text.ts";
 
 export const publicUserSchema = z.strictObject({
-  id: z.string(),
-  email: z.string(),
-  name: z.string().nullable(),
+  id: str(),
+  email: str(),
+  name: str().nullable(),
   isAdmin: z.boolean().describe("Master admin (ADMIN_EMAILS or granted by the CLI)"),
   emailVerified: z.boolean().describe(
     "False until the owner follows the mailed link, or proves the address another way",
   ),
-  createdAt: z.string().describe("ISO 8601 time"),
+  createdAt: str().describe("ISO 8601 time"),
 });

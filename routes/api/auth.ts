@@ -76,7 +76,7 @@ export function authRoutes(): Routes {
     access: access.session,
     summary: "Verifies the signed-in user's address with the mailed token (single use, 24 h)",
     body: verifyBody,
-    response: z.strictObject({ ok: z.literal(true), email: z.string() }),
+    response: z.strictObject({ ok: z.literal(true), email: str() }),
     errors: [403],
   }, async (c) => {
     const auth = requireAuth(c);

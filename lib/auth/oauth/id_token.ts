@@ -7,15 +7,16 @@
  */
 import { decodeIdToken } from "arctic";
 import { z } from "zod";
+import { str } from "../../http/text.ts";
 
 /** Google documents both forms of its issuer. */
 export const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
 
 const claims = z.object({
-  iss: z.string(),
-  aud: z.union([z.string(), z.array(z.string())]),
+  iss: str(),
+  aud: z.union([str(), z.array(str())]),
   exp: z.number(),
-  email: z.string().max(320).optional(),
+  email: str().max(320).optional(),
   email_verified: z.boolean().optional(),
 });
 
