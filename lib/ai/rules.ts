@@ -20,11 +20,12 @@ import {
 } from "./rule_schema.ts";
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
 import { bumpRegenVersion } from "./regen.ts";
+import type { RuleView } from "./views_schema.ts";
 
 export type AiRule = typeof aiRules.$inferSelect;
 
 /** The API view of a rule. */
-export function ruleView(r: AiRule) {
+export function ruleView(r: AiRule): RuleView {
   return {
     id: r.id,
     presetId: r.presetId,
