@@ -1,0 +1,14 @@
+/**
+ * The signed-in user as the API shows them (publicUser() in mod.ts, which is typed from
+ * this schema): answered by /api/auth/me, sign-up, login and PATCH /api/user/profile.
+ */
+import { z } from "zod";
+
+export const publicUserSchema = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  isAdmin: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
