@@ -129,7 +129,7 @@ function mallinfo() {
 const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
   const path = new URL(req.url).pathname;
   if (req.method === "POST" && path === "/trim") libc?.malloc_trim(0);
-  else if (req.method === "POST") cache.lru.clear(); // POST /clear: an empty edge cache
+  else if (req.method === "POST") cache.clear(); // POST /clear: an empty edge cache
   (globalThis as { gc?: () => void }).gc?.();
   const m = Deno.memoryUsage();
   // V8's committed size per space (new_space, old_space, …): what of the RSS is the JS heap.

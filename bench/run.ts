@@ -17,6 +17,7 @@
  */
 import type { BenchContext, Scenario, ScenarioResult, Target } from "./types.ts";
 import { type Child, run, spawnReady, which } from "./proc.ts";
+import { startCachely } from "./cachely_proc.ts";
 import { type Nginx, startNginx } from "./nginx.ts";
 import { runWrk } from "./wrk.ts";
 import { renderResults } from "./report.ts";
@@ -114,19 +115,8 @@ async function main() {
     log(`floors on ${floorUrl}`);
     const env: Record<string, string> = { ORIGIN: originUrl };
     for (const s of scenarios) Object.assign(env, s.env ?? {});
-    const cachely = await spawnReady(
-      Deno.execPath(),
-      [
-        "run",
-        "-A",
-        "--v8-flags=--expose-gc",
-        "--config",
-        new URL("../deno.json", here).pathname,
-        new URL("./cachely_server.ts", here).pathname,
-      ],
-      env,
-      120_000,
-    );
+    const cachelyProc = await startCachely(env);
+    const cachely = cachelyProc.child;
     children.push(cachely);
     const cPort = cachely.ready.port as number;
     log(`cachely on 127.0.0.1:${cPort} (host ${cachely.ready.host})`);
@@ -166,7 +156,6 @@ async function main() {
         path: (p) => `/~api${p}`,
       },
     };
-    const control = cachely.ready.control as string;
     const ctx: BenchContext = {
       targets,
       durationSec,
@@ -184,9 +173,12 @@ async function main() {
       },
       cachelyPid: cachely.pid,
       floorPid: floor.pid,
-      cachelyMemory: async () => await (await fetch(`${control}/memory`)).json(),
-      clearCachelyCache: async () => {
-        await (await fetch(`${control}/clear`, { method: "POST" })).body?.cancel();
+      cachelyMemory: cachelyProc.memory,
+      clearCachelyCache: cachelyProc.clear,
+      startCachely: async (extra = {}) => {
+        const p = await startCachely({ ...env, ...extra });
+        children.push(p.child);
+        return p;
       },
       cachelyEnv: env,
       cachelyToken: cachely.ready.token as string,

@@ -3,6 +3,7 @@
  * run.ts starts the origin, Cachely and nginx once, then runs each scenario in file
  * name order with a BenchContext and writes their tables into RESULTS.md.
  */
+import type { CachelyProcess } from "./cachely_proc.ts";
 
 /** A server the load generator can drive. `path(p)` maps an origin path to its URL path. */
 export type Target = {
@@ -67,6 +68,11 @@ export type BenchContext = {
   cachelyMemory(): Promise<CachelyMemory>;
   /** Empties Cachely's in-memory edge cache. */
   clearCachelyCache(): Promise<void>;
+  /**
+   * Another Cachely process with the same environment (plus `env`), stopped with the run:
+   * for figures a process's history would skew (RSS after a fill, in a fresh process).
+   */
+  startCachely(env?: Record<string, string>): Promise<CachelyProcess>;
   /** Environment Cachely runs with (EDGE_CACHE_MAX_OBJECT_BYTES, …), as scenarios set it. */
   cachelyEnv: Record<string, string>;
   durationSec: number;
@@ -118,4 +124,8 @@ export type CachelyMemory = {
   external: number;
   entries: number;
   cacheBytes: number;
+  /** V8's committed bytes per heap space (new_space, old_space, …). */
+  spaces: Record<string, number>;
+  /** glibc mallinfo2 (bytes), when libc could be opened. */
+  malloc: { arena: number; hblkhd: number; inUse: number; free: number; top: number } | null;
 };

@@ -186,3 +186,41 @@ Deno.test("CDN_PURGE_KIND=deno-deploy defaults to Deno Deploy's invalidation end
   });
   assertEquals(loadConfig(base).cdnPurge, undefined, "no URL and the generic kind: no purge");
 });
+
+dbTest(
+  "settings that change what the CDN may serve purge it; other settings do not",
+  async (app) => {
+    const t = await offloadTenant(app);
+    try {
+      const put = (body: Record<string, unknown>) =>
+        purgedBy(t.id, async () => {
+          const r = await t.owner.put(t.base, body);
+          assertEquals(r.status, 200, r.text);
+        });
+      assertEquals(await put({ cacheTTL: 90 }), [], "a TTL change waits for the CDN's TTL");
+      assertEquals(await put({ allowedTypes: ["image"] }), [[`cachely-t${t.id}-assets`]]);
+      assertEquals(
+        await put({ cdnOffload: false }),
+        [[`cachely-t${t.id}`]],
+        "offload switched off",
+      );
+      assertEquals(await put({ allowedTypes: ["image", "video"] }), [], "offload is off now");
+    } finally {
+      await t.up.close();
+    }
+  },
+  { env },
+);
+
+dbTest("deleting an offloading tenant purges its tenant tag", async (app) => {
+  const t = await offloadTenant(app);
+  try {
+    const got = await purgedBy(t.id, async () => {
+      const r = await t.owner.delete(t.base);
+      assertEquals(r.status < 300, true, r.text);
+    });
+    assertEquals(got, [[`cachely-t${t.id}`]]);
+  } finally {
+    await t.up.close();
+  }
+}, { env });

@@ -1,14 +1,16 @@
 /**
- * A full cache stays fast: hits of one key with an empty edge cache, then after 100,000
- * distinct 2 KB entries are cached (target: ≥ 0.9× the empty-cache rate, RSS < 400 MB),
- * heap and external bytes per entry, and a Zipf workload over 10,000 keys (80/20) against
- * nginx. perf instruction counts per hit (when perf is usable) back the requests/s, which a
- * shared machine moves around.
+ * A full cache stays fast: two fresh Cachely processes side by side, one filled with
+ * 100,000 distinct 2 KB entries and one left empty, then hits of one key against both in
+ * interleaved rounds (target: full ≥ 0.9× empty), the filled process's RSS (target:
+ * < 400 MB), heap and external bytes per entry, and a Zipf workload over 10,000 keys (80/20)
+ * against nginx. Fresh processes, because RSS is a high-water mark: the shared Cachely has
+ * already cached every miss of the earlier scenarios, and memory a process once held is
+ * not all returned (bench/ANALYSIS.md "Session 4").
  */
 import type { Check, ResultRow, Scenario, WrkResult } from "../types.ts";
 import { interleaved, probe, ratio, ratioCheck, row } from "../helpers.ts";
 import { instructionsPerRequest } from "../instructions.ts";
-import { mib } from "../rss.ts";
+import { mib, rssOf } from "../rss.ts";
 
 const ENTRIES = 100_000;
 const ZIPF = { prefix: "/miss/zipf-", keys: 10_000 };
@@ -23,51 +25,44 @@ export const scenario: Scenario = {
     const checks: Check[] = [];
     const notes: string[] = [];
     const tmp = await Deno.makeTempDir({ prefix: "cachely-full-" });
-    const perfOk = await instructionsPerRequest(tmp, ctx.cachelyPid, cachely, "/data.json", {
-      connections: 4,
-      durationSec: 1,
-    }).then(() => true, () => false);
-
-    const measureHits = async (label: string) => {
-      await probe(cachely, "/data.json", "x-cachely-cache");
-      await probe(cachely, "/data.json", "x-cachely-cache");
-      const [r] = await interleaved(ctx, [{ label, target: cachely, path: "/data.json" }]);
-      const instr = perfOk
-        ? (await instructionsPerRequest(tmp, ctx.cachelyPid, cachely, "/data.json", {
-          connections: 16,
-          durationSec: 3,
-        })).perRequest
-        : null;
-      return { r, instr };
-    };
-
-    await ctx.clearCachelyCache();
-    const empty = await measureHits("hit, 2 KB JSON, empty cache");
-    const m0 = await ctx.cachelyMemory();
+    const sharedRss = await rssOf(ctx.cachelyPid);
+    const full = await ctx.startCachely();
+    const empty = await ctx.startCachely();
+    const fullT = { ...full.api, name: "cachely, full" };
+    const emptyT = { ...empty.api, name: "cachely, empty" };
+    const start = { full: await rssOf(full.pid), empty: await rssOf(empty.pid) };
+    for (const t of [fullT, emptyT]) {
+      await probe(t, "/data.json", "x-cachely-cache");
+      await probe(t, "/data.json", "x-cachely-cache");
+    }
+    const m0 = await full.memory();
 
     const fillStart = performance.now();
     let fills = 0;
     for (; fills < 30; fills++) {
-      const m = await ctx.cachelyMemory();
-      if (m.entries >= ENTRIES + 1) break;
-      await ctx.wrk(cachely, "/miss/", { uniquePrefix: `/miss/full-${fills}-`, durationSec: 5 });
+      if ((await full.memory()).entries >= ENTRIES + 1) break;
+      await ctx.wrk(fullT, "/miss/", { uniquePrefix: `/miss/full-${fills}-`, durationSec: 5 });
     }
     const fillSec = (performance.now() - fillStart) / 1000;
-    const m1 = await ctx.cachelyMemory();
-    const full = await measureHits("hit, 2 KB JSON, 100,000 entries cached");
-    rows.push(row("hit, 2 KB JSON, empty cache", "cachely", empty.r));
-    rows.push(row(`hit, 2 KB JSON, ${m1.entries} entries cached`, "cachely", full.r));
+    const m1 = await full.memory(); // after a full GC
+    const rssFull = await rssOf(full.pid);
 
-    const added = m1.entries - m0.entries;
-    const heapPer = (m1.heapUsed - m0.heapUsed) / added;
-    const extPer = (m1.external - m0.external) / added;
-    checks.push(
-      ratioCheck("full cache: hit throughput vs empty cache", ratio(full.r.rps, empty.r.rps), 0.9),
-    );
-    if (empty.instr !== null && full.instr !== null) {
+    const [e, f] = await interleaved(ctx, [
+      { label: "hit, 2 KB JSON, empty cache", target: emptyT, path: "/data.json" },
+      { label: `hit, 2 KB JSON, ${m1.entries} entries cached`, target: fullT, path: "/data.json" },
+    ]);
+    rows.push(row("hit, 2 KB JSON, empty cache", "cachely (fresh process)", e));
+    rows.push(row(`hit, 2 KB JSON, ${m1.entries} entries cached`, "cachely (fresh process)", f));
+    checks.push(ratioCheck("full cache: hit throughput vs empty cache", ratio(f.rps, e.rps), 0.9));
+    const perf = async (pid: number, t: typeof fullT) =>
+      await instructionsPerRequest(tmp, pid, t, "/data.json", { connections: 16, durationSec: 3 })
+        .then((r) => r.perRequest, () => null);
+    const instrEmpty = await perf(empty.pid, emptyT);
+    const instrFull = instrEmpty === null ? null : await perf(full.pid, fullT);
+    if (instrEmpty !== null && instrFull !== null) {
       checks.push(ratioCheck(
         "full cache: instructions per hit vs empty cache (perf)",
-        full.instr / empty.instr,
+        instrFull / instrEmpty,
         1.11,
         true,
       ));
@@ -75,31 +70,50 @@ export const scenario: Scenario = {
     checks.push({
       name: `full cache: Cachely RSS with ${m1.entries} entries`,
       want: "< 400 MB",
-      got: `${mib(m1.rss)} MiB`,
-      pass: m1.rss < 400 * 1024 * 1024,
+      got: `${mib(rssFull)} MiB`,
+      pass: rssFull < 400 * 1024 * 1024,
     });
+
+    const added = m1.entries - m0.entries;
+    const per = (a: number, b: number) => ((b - a) / added).toFixed(0);
+    const space = (m: typeof m0, s: string) => mib(m.spaces?.[s] ?? 0);
     notes.push(
-      `Filled ${added} entries in ${
+      `Two fresh Cachely processes (same configuration as the shared one): one filled with ${added} entries in ${
         fillSec.toFixed(0)
-      } s (${fills} wrk runs of unique /miss/ paths); the edge cache then held ${m1.entries} entries, ${
+      } s (${fills} wrk runs of unique /miss/ paths; ${
         mib(m1.cacheBytes)
-      } MiB as the LRU counts them.`,
-      `Memory after a full GC: heap used ${mib(m0.heapUsed)} → ${mib(m1.heapUsed)} MiB (**${
-        heapPer.toFixed(0)
-      } heap bytes per entry**), external (ArrayBuffer bodies) ${mib(m0.external)} → ${
-        mib(m1.external)
-      } MiB (${extPer.toFixed(0)} bytes per entry), RSS ${mib(m0.rss)} → ${mib(m1.rss)} MiB.`,
-      empty.instr !== null && full.instr !== null
+      } MiB as the LRU counts them), one left with only /data.json; the hit rows are medians of interleaved rounds against the two. RSS at start: ${
+        mib(start.full)
+      } and ${mib(start.empty)} MiB; the shared Cachely process held ${
+        mib(sharedRss)
+      } MiB at this point (every miss of the earlier scenarios).`,
+      `Filled process after a full GC: RSS ${mib(rssFull)} MiB; heap used ${mib(m0.heapUsed)} → ${
+        mib(m1.heapUsed)
+      } MiB (**${per(m0.heapUsed, m1.heapUsed)} heap bytes per entry**), external (bodies) ${
+        mib(m0.external)
+      } → ${mib(m1.external)} MiB (${
+        per(m0.external, m1.external)
+      } bytes per entry); V8 new space ${space(m0, "new_space")} → ${
+        space(m1, "new_space")
+      } MiB, old space ${space(m0, "old_space")} → ${space(m1, "old_space")} MiB committed${
+        m1.malloc && m0.malloc
+          ? `; malloc in use ${mib(m0.malloc.inUse)} → ${
+            mib(m1.malloc.inUse)
+          } MiB, free in its arenas ${mib(m1.malloc.free)} MiB`
+          : ""
+      }.`,
+      instrEmpty !== null && instrFull !== null
         ? `perf: ${
-          empty.instr.toFixed(0)
+          instrEmpty.toFixed(0)
         } instructions per hit (user space, whole process) with an empty cache, ${
-          full.instr.toFixed(0)
+          instrFull.toFixed(0)
         } with it full.`
         : "perf was not usable here, so no instruction counts.",
-      "Empty and full are measured one after the other (the fill sits between them), not interleaved: compare with care on a busy machine; the instruction counts are the steadier figure.",
     );
+    await full.child.stop();
+    await empty.child.stop();
 
-    // Zipf over 10,000 keys: fill every key on both, then interleave.
+    // Zipf over 10,000 keys on the shared Cachely: fill every key on both, then interleave.
     await ctx.wrk(cachely, "/miss/", { zipf: ZIPF, durationSec: 3 });
     await ctx.wrk(nginx, "/miss/", { zipf: ZIPF, durationSec: 3 });
     const z: WrkResult[] = await interleaved(ctx, [

@@ -24,11 +24,13 @@ export class ByteLru<V extends Sized> {
    * @param maxBytes total bytes kept; an entry larger than this is never stored
    * @param onEvict called with the key of each entry pushed out to make room
    * @param maxEntries entries kept at most, whatever their size
+   * @param onDrop called with each value that leaves (evicted, replaced or deleted; not on clear)
    */
   constructor(
     readonly maxBytes: number,
     private onEvict?: (key: string) => void,
     readonly maxEntries = Infinity,
+    private onDrop?: (value: V) => void,
   ) {}
 
   /** Bytes currently held. */
@@ -87,6 +89,7 @@ export class ByteLru<V extends Sized> {
     this.map.delete(key);
     this.unlink(node);
     this.used -= node.value.size;
+    this.onDrop?.(node.value);
     return true;
   }
 

@@ -10,6 +10,7 @@
  * Cache's notion of time, so tests drive it with ManualClock.
  */
 import { ByteLru } from "./lru.ts";
+import { type Slab, SlabPacker } from "./slabs.ts";
 
 /** Bytes backed by a plain ArrayBuffer (what Response accepts as a body). */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -37,6 +38,8 @@ export type CachedObject = {
   noCdn: boolean;
   /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
   sent?: { extra: unknown; cache: string; age: number; headers: Headers };
+  /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
+  slab: Slab | null;
 };
 
 export type EdgeCacheOptions = {
@@ -125,11 +128,13 @@ export function cachedObject(
     lastModified,
     contentType,
     noCdn,
+    slab: null,
   };
 }
 
 export class EdgeCache {
   readonly lru: ByteLru<CachedObject>;
+  readonly slabs = new SlabPacker();
   private inflight = new Map<string, Promise<unknown>>();
   private web: Promise<Cache | null> | null = null;
   private writes = new Set<Promise<unknown>>();
@@ -145,6 +150,8 @@ export class EdgeCache {
       opts.webCacheName === null
         ? undefined
         : (key) => void this.inOrder(key, () => this.deleteSecondTier(key)),
+      Infinity,
+      (obj) => this.slabs.release(obj),
     );
   }
 
@@ -193,7 +200,7 @@ export class EdgeCache {
       const body = ownedBytes(await res.arrayBuffer());
       const noCdn = res.headers.has(H_NO_CDN);
       const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
-      this.lru.set(key, obj);
+      this.keep(key, obj);
       return obj;
     } catch {
       return undefined; // the second tier is an optimisation; never fail a request on it
@@ -202,7 +209,7 @@ export class EdgeCache {
 
   /** Stores in memory and, without waiting, in the Web Cache tier. */
   store(key: string, obj: CachedObject): void {
-    this.lru.set(key, obj);
+    this.keep(key, obj);
     if (this.opts.webCacheName === null) return;
     void this.inOrder(key, async () => {
       const cache = await this.webCache();
@@ -216,6 +223,19 @@ export class EdgeCache {
         new Response(obj.body, { status: obj.status, headers }),
       );
     });
+  }
+
+  /** Into the memory tier, a small body packed into a shared slab. */
+  private keep(key: string, obj: CachedObject): void {
+    if (obj.size > this.lru.maxBytes || this.lru.peek(key) === obj) return;
+    this.slabs.pack(obj);
+    this.lru.set(key, obj);
+  }
+
+  /** Empties the memory tier. */
+  clear(): void {
+    this.lru.clear();
+    this.slabs.reset();
   }
 
   /**

@@ -6,6 +6,8 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { auditEvents } from "../db/schema/mod.ts";
 import type { Db } from "../db/client.ts";
+import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 
 export type AuditInput = {
   tenantId: number;
@@ -39,6 +41,19 @@ export async function recordAudit(db: Db | Services, e: AuditInput): Promise<voi
     metadata: redact(e.metadata ?? {}),
   });
 }
+
+/** The response shape of `listAudit`. Metadata is open: each action records its own. */
+export const auditPageSchema = z.strictObject({
+  events: z.array(z.strictObject({
+    id: z.number().int(),
+    action: z.string(),
+    actorUserId: z.string().nullable(),
+    target: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).describe("Secrets are redacted"),
+    createdAt: isoTime,
+  })),
+  hasMore: z.boolean().describe("Whether older events exist (pass the last id as beforeId)"),
+});
 
 /** Keyset pagination, newest first: events with id < beforeId, `limit` of them, and hasMore. */
 export async function listAudit(

@@ -5,6 +5,26 @@
 import type { Services } from "../services.ts";
 import { billingOwner } from "./owners.ts";
 import { accountMonth } from "./quota.ts";
+import { z } from "zod";
+import { PLAN_CODES } from "./plans.ts";
+
+/** The response shape of `usageCheck` (merged into GET /api/usage/check's answer). */
+export const usageCheckShape = {
+  plan: z.enum(PLAN_CODES).nullable().describe("null with QUOTAS=off or no billing account"),
+  limits: z.strictObject({
+    requests: z.number().int().nullable(),
+    bytes: z.number().int().nullable(),
+  }),
+  account: z.strictObject({
+    requests: z.number().int(),
+    bytes: z.number().int(),
+    percent: z.strictObject({ requests: z.number(), bytes: z.number() }).nullable(),
+    level: z.union([z.literal(0), z.literal(80), z.literal(100)]),
+    reason: z.enum(["requests", "bandwidth"]).nullable(),
+    resumesAt: z.string().nullable().describe("ISO 8601 time, when paused"),
+  }).nullable(),
+  allowed: z.boolean(),
+};
 
 export async function usageCheck(s: Services, tenantId: number, period: string) {
   const owner = await billingOwner(s, tenantId);

@@ -10,6 +10,36 @@ import type { Tenant } from "../tenants/service.ts";
 import { proxyBase } from "../tenants/service.ts";
 import { repairTenantSnapshot } from "../edge_config/projector.ts";
 import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
+import { z } from "zod";
+import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
+import { cacheVersionsSchema } from "./versions_schema.ts";
+
+/** The response shape of `rebuildEdgeConfig` (POST …/edge-config). */
+export const edgeConfigResultSchema = z.strictObject({
+  ok: z.boolean().describe("Whether KV holds a snapshot after the rebuild"),
+  summary: z.strictObject({
+    slug: z.string(),
+    builtAt: z.string().describe("ISO 8601 time"),
+    cms: z.enum(CMS_KINDS),
+    cacheTtl: z.number().int(),
+    apiOrigin: z.string().nullable(),
+    apiAuthMode: z.enum(AUTH_MODES),
+    hasToken: z.boolean(),
+    websiteOrigin: z.string().nullable(),
+    siteProxy: z.boolean(),
+    versions: cacheVersionsSchema,
+    domains: z.array(z.string()).describe("Active custom domains"),
+    activeAiRules: z.number().int(),
+    activeExperiments: z.number().int(),
+  }).nullable(),
+  kv: z.strictObject({
+    exists: z.boolean(),
+    publicOrigin: z.string().nullable(),
+    generation: z.number().int(),
+    wasBehind: z.boolean(),
+    repaired: z.boolean(),
+  }),
+});
 
 export function snapshotSummary(snap: EdgeSnapshot) {
   return {

@@ -14,6 +14,7 @@ import {
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import type { Config } from "../config.ts";
 import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
+import { z } from "zod";
 
 export const DEMO_TENANT_SLUG = "demo";
 
@@ -33,6 +34,26 @@ export type Demo = {
   };
   assetExample: { upstreamUrl: string; proxiedUrl: string } | null;
 };
+
+/** The response shape of a `Demo` (GET /api/demos/{provider}). */
+export const demoSchema = z.strictObject({
+  provider: z.enum(CMS_KINDS),
+  label: z.string(),
+  tenantOrigin: z.string(),
+  setup: z.looseObject({ cms: z.enum(CMS_KINDS) }).describe("The tenant's one identifier"),
+  origins: z.strictObject({
+    api: z.string().nullable(),
+    assets: z.array(z.strictObject({ role: z.string(), url: z.string() })),
+  }),
+  apiExample: z.strictObject({
+    path: z.string(),
+    upstreamUrl: z.string(),
+    proxiedUrl: z.string(),
+    upstream: z.unknown().describe("The provider's sample body"),
+    proxied: z.unknown().describe("The same body with its URLs rewritten"),
+  }),
+  assetExample: z.strictObject({ upstreamUrl: z.string(), proxiedUrl: z.string() }).nullable(),
+});
 
 export function isDemoProvider(id: string): id is CmsKind {
   return (CMS_KINDS as readonly string[]).includes(id);

@@ -26,6 +26,7 @@ import { recordAudit } from "../audit/mod.ts";
 import type { Plan } from "../billing/plans.ts";
 import { accountPlan } from "../billing/state.ts";
 import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
+import { purgeAfterBump } from "../cdn/purge.ts";
 import { settingsPatch } from "./settings_patch.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
@@ -286,7 +287,7 @@ export async function updateTenant(
   });
   const settingsUpdate = settings ? { settings } : {};
   patch.updatedAt = new Date(s.clock.now());
-  return await changeTenant(s, tenant.id, async (tx) => {
+  const updated = await changeTenant(s, tenant.id, async (tx) => {
     const [updated] = await tx.db.update(tenants).set({ ...patch, ...settingsUpdate })
       .where(eq(tenants.id, tenant.id)).returning();
     await recordAudit(tx, {
@@ -298,6 +299,29 @@ export async function updateTenant(
     });
     return updated;
   });
+  await purgeAfterSettings(s, tenant, updated, input);
+  return updated;
+}
+
+/**
+ * CDN copies a settings change makes wrong (docs/decisions.md "CDN offload"): switching
+ * offload off drops the tenant's copies (else the CDN keeps answering, uncounted, for a
+ * TTL); a changed asset allow-list drops its assets (Cachely keys assets by the list, so
+ * it stops serving a type at once, and so must the CDN). Passes the settings from before
+ * the change, when offload was still on.
+ */
+async function purgeAfterSettings(
+  s: Services,
+  before: Tenant,
+  after: Tenant,
+  input: UpdateTenantInput,
+): Promise<void> {
+  if (before.settings.cdnOffload !== true) return;
+  if (after.settings.cdnOffload !== true) {
+    await purgeAfterBump(s, before.id, { kinds: ["api", "assets", "html"] }, before.settings);
+  } else if (input.allowedTypes !== undefined) {
+    await purgeAfterBump(s, before.id, { kinds: ["assets"] }, before.settings);
+  }
 }
 
 /** Stores a new upstream token, encrypted; the value never leaves this function in clear. */
@@ -322,5 +346,7 @@ export async function deleteTenant(s: Services, tenant: Tenant): Promise<void> {
   await changeTenant(s, tenant.id, async (tx) => {
     await tx.db.delete(tenants).where(eq(tenants.id, tenant.id));
   });
+  // Its CDN copies would otherwise be answered for a TTL after the tenant is gone.
+  await purgeAfterBump(s, tenant.id, { kinds: ["api", "assets", "html"] }, tenant.settings);
   s.log.info("tenant deleted", { slug: tenant.slug });
 }

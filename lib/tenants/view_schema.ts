@@ -7,8 +7,7 @@
 import { z } from "zod";
 import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
 import { ROLES } from "./roles.ts";
-
-const isoTime = z.string().describe("ISO 8601 time");
+import { isoTime } from "../http/shapes.ts";
 
 export const tenantValueSchema = z.strictObject({
   slug: z.string(),

@@ -14,6 +14,11 @@ import {
   tenantAnalytics,
   tenantBandwidthDaily,
 } from "../../lib/usage/analytics.ts";
+import {
+  bandwidthSeriesSchema,
+  requestLogPageSchema,
+  tenantAnalyticsSchema,
+} from "../../lib/usage/view_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -60,8 +65,9 @@ export function analyticsRoutes(): Routes {
 
   app.get("/tenants/:slug/analytics", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/analytics",
+    summary: "Reports a month of the tenant's traffic: exact totals and sampled breakdowns",
     query: periodQuery,
+    response: tenantAnalyticsSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
@@ -71,8 +77,9 @@ export function analyticsRoutes(): Routes {
 
   app.get("/tenants/:slug/bandwidth-daily", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/bandwidth-daily",
+    summary: "Lists the tenant's bytes and requests per day over a date range",
     query: rangeQuery,
+    response: bandwidthSeriesSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
@@ -83,8 +90,9 @@ export function analyticsRoutes(): Routes {
 
   app.get("/tenants/:slug/logs", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/logs",
+    summary: "Lists the tenant's sampled request logs, newest first, with filters",
     query: logsQuery,
+    response: requestLogPageSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const q = parseQuery(c, logsQuery);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import { parseQuery } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
-import { listAudit } from "../../lib/audit/mod.ts";
+import { auditPageSchema, listAudit } from "../../lib/audit/mod.ts";
 
 const positiveInt = (max: number) =>
   str().regex(/^[1-9]\d{0,15}$/, "must be a positive integer").transform(Number)
@@ -23,8 +23,9 @@ export function auditRoutes(): Routes {
 
   app.get("/tenants/:slug/audit-events", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/audit-events",
+    summary: "Lists the tenant's audit events, newest first, a page at a time",
     query: querySchema,
+    response: auditPageSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const q = parseQuery(c, querySchema);

@@ -15,6 +15,14 @@ import { callStripe, notConfigured, stripeClient } from "../../lib/billing/strip
 import { refreshSubscription } from "../../lib/billing/subscription.ts";
 import { accountMonth } from "../../lib/billing/quota.ts";
 import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
+import { billingViewSchema } from "../../lib/billing/view_schema.ts";
+
+const urlSchema = z.strictObject({ url: z.string().describe("Where to send the browser") });
+const syncedSchema = z.strictObject({
+  ok: z.literal(true),
+  synced: z.boolean().describe("false when there is no subscription to read"),
+  billing: billingViewSchema,
+});
 
 const WEBHOOK_MAX_BYTES = 256 * 1024;
 const syncQuery = z.object({ userId: str().trim().min(1).max(100).optional() });
@@ -29,7 +37,11 @@ export function billingRoutes(): Routes {
 
   app.get(
     "/billing/state",
-    { access: access.session, summary: "GET /billing/state" },
+    {
+      access: access.session,
+      summary: "Reports the caller's plan, subscription, month of usage and overage",
+      response: billingViewSchema,
+    },
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
@@ -40,7 +52,12 @@ export function billingRoutes(): Routes {
 
   app.post(
     "/billing/checkout",
-    { access: access.session, summary: "POST /billing/checkout" },
+    {
+      access: access.session,
+      summary: "Starts a checkout for the pro plan and answers its URL",
+      response: urlSchema,
+      errors: [400, 502],
+    },
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
@@ -80,7 +97,12 @@ export function billingRoutes(): Routes {
 
   app.post(
     "/billing/portal",
-    { access: access.session, summary: "POST /billing/portal" },
+    {
+      access: access.session,
+      summary: "Opens the payment provider's billing portal and answers its URL",
+      response: urlSchema,
+      errors: [400, 502],
+    },
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
@@ -101,8 +123,11 @@ export function billingRoutes(): Routes {
 
   app.post("/billing/sync", {
     access: access.session,
-    summary: "POST /billing/sync",
+    summary:
+      "Reads the subscription from the payment provider again (own account, or any for admins)",
     query: syncQuery,
+    response: syncedSchema,
+    errors: [403, 404, 502],
   }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
@@ -121,7 +146,12 @@ export function billingRoutes(): Routes {
 
   app.post(
     "/billing/webhook",
-    { access: access.webhookSecret("signature"), summary: "POST /billing/webhook" },
+    {
+      access: access.webhookSecret("signature"),
+      summary: "Payment-provider webhook: applies a signed subscription event",
+      response: z.strictObject({ received: z.literal(true) }),
+      errors: [403, 413],
+    },
     async (c) => {
       const s = c.get("services");
       const secret = s.config.stripe.webhookSecret;
@@ -140,8 +170,10 @@ export function billingRoutes(): Routes {
 
   app.patch("/admin/billing/:orgId", {
     access: access.masterAdmin,
-    summary: "PATCH /admin/billing/:orgId",
+    summary: "Sets an account's plan by hand (master admin), or hands it back to the provider",
     body: overrideBody,
+    response: z.strictObject({ ok: z.literal(true), billing: billingViewSchema }),
+    errors: [404],
   }, async (c) => {
     requireMasterAdmin(c);
     const s = c.get("services");

@@ -8,7 +8,8 @@ import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 import { bumpCacheVersions, REFRESH_TYPES } from "../../lib/cache/versions.ts";
-import { rebuildEdgeConfig } from "../../lib/cache/edge_config.ts";
+import { edgeConfigResultSchema, rebuildEdgeConfig } from "../../lib/cache/edge_config.ts";
+import { cacheVersionsSchema } from "../../lib/cache/versions_schema.ts";
 import {
   ensurePublishSecret,
   publishSecretMatches,
@@ -17,14 +18,19 @@ import {
 import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
 
 const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
+const secretSchema = z.strictObject({
+  secret: z.string().describe("The publish webhook's query secret"),
+});
 
 export function cacheControlRoutes(): Routes {
   const app = new Routes("");
 
   app.post("/tenants/:slug/refresh-cache", {
     access: access.tenant("editor"),
-    summary: "POST /tenants/:slug/refresh-cache",
+    summary:
+      "Bumps cache versions (api, assets, html or all) so older cached entries are unreachable",
     body: refreshSchema,
+    response: z.strictObject({ ok: z.literal(true), versions: cacheVersionsSchema }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const { type } = await parseJsonBody(c, refreshSchema);
@@ -37,7 +43,8 @@ export function cacheControlRoutes(): Routes {
 
   app.post("/tenants/:slug/edge-config", {
     access: access.tenant("editor"),
-    summary: "POST /tenants/:slug/edge-config",
+    summary: "Rewrites the tenant's edge configuration from stored state and reads it back",
+    response: edgeConfigResultSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     return c.json(await rebuildEdgeConfig(c.get("services"), tenant));
@@ -46,8 +53,8 @@ export function cacheControlRoutes(): Routes {
   // Publish webhook: no session; the query secret is the credential (SPEC "Authentication").
   app.post("/tenants/:slug/webhook", {
     access: access.webhookSecret("query"),
-    summary:
-      'Publish webhook: no session; the query secret is the credential (SPEC "Authentication").',
+    summary: "Publish webhook: bumps the HTML cache version; the query secret is the credential",
+    response: z.strictObject({ ok: z.literal(true), htmlCacheVersion: z.number().int() }),
   }, async (c) => {
     const s = c.get("services");
     const tenant = await findTenantBySlug(s, (c.req.param("slug") ?? "").toLowerCase());
@@ -69,7 +76,8 @@ export function cacheControlRoutes(): Routes {
 
   app.post("/tenants/:slug/webhook-secret", {
     access: access.tenant("editor"),
-    summary: "POST /tenants/:slug/webhook-secret",
+    summary: "Answers the publish webhook secret, creating it on first use",
+    response: secretSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     return c.json({ secret: await ensurePublishSecret(c.get("services"), tenant, auth.user.id) });
@@ -77,7 +85,8 @@ export function cacheControlRoutes(): Routes {
 
   app.put("/tenants/:slug/webhook-secret", {
     access: access.tenant("admin"),
-    summary: "PUT /tenants/:slug/webhook-secret",
+    summary: "Replaces the publish webhook secret (the old one stops working)",
+    response: secretSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     return c.json({ secret: await rotatePublishSecret(c.get("services"), tenant, auth.user.id) });

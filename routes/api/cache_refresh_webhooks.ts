@@ -18,6 +18,13 @@ import {
   webhookView,
 } from "../../lib/webhooks/cache_refresh.ts";
 import { receiveCacheRefresh } from "../../lib/webhooks/receiver.ts";
+import {
+  issuedWebhookSchema,
+  webhookEventViewSchema,
+  webhookViewSchema,
+} from "../../lib/webhooks/view_schema.ts";
+import { cacheVersionsSchema } from "../../lib/cache/versions_schema.ts";
+import { okSchema } from "../../lib/http/shapes.ts";
 
 const createSchema = z.object({
   provider: z.enum(WEBHOOK_PROVIDERS),
@@ -42,7 +49,11 @@ const BASE = "/tenants/:slug/cache-refresh-webhooks";
 export function cacheRefreshWebhooksRoutes(): Routes {
   const app = new Routes("");
 
-  app.get(BASE, { access: access.tenant("editor"), summary: "GET BASE" }, async (c) => {
+  app.get(BASE, {
+    access: access.tenant("editor"),
+    summary: "Lists the tenant's cache-refresh webhooks (without their secrets)",
+    response: z.strictObject({ webhooks: z.array(webhookViewSchema) }),
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     const rows = await listWebhooks(c.get("services"), tenant.id);
     return c.json({ webhooks: rows.map(webhookView) });
@@ -50,9 +61,10 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.post(BASE, {
     access: access.tenant("admin"),
-    summary: "POST BASE",
+    summary: "Creates a cache-refresh webhook and answers its secret URL (shown once)",
     body: createSchema,
     ok: 201,
+    response: issuedWebhookSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, createSchema);
@@ -61,7 +73,8 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.get(`${BASE}/:id/events`, {
     access: access.tenant("editor"),
-    summary: "GET ${BASE}/:id/events",
+    summary: "Lists a webhook's received events, newest first",
+    response: z.strictObject({ events: z.array(webhookEventViewSchema) }),
   }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
     const rows = await listEvents(c.get("services"), tenant.id, intParam(c, "id"));
@@ -70,7 +83,8 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.post(`${BASE}/:id/regenerate`, {
     access: access.tenant("admin"),
-    summary: "POST ${BASE}/:id/regenerate",
+    summary: "Replaces a webhook's secret and answers the new URL (shown once)",
+    response: issuedWebhookSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const id = intParam(c, "id");
@@ -79,8 +93,9 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.patch(`${BASE}/:id`, {
     access: access.tenant("admin"),
-    summary: "Turn a webhook off or on, or change refreshAssets; the URL stays",
+    summary: "Turns a webhook off or on, or changes refreshAssets; the URL stays",
     body: patchSchema,
+    response: z.strictObject({ webhook: webhookViewSchema }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const id = intParam(c, "id");
@@ -91,7 +106,11 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.delete(
     `${BASE}/:id`,
-    { access: access.tenant("admin"), summary: "DELETE ${BASE}/:id" },
+    {
+      access: access.tenant("admin"),
+      summary: "Deletes a webhook (its URL stops working; its events stay listable)",
+      response: okSchema,
+    },
     async (c) => {
       const { tenant, auth } = await requireTenant(c, "admin");
       await deleteWebhook(c.get("services"), tenant.id, intParam(c, "id"), auth.user.id);
@@ -111,7 +130,17 @@ export function cacheRefreshReceiverRoutes(): Routes {
   const app = new Routes("");
   app.post("/webhooks/cache-refresh/:id/:secret", {
     access: access.webhookSecret("path"),
-    summary: "POST /webhooks/cache-refresh/:id/:secret",
+    summary: "Receiver a CMS calls on publish: bumps the webhook's cache versions",
+    response: z.union([
+      z.strictObject({
+        ok: z.literal(true),
+        refreshed: z.literal(true),
+        versions: cacheVersionsSchema,
+      }),
+      z.strictObject({ ok: z.literal(true), refreshed: z.literal(false) })
+        .describe("Nothing to refresh: API and asset refresh are both off"),
+    ]),
+    errors: [413],
   }, async (c) => {
     const result = await receiveCacheRefresh(
       c.get("services"),

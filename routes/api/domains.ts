@@ -20,6 +20,7 @@ import {
 } from "../../lib/domains/service.ts";
 import { verifyDomain } from "../../lib/domains/verify.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { domainViewSchema } from "../../lib/domains/view_schema.ts";
 
 const addSchema = z.object({ hostname: hostnameSchema }).strict();
 const refSchema = z.object({
@@ -52,7 +53,8 @@ export function domainsRoutes(): Routes {
 
   app.get("/tenants/:slug/domains", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/domains",
+    summary: "Lists the tenant's custom domains with their verification status",
+    response: z.strictObject({ domains: z.array(domainViewSchema) }),
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
@@ -62,9 +64,11 @@ export function domainsRoutes(): Routes {
 
   app.post("/tenants/:slug/domains", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/domains",
+    summary: "Adds a custom domain (pending until its DNS records verify)",
     body: addSchema,
     ok: 201,
+    response: domainViewSchema,
+    errors: [409],
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, addSchema);
@@ -75,7 +79,8 @@ export function domainsRoutes(): Routes {
 
   app.delete("/tenants/:slug/domains", {
     access: access.tenant("admin"),
-    summary: "DELETE /tenants/:slug/domains",
+    summary: "Removes a custom domain, named by hostname or id in the body or query",
+    response: z.strictObject({ ok: z.literal(true), id: z.number().int(), hostname: z.string() }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));
@@ -84,7 +89,8 @@ export function domainsRoutes(): Routes {
 
   app.post("/tenants/:slug/domains/verify", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/domains/verify",
+    summary: "Checks a custom domain's DNS records now and answers its new status",
+    response: domainViewSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const s = c.get("services");

@@ -13,6 +13,10 @@ import { runCachelyCheck } from "../../lib/checks/cachely_check.ts";
 import { hitRateLimit } from "../../lib/kv/rate_limit.ts";
 import { tooManyRequests } from "../../lib/errors.ts";
 import type { Services } from "../../lib/services.ts";
+import {
+  cachelyCheckResultSchema,
+  websiteCheckResultSchema,
+} from "../../lib/checks/result_schema.ts";
 
 /**
  * Both checks make the server fetch other hosts on a member's behalf: at most this many
@@ -39,7 +43,9 @@ export function implementationCheckRoutes(): Routes {
 
   app.post("/tenants/:slug/cachely-check", {
     access: access.tenant("viewer"),
-    summary: "POST /tenants/:slug/cachely-check",
+    summary: "Probes the tenant's website surface and reports whether Cachely serves it",
+    response: cachelyCheckResultSchema,
+    errors: [429],
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     await limitChecks(c.get("services"), tenant.id);
@@ -48,8 +54,10 @@ export function implementationCheckRoutes(): Routes {
 
   app.post("/tenants/:slug/website-implementation-check", {
     access: access.tenant("viewer"),
-    summary: "POST /tenants/:slug/website-implementation-check",
+    summary: "Fetches a public site page and reports whether it uses Cachely or the CMS directly",
     body: websiteCheckBody,
+    response: websiteCheckResultSchema,
+    errors: [429],
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");

@@ -16,6 +16,12 @@ import {
   listPendingInvites,
   revokeInvite,
 } from "../../lib/members/invites.ts";
+import {
+  createdInviteSchema,
+  inviteViewSchema,
+  memberViewSchema,
+} from "../../lib/members/view_schema.ts";
+import { isoTime } from "../../lib/http/shapes.ts";
 
 const userId = str().trim().min(1).max(100);
 const inviteSchema = z.object({ email: z.email().max(254), role: z.enum(ROLES) }).strict();
@@ -29,7 +35,11 @@ export function membersRoutes(): Routes {
 
   app.get("/tenants/:slug/members", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/members",
+    summary: "Lists the tenant's members, and its pending invites for admins and owners",
+    response: z.strictObject({
+      members: z.array(memberViewSchema),
+      invites: z.array(inviteViewSchema).describe("Empty unless the caller is admin or owner"),
+    }),
   }, async (c) => {
     const { tenant, role } = await requireTenant(c, "viewer");
     const s = c.get("services");
@@ -42,8 +52,9 @@ export function membersRoutes(): Routes {
 
   app.post("/tenants/:slug/members/invite", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/members/invite",
+    summary: "Invites an e-mail address with a role (refreshes a pending invite to it)",
     body: inviteSchema,
+    response: createdInviteSchema,
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, inviteSchema);
@@ -53,8 +64,9 @@ export function membersRoutes(): Routes {
 
   app.post("/tenants/:slug/members/remove", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/members/remove",
+    summary: "Removes a member from the tenant",
     body: removeSchema,
+    response: z.strictObject({ ok: z.literal(true), userId: z.string() }),
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, removeSchema);
@@ -65,8 +77,9 @@ export function membersRoutes(): Routes {
 
   app.post("/tenants/:slug/members/revoke-invite", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/members/revoke-invite",
+    summary: "Revokes a pending invite",
     body: revokeSchema,
+    response: z.strictObject({ ok: z.literal(true), inviteId: z.number().int() }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, revokeSchema);
@@ -76,8 +89,9 @@ export function membersRoutes(): Routes {
 
   app.post("/tenants/:slug/members/update-role", {
     access: access.tenant("admin"),
-    summary: "POST /tenants/:slug/members/update-role",
+    summary: "Changes a member's role",
     body: roleSchema,
+    response: z.strictObject({ userId: z.string(), role: z.enum(ROLES), updatedAt: isoTime }),
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, roleSchema);
@@ -89,8 +103,14 @@ export function membersRoutes(): Routes {
 
   app.post("/invites/accept", {
     access: access.session,
-    summary: "POST /invites/accept",
+    summary: "Accepts an invite addressed to the caller's e-mail and joins its tenant",
     body: acceptSchema,
+    response: z.strictObject({
+      ok: z.literal(true),
+      tenant: z.string().describe("The tenant's slug"),
+      role: z.enum(ROLES),
+    }),
+    errors: [403, 404, 410],
   }, async (c) => {
     const auth = requireAuth(c);
     const body = await parseJsonBody(c, acceptSchema);

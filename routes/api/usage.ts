@@ -17,6 +17,7 @@ import {
   tenantPeriodUsage,
   usageByTenant,
 } from "../../lib/usage/query.ts";
+import { tenantsUsageSchema, tenantUsageSchema } from "../../lib/usage/view_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -28,8 +29,9 @@ export function usageRoutes(): Routes {
   // Every tenant the caller can see, with this period's totals (decisions.md).
   app.get("/tenants/usage", {
     access: access.session,
-    summary: "Every tenant the caller can see, with this period's totals (decisions.md).",
+    summary: "Lists every tenant the caller can see with a month's usage, and their sum",
     query: periodQuery,
+    response: tenantsUsageSchema,
   }, async (c) => {
     const auth = requireAuth(c);
     const s = c.get("services");
@@ -58,8 +60,9 @@ export function usageRoutes(): Routes {
 
   app.get("/tenants/:slug/usage", {
     access: access.tenant("viewer"),
-    summary: "GET /tenants/:slug/usage",
+    summary: "Reports the tenant's usage for a month and the month before",
     query: periodQuery,
+    response: tenantUsageSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");

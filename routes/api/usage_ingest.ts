@@ -18,7 +18,9 @@ import {
 import { currentPeriod, PERIOD_RE, tenantPeriodUsage } from "../../lib/usage/query.ts";
 import { DEMO_TENANT_SLUG, demoFor, isDemoProvider } from "../../lib/demos/mod.ts";
 import { proxyBase } from "../../lib/tenants/service.ts";
-import { usageCheck } from "../../lib/billing/usage_check.ts";
+import { usageCheck, usageCheckShape } from "../../lib/billing/usage_check.ts";
+import { demoSchema } from "../../lib/demos/mod.ts";
+import { usageTotalsSchema } from "../../lib/usage/view_schema.ts";
 
 const checkQuery = z.object({
   tenant: str().min(1).max(100),
@@ -32,7 +34,15 @@ export function usageIngestRoutes(): Routes {
 
   app.post(
     "/usage/ingest",
-    { access: access.machineKey("ingest"), summary: "POST /usage/ingest" },
+    {
+      access: access.machineKey("ingest"),
+      summary: "Records usage counted by an edge deployed apart from the app (one or a batch)",
+      response: z.strictObject({
+        ok: z.literal(true),
+        accepted: z.number().int().describe("Records counted"),
+      }),
+      errors: [404, 413, 503],
+    },
     async (c) => {
       const s = c.get("services");
       const raw = await parseJsonBody(c, z.unknown(), INGEST_MAX_BODY_BYTES);
@@ -47,8 +57,15 @@ export function usageIngestRoutes(): Routes {
   // The tenant's own month plus its billing account's plan limits, use and verdict.
   app.get("/usage/check", {
     access: access.machineKey("ingest"),
-    summary: "The tenant's own month plus its billing account's plan limits, use and verdict.",
+    summary: "Reports a tenant's month of usage and whether its plan lets traffic through",
     query: checkQuery,
+    response: z.strictObject({
+      tenant: z.string(),
+      period: z.string(),
+      usage: usageTotalsSchema.extend({ from: z.string(), to: z.string() }),
+      ...usageCheckShape,
+    }),
+    errors: [404],
   }, async (c) => {
     const s = c.get("services");
     const q = parseQuery(c, checkQuery);
@@ -65,7 +82,12 @@ export function usageIngestRoutes(): Routes {
     });
   });
 
-  app.get("/demos/:provider", { access: access.public, summary: "GET /demos/:provider" }, (c) => {
+  app.get("/demos/:provider", {
+    access: access.public,
+    summary: "Shows a provider's sample API body and asset URL before and after Cachely",
+    response: demoSchema,
+    errors: [404],
+  }, (c) => {
     const s = c.get("services");
     const id = c.req.param("provider");
     if (!PROVIDER_ID_RE.test(id)) {

@@ -1,0 +1,66 @@
+/**
+ * In-process cache hits for instruction counting under valgrind (perf is not available on
+ * the shared machine; callgrind counts are deterministic where wall clock is not):
+ *
+ *   valgrind --tool=callgrind --smc-check=all-non-file --dump-before=getloadavg \
+ *     deno run -A bench/hit_instructions.ts [hits]
+ *
+ * Two tenants (CDN offload off and on), each with a cached asset and a cached API
+ * response; every (kind, tenant) pair is warmed up with 2,000 hits so V8 has optimised
+ * the path, then measured in its own phase of `hits` hits (default 10,000) served through
+ * `edge.handle`. `Deno.loadavg()` (libc getloadavg, called by nothing else) marks the
+ * phase boundaries, so callgrind writes one dump per phase: startup and warm-up in
+ * `.1`, then asset/off, api/off, asset/on, api/on in `.2`–`.5`. Divide a phase's
+ * instructions by `hits`. No sockets: the edge's JavaScript only, not Deno's HTTP server.
+ */
+import { edgeFixture } from "../tests/fakes/upstream.ts";
+import { startAssetHost } from "../tests/fakes/asset_host.ts";
+import { startUpstream } from "../tests/fakes/upstream.ts";
+
+const hits = Number(Deno.args[0] ?? 10_000);
+const WARM_UP = 2_000;
+
+const assetHost = startAssetHost();
+const api = startUpstream();
+api.route(
+  "/data.json",
+  () => Response.json({ items: [1, 2, 3] }, { headers: { "cache-control": "max-age=60" } }),
+);
+const tenant = (cdnOffload: boolean) =>
+  edgeFixture(api.url, {
+    env: { IMAGE_HOST_ASSET_ORIGIN: assetHost.url },
+    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload },
+  });
+const off = await tenant(false);
+const on = await tenant(true);
+const PATHS = { asset: "/image/upload/v1/cat.jpg", api: "/~api/data.json" };
+
+type Fx = typeof off;
+async function hit(fx: Fx, path: string): Promise<Response> {
+  const r = await fx.request(path);
+  await r.body?.cancel();
+  return r;
+}
+
+const phases: [string, Fx, string][] = [
+  ["asset, offload off", off, PATHS.asset],
+  ["api, offload off", off, PATHS.api],
+  ["asset, offload on", on, PATHS.asset],
+  ["api, offload on", on, PATHS.api],
+];
+for (const [label, fx, path] of phases) {
+  await hit(fx, path); // the miss
+  const r = await hit(fx, path);
+  if (r.headers.get("x-cachely-cache") !== "HIT") throw new Error(`${label}: not a hit`);
+  for (let i = 0; i < WARM_UP; i++) await hit(fx, path);
+  console.log(`${label}: cdn-cache-control ${r.headers.get("cdn-cache-control")}`);
+}
+for (const [, fx, path] of phases) {
+  Deno.loadavg(); // phase boundary (callgrind --dump-before=getloadavg)
+  for (let i = 0; i < hits; i++) await hit(fx, path);
+}
+Deno.loadavg();
+off.close();
+on.close();
+await api.close();
+await assetHost.close();

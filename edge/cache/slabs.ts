@@ -1,0 +1,68 @@
+/**
+ * Small cached bodies packed into shared 1 MiB slabs. A body in an ArrayBuffer of its own
+ * costs ~200 bytes of native bookkeeping (V8's backing store record, malloc's header) and a
+ * JSArrayBuffer on the heap, and 100,000 2 KB bodies between a miss's short-lived native
+ * allocations left glibc's heap fragmented by ~60 MB (bench/ANALYSIS.md "Session 4").
+ *
+ * A slab is freed by the GC once no body in it is referenced. So that a few long-lived
+ * entries cannot pin slabs that are otherwise dead, the packer tracks each slab's live
+ * bytes and, when a full slab falls below a quarter live, moves its remaining bodies into
+ * the current slab. Responses copy the body they are given, so moving one never changes
+ * what a response in flight sends.
+ */
+import type { Bytes, CachedObject } from "./store.ts";
+
+export const SLAB_BYTES = 1024 * 1024;
+/** Larger bodies keep a buffer of their own (the bookkeeping is noise next to them). */
+export const PACK_MAX_BYTES = 32 * 1024;
+
+/** One shared buffer and the objects whose bodies it holds. */
+export type Slab = { buf: Bytes; used: number; live: number; objs: CachedObject[] };
+
+export class SlabPacker {
+  private current: Slab | null = null;
+  /** Slabs allocated since the last reset (tests and memory reports). */
+  allocated = 0;
+
+  /** Moves a small body into the current slab (obj.body becomes a view into it). */
+  pack(obj: CachedObject): void {
+    const len = obj.body.byteLength;
+    if (len === 0 || len > PACK_MAX_BYTES) return;
+    this.release(obj);
+    let s = this.current;
+    if (s === null || s.used + len > SLAB_BYTES) {
+      s = this.current = { buf: new Uint8Array(SLAB_BYTES), used: 0, live: 0, objs: [] };
+      this.allocated++;
+    }
+    const view = s.buf.subarray(s.used, s.used + len);
+    view.set(obj.body);
+    s.used += (len + 7) & ~7; // 8-byte aligned, like malloc
+    s.live += len;
+    s.objs.push(obj);
+    obj.body = view;
+    obj.slab = s;
+  }
+
+  /** The object left the cache: its bytes no longer count, and a sparse slab is emptied. */
+  release(obj: CachedObject): void {
+    const s = obj.slab;
+    if (!s) return;
+    obj.slab = null;
+    s.live -= obj.body.byteLength;
+    if (s !== this.current && s.live * 4 < s.used) {
+      const keep = s.objs.filter((o) => o.slab === s);
+      s.objs = [];
+      s.live = 0;
+      for (const o of keep) {
+        o.slab = null;
+        this.pack(o);
+      }
+    }
+  }
+
+  /** Forgets every slab (the cache was cleared); bodies still referenced stay valid. */
+  reset(): void {
+    this.current = null;
+    this.allocated = 0;
+  }
+}

@@ -1,0 +1,49 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { EdgeCache } from "./store.ts";
+import { cachedObject } from "./store.ts";
+import { PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
+
+const clock = { now: () => 0 };
+const body = (n: number, fill: number) => new Uint8Array(n).fill(fill);
+const obj = (n: number, fill: number) =>
+  cachedObject(200, [["content-type", "application/json"]], body(n, fill), 0, 60_000);
+const cache = (maxBytes = 1024 ** 3) => new EdgeCache({ maxBytes, clock, webCacheName: null });
+
+Deno.test("small cached bodies share one slab; a large body keeps its own buffer", () => {
+  const c = cache();
+  for (let i = 0; i < 3; i++) c.store(`k${i}`, obj(2048, i + 1));
+  c.store("large", obj(PACK_MAX_BYTES + 1, 9));
+  const [a, b, d] = ["k0", "k1", "k2"].map((k) => c.peek(k)!.body);
+  assert(a.buffer === b.buffer && b.buffer === d.buffer, "one shared buffer");
+  assertEquals(a.buffer.byteLength, SLAB_BYTES);
+  assertEquals([a.byteLength, a[0], a[2047], b[0], d[2047]], [2048, 1, 1, 2, 3]);
+  assertEquals(c.peek("large")!.body.buffer.byteLength, PACK_MAX_BYTES + 1);
+  assertEquals(c.slabs.allocated, 1);
+});
+
+Deno.test("a slab left a quarter live by evictions moves its remaining bodies on", () => {
+  const c = cache();
+  const perSlab = SLAB_BYTES / 2048;
+  for (let i = 0; i < perSlab; i++) c.store(`a${i}`, obj(2048, i % 250));
+  c.store("next", obj(2048, 251)); // the first slab is full: a second one starts
+  const first = c.peek("a0")!.body.buffer;
+  assertEquals(c.slabs.allocated, 2);
+  // keep every 8th entry of the first slab, drop the rest
+  for (let i = 0; i < perSlab; i++) if (i % 8 !== 0) void c.delete(`a${i}`);
+  for (let i = 0; i < perSlab; i += 8) {
+    const b = c.peek(`a${i}`)!.body;
+    assert(b.buffer !== first, `a${i} still in the first slab`);
+    assertEquals([b.byteLength, b[0], b[2047]], [2048, i % 250, i % 250]);
+  }
+  assertEquals(c.peek("next")!.body[0], 251);
+});
+
+Deno.test("an evicted or replaced body no longer counts as live in its slab", () => {
+  const c = cache(3 * (2048 + 512 + 40)); // room for three entries
+  for (let i = 0; i < 5; i++) c.store(`k${i}`, obj(2048, i));
+  assertEquals(c.lru.count, 3);
+  c.store("k4", obj(2048, 44)); // replaced in place
+  const s = c.peek("k4")!.slab!;
+  assertEquals(s.live, 3 * 2048);
+  assertEquals(c.peek("k4")!.body[0], 44);
+});

@@ -1,0 +1,8 @@
+/** Small response pieces many route declarations share (lib/http/route.ts `response`). */
+import { z } from "zod";
+
+/** A time as the API answers it: `Date.toISOString()`. */
+export const isoTime = z.string().describe("ISO 8601 time (UTC)");
+
+/** `{ ok: true }`: the answer of an action with nothing else to report. */
+export const okSchema = z.strictObject({ ok: z.literal(true) });

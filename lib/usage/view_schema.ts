@@ -1,0 +1,101 @@
+/**
+ * Response shapes of the usage and analytics reads: `UsageTotals`/`PeriodUsage`
+ * (lib/usage/query.ts) and the analytics, bandwidth and request-log answers
+ * (lib/usage/analytics.ts). Kept next to the builders; response validation in the tests
+ * checks they agree (docs/architecture.md "Declaring an API route").
+ */
+import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
+import { ROLES } from "../tenants/roles.ts";
+
+const count = z.number().int().min(0);
+const day = z.string().describe("YYYY-MM-DD (UTC)");
+
+export const usageTotalsSchema = z.strictObject({
+  requests: count,
+  bytes: count,
+  hits: count,
+  misses: count,
+  stale: count,
+  bypass: count,
+  errors: count,
+  blocked: count.describe("Bots refused on the asset path (not in requests or bytes)"),
+  cacheHitRatio: z.number().describe("hits / (hits + misses + stale), 0 when none"),
+});
+
+/** A UTC month's totals; `to` is exclusive. */
+export const periodUsageSchema = usageTotalsSchema.extend({
+  period: z.string().describe("YYYY-MM"),
+  from: day,
+  to: day.describe("First day after the period"),
+});
+
+/** GET /api/tenants/usage. */
+export const tenantsUsageSchema = z.strictObject({
+  period: z.string(),
+  total: count,
+  tenants: z.array(z.strictObject({
+    slug: z.string(),
+    role: z.enum(ROLES),
+    usage: periodUsageSchema,
+  })),
+  totals: periodUsageSchema,
+});
+
+/** GET …/{slug}/usage. */
+export const tenantUsageSchema = z.strictObject({
+  current: periodUsageSchema,
+  previous: periodUsageSchema,
+  period: z.string(),
+});
+
+const withErrorRate = { errorRate: z.number().describe("errors / requests, 4 decimals") };
+
+/** `tenantAnalytics`: exact totals beside breakdowns of the sampled request logs. */
+export const tenantAnalyticsSchema = z.strictObject({
+  period: z.string(),
+  from: day,
+  to: day,
+  totals: usageTotalsSchema.extend(withErrorRate),
+  previous: periodUsageSchema.extend(withErrorRate),
+  ai: z.strictObject({
+    inputTokens: count,
+    outputTokens: count,
+    modelCalls: count,
+    totalTokens: count,
+  }),
+  sampled: z.strictObject({
+    logs: count,
+    note: z.string(),
+    byKind: z.array(z.strictObject({ kind: z.string(), requests: count, bytes: count })),
+    statusClasses: z.record(z.string(), count).describe("1xx … 5xx"),
+    topPaths: z.array(z.strictObject({ path: z.string(), requests: count, bytes: count })),
+  }),
+});
+
+/** `bandwidthSeries`: a point for every day of [from, to]. */
+export const bandwidthSeriesSchema = z.strictObject({
+  from: day,
+  to: day,
+  points: z.array(z.strictObject({ day, bytes: count, requests: count })),
+  totals: z.strictObject({ bytes: count, requests: count }),
+});
+
+/** `listRequestLogs`: a page of request logs, newest first. */
+export const requestLogPageSchema = z.strictObject({
+  entries: z.array(z.strictObject({
+    id: z.number().int(),
+    ts: isoTime,
+    method: z.string(),
+    path: z.string(),
+    status: z.number().int(),
+    bytes: count,
+    cache: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    kind: z.string().nullable(),
+    experimentId: z.number().int().nullable(),
+    variantId: z.number().int().nullable(),
+  })),
+  hasMore: z.boolean(),
+  nextBeforeId: z.number().int().nullable().describe("Pass as beforeId for the next page"),
+});
