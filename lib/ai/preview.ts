@@ -15,7 +15,7 @@ import { capReached } from "./usage.ts";
 import { tenantAiLimits } from "./settings.ts";
 import { MAX_FIELDS_PER_PREVIEW } from "./snapshot_types.ts";
 import type { RunStatus } from "./runs.ts";
-import type { PreviewResult } from "./views_schema.ts";
+import type { PreviewResult } from "./view_schema.ts";
 
 async function previewRule(
   s: Services,

@@ -15,7 +15,7 @@ import { aiEngineFor, routeMatches } from "./engine.ts";
 import { bumpRegenVersion } from "./regen.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { fetchTenantApi, joinApiPath } from "./upstream.ts";
-import type { RegenerateResult } from "./views_schema.ts";
+import type { RegenerateResult } from "./view_schema.ts";
 
 /** `/~api/posts?x=1` → `/posts?x=1`; anything not starting with `/` is a 400. */
 export function normaliseApiPath(raw: string): string {

@@ -21,7 +21,7 @@ import {
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
 import { bumpRegenVersion } from "./regen.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
-import type { RuleView } from "./views_schema.ts";
+import type { RuleView } from "./view_schema.ts";
 
 /**
  * Runs `change` in changeTenant with a bump function that records the profiles whose

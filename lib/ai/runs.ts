@@ -7,7 +7,7 @@ import { and, count, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { type AiFieldError, type AiRuleSummary, aiRuns } from "../db/schema/mod.ts";
 import { upsertDailyUsage, utcDay } from "./usage.ts";
-import type { RunsPage, RunView } from "./views_schema.ts";
+import type { RunsPage, RunView } from "./view_schema.ts";
 
 export const RUN_MODES = ["preview", "runtime"] as const;
 export type RunMode = typeof RUN_MODES[number];

@@ -12,7 +12,7 @@ import { currentPeriod as utcMonth, periodRange } from "../usage/query.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
 import { kvCommit } from "../kv/retry.ts";
-import type { AiUsageView, UsagePeriod } from "./views_schema.ts";
+import type { AiUsageView, UsagePeriod } from "./view_schema.ts";
 
 export { utcDay };
 

@@ -3,12 +3,13 @@
  * typed from these schemas). The raw token appears once, in the creation answer.
  */
 import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 
 export const personalTokenSchema = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
-  createdAt: z.iso.datetime(),
-  lastUsedAt: z.iso.datetime().nullable(),
+  createdAt: isoTime,
+  lastUsedAt: isoTime.nullable(),
 });
 export type PersonalToken = z.infer<typeof personalTokenSchema>;
 
@@ -19,6 +20,6 @@ export const createdTokenSchema = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
   token: z.string(),
-  createdAt: z.iso.datetime(),
+  createdAt: isoTime,
 });
 export type CreatedToken = z.infer<typeof createdTokenSchema>;

@@ -4,6 +4,7 @@
  * stored conversion event's id. The builders are typed from these schemas.
  */
 import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 import { ROUTE_MATCHES } from "./route.ts";
 
 const count = z.number().int().nonnegative();
@@ -30,9 +31,9 @@ export const experimentViewSchema = z.strictObject({
   routeMatch: z.enum(ROUTE_MATCHES),
   status: z.enum(["draft", "active", "archived"]),
   variants: z.array(variantViewSchema),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  archivedAt: z.iso.datetime().nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  archivedAt: isoTime.nullable(),
 });
 export type ExperimentView = z.infer<typeof experimentViewSchema>;
 
@@ -72,10 +73,10 @@ export const exposureSummarySchema = z.strictObject({
     exposures: count,
     actualSplit: percent,
     expectedSplit: percent,
-    lastSeenAt: z.iso.datetime().nullable(),
+    lastSeenAt: isoTime.nullable(),
     eventCount: count,
     conversionRate: percent,
-    lastEventAt: z.iso.datetime().nullable(),
+    lastEventAt: isoTime.nullable(),
     /** Against the control variant; null for control itself or when undefined. */
     uplift: upliftSchema.nullable(),
   })),

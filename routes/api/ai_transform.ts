@@ -40,7 +40,7 @@ import {
   ruleViewSchema,
   runsPageSchema,
   transformedJsonSchema,
-} from "../../lib/ai/views_schema.ts";
+} from "../../lib/ai/view_schema.ts";
 
 const BASE = "/tenants/:slug/ai-transform";
 

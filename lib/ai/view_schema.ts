@@ -4,12 +4,13 @@
  * usageView, preview.ts, regenerate.ts, settings.ts) are typed from these schemas.
  */
 import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 import { PRESET_IDS } from "./rule_schema.ts";
 import { RUN_MODES, RUN_STATUSES } from "./runs.ts";
 
 const count = z.number().int().nonnegative();
 /** Transformed content is whatever JSON the sample or the upstream held. */
-const anyJson = z.unknown();
+const anyJson = z.unknown().describe("Any JSON value");
 
 /** An AI transform rule (SPEC "AI transform rule"). */
 export const ruleViewSchema = z.strictObject({
@@ -25,8 +26,8 @@ export const ruleViewSchema = z.strictObject({
   example: z.strictObject({ input: z.string(), output: z.string() }).nullable(),
   status: z.enum(["draft", "active", "paused"]),
   version: z.number().int().positive(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
 });
 export type RuleView = z.infer<typeof ruleViewSchema>;
 
@@ -42,7 +43,7 @@ export const fieldErrorSchema = z.strictObject({
 /** A transform run (SPEC "Transform run"). */
 export const runViewSchema = z.strictObject({
   id: z.number().int().positive(),
-  timestamp: z.iso.datetime(),
+  timestamp: isoTime,
   mode: z.enum(RUN_MODES),
   profile: z.string().nullable(),
   apiPath: z.string().nullable(),
@@ -147,4 +148,6 @@ export const regenerateResultSchema = z.strictObject({
 export type RegenerateResult = z.infer<typeof regenerateResultSchema>;
 
 /** POST /api/ai-transform/execute: the transformed payload, or the original (fail-open). */
-export const transformedJsonSchema = anyJson;
+export const transformedJsonSchema = z.unknown().describe(
+  "The payload with the profile's active rules applied, or as sent when nothing applied",
+);
