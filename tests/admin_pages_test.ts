@@ -7,10 +7,42 @@ import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { utcDay } from "../lib/usage/days.ts";
 import { formatUsd } from "../lib/dashboard/format.ts";
+import { fakeSubscription, startFakeStripe } from "./fakes/stripe.ts";
 
 const ROOT = "root@example.com";
 const opts = { env: { ADMIN_EMAILS: ROOT } };
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const stripe = startFakeStripe();
+// Teardown, not a test: closed when the file's tests are done, also when some are filtered out.
+globalThis.addEventListener("unload", () => void stripe.close());
+const payments = {
+  env: {
+    ADMIN_EMAILS: ROOT,
+    STRIPE_SECRET_KEY: "sk_test_admin_pages",
+    STRIPE_PRICE_PRO: "price_pro",
+    STRIPE_API_BASE: stripe.url,
+  },
+};
+
+/** Posts the rendered form for `api` as a browser would, confirmed; the bridge's JSON answer. */
+async function submitForm(
+  c: Client,
+  html: string,
+  api: string,
+  extra: Record<string, string> = {},
+) {
+  const [form] = formsFor(html, api);
+  assert(form, `a form for ${api}`);
+  const fields = new URLSearchParams();
+  for (const m of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+    fields.append(m[1], m[2].replaceAll("&amp;", "&").replaceAll("&quot;", '"'));
+  }
+  for (const [k, v] of Object.entries(extra)) fields.set(k, v);
+  fields.set("_confirmed", "1");
+  const r = await c.post("/forms", fields.toString(), { ...FORM, accept: "application/json" });
+  assertEquals(r.status, 200, r.text);
+  return r.body.outcome as { ok: boolean; message: string };
+}
 
 /** The `<form …>` opening tags of a page whose hidden `_api` field is `api`. */
 function formsFor(html: string, api: string): string[] {
@@ -89,6 +121,51 @@ dbTest("the block form works without JavaScript through the form bridge", async 
   assertEquals(view.body.blockedReason, "spam");
   assertStringIncludes((await root.get(`/admin/users/${user.userId}`)).text, "Unblock");
 }, opts);
+
+dbTest(
+  "a user's plan: the override is released and billing synced from the payment provider",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const user = await signUp(app);
+    const page = () => root.get(`/admin/users/${user.userId}`);
+    const sync = `/api/billing/sync?userId=${user.userId}`;
+    const none = await submitForm(root, (await page()).text, sync);
+    assertEquals(none.ok, false, "no subscription: nothing synced, and said so");
+    assertStringIncludes(none.message, "Nothing to sync");
+
+    const set = await root.patch(`/api/admin/billing/${user.userId}`, { planCode: "pro" });
+    assertEquals(set.status, 200, set.text);
+    const overridden = await page();
+    assertStringIncludes(overridden.text, "Set by an admin");
+    const release = `/api/admin/billing/${user.userId}`;
+    const forms = formsFor(overridden.text, release);
+    assertEquals(forms.length, 2, "set the plan, release the override");
+    const [, releaseForm] = forms;
+    assertStringIncludes(releaseForm, 'name="adminOverride:bool" value="false"');
+    const released = await submitForm(root, releaseForm, release);
+    assert(released.ok, released.message);
+    const state = await root.get(`/api/admin/users/${user.userId}`);
+    assertEquals(state.status, 200);
+    const [row] = await app.services.dbHandle.query<{ admin_override: boolean }>(
+      `SELECT admin_override FROM billing_accounts WHERE user_id = '${user.userId}'`,
+    );
+    assertEquals(row.admin_override, false);
+    assert(!(await page()).text.includes("Set by an admin"));
+
+    await app.services.dbHandle.exec(
+      `UPDATE billing_accounts SET stripe_customer_id = 'cus_admin_pages',
+         stripe_subscription_id = 'sub_admin_pages', status = 'active'
+       WHERE user_id = '${user.userId}'`,
+    );
+    stripe.setSubscription(
+      fakeSubscription("sub_admin_pages", "cus_admin_pages", "past_due", 1_900_000_000),
+    );
+    const synced = await submitForm(root, (await page()).text, sync);
+    assert(synced.ok, synced.message);
+    assertStringIncludes(synced.message, "subscription past_due");
+  },
+  payments,
+);
 
 dbTest("GET /admin/logs filters by least level and pages with a cursor", async (app) => {
   const root = await signUp(app, ROOT);

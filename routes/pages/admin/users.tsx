@@ -182,6 +182,8 @@ export async function adminUserPage(a: AdminCtx) {
         <UserActions
           user={{ id: u.id, email: u.email, name: u.name, blocked: u.blocked }}
           plan={billing.plan}
+          adminOverride={billing.adminOverride}
+          payments={billing.enabled}
           self={u.id === a.adminUserId}
         />
         <section class="card">
