@@ -6,7 +6,7 @@
  *     deno run -A bench/hit_instructions.ts [hits]
  *
  * Two tenants (CDN offload off and on), each with a cached asset and a cached API
- * response; every (kind, tenant) pair is warmed up with 3,000 hits so V8 has optimised
+ * response; every (kind, tenant) pair is warmed up with 2,000 hits so V8 has optimised
  * the path, then measured in its own phase of `hits` hits (default 10,000) served through
  * `edge.handle`. `Deno.loadavg()` (libc getloadavg, called by nothing else) marks the
  * phase boundaries, so callgrind writes one dump per phase: startup and warm-up in
@@ -18,7 +18,7 @@ import { startAssetHost } from "../tests/fakes/asset_host.ts";
 import { startUpstream } from "../tests/fakes/upstream.ts";
 
 const hits = Number(Deno.args[0] ?? 10_000);
-const WARM_UP = 3_000;
+const WARM_UP = 2_000;
 
 const assetHost = startAssetHost();
 const api = startUpstream();

@@ -7,6 +7,8 @@ import { assertEquals } from "./assert.ts";
 import { edgeFixture, startUpstream } from "./fakes/upstream.ts";
 import { startAssetHost } from "./fakes/asset_host.ts";
 import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
+import { kvKeys } from "../lib/kv/keys.ts";
+import type { QuotaSnapshot } from "../lib/kv/quota.ts";
 
 const ASSETS: EdgeAssetSettings = {
   ttl: 3600,
@@ -196,4 +198,60 @@ Deno.test("the cookie mark survives the Web Cache tier: a restored object is sti
     await up.close();
     await caches.delete(name);
   }
+});
+
+Deno.test("experiment routes are never offloaded; other routes of the tenant are", async () => {
+  const up = startUpstream();
+  for (const p of ["/posts", "/pages"]) up.route(p, () => Response.json({ p }));
+  const fx = await edgeFixture(up.url, {
+    snapshot: {
+      cdnOffload: true,
+      tenantId: 7,
+      experiments: [{
+        id: 3,
+        routePattern: "/posts",
+        routeMatch: "prefix",
+        variants: [{ id: 30, key: "control", weight: 1, transformProfile: null }],
+      }],
+    },
+  });
+  try {
+    for (const want of ["MISS", "HIT"]) {
+      const exp = await fx.request("/~api/posts");
+      await exp.text();
+      assertEquals(exp.headers.get("x-cachely-cache"), want);
+      assertEquals(exp.headers.get("x-cachely-experiment-id"), "3", "the experiment applied");
+      assertEquals(cdnOf(exp), NONE, want);
+      const other = await fx.request("/~api/pages");
+      await other.text();
+      assertEquals(cdnOf(other), ["max-age=60", "cachely-t7,cachely-t7-api"], want);
+    }
+  } finally {
+    fx.close();
+    await up.close();
+  }
+});
+
+Deno.test("a quota 429 of a paused account is never offloaded", async () => {
+  await using t = await assetTenant(true, { QUOTAS: "on" });
+  await (await t.fx.request("/image/upload/v1/cat.jpg")).arrayBuffer();
+  await t.fx.update({ ownerId: "owner-1" });
+  const now = t.fx.clock.now();
+  const paused: QuotaSnapshot = {
+    v: 1,
+    userId: "owner-1",
+    period: "2026-11",
+    plan: "free",
+    level: 100,
+    paused: true,
+    reason: "requests",
+    resumesAt: now + 86_400_000,
+    publishedAt: now,
+  };
+  await t.fx.kv.set(kvKeys.quotaSnapshot("owner-1"), paused);
+  t.fx.edge.invalidateQuota("owner-1");
+  const r = await t.fx.request("/image/upload/v1/cat.jpg");
+  await r.arrayBuffer();
+  assertEquals(r.status, 429);
+  assertEquals(cdnOf(r), NONE);
 });
