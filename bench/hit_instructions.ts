@@ -29,7 +29,12 @@ api.route(
 const tenant = (cdnOffload: boolean) =>
   edgeFixture(api.url, {
     // valgrind slows the in-process fakes too: a miss must not time out
-    env: { IMAGE_HOST_ASSET_ORIGIN: assetHost.url, UPSTREAM_TIMEOUT_MS: "120000" },
+    env: {
+      IMAGE_HOST_ASSET_ORIGIN: assetHost.url,
+      UPSTREAM_TIMEOUT_MS: "120000",
+      // the production memo (the fixture reads KV on every request); the clock stands still
+      EDGE_SNAPSHOT_TTL_MS: "2000",
+    },
     snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload },
   });
 const off = await tenant(false);
