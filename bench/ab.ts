@@ -40,7 +40,12 @@ if (import.meta.main) {
           path: () => t.path,
         },
         t.path,
-        { connections, durationSec: duration },
+        {
+          connections,
+          durationSec: duration,
+          // a path ending in "/" gets a unique suffix per request (cache misses)
+          ...(t.path.endsWith("/") ? { uniquePrefix: t.path } : {}),
+        },
       );
       all.get(t.name)!.push(res);
       console.log(

@@ -9,9 +9,11 @@
  * Run: ORIGIN=http://127.0.0.1:N deno run -A bench/cachely_server.ts
  *   → prints {"ready":true,"port":N,"slug":"bench","host":"bench.localhost:N","token":"cly_pat_…",
  *   "control":"http://127.0.0.1:M"}
- * The control port answers POST /clear (empties the edge cache) and GET /memory with the process's memory after a full GC (when run
- * with --v8-flags=--expose-gc) and the edge cache's entry count and bytes. Extra environment
- * (e.g. from scenarios) is passed through to lib/config.ts.
+ * The control port answers POST /clear (empties the edge cache), POST /trim (glibc malloc_trim)
+ * and GET /memory with the process's memory after a full GC (when run with
+ * --v8-flags=--expose-gc), V8's committed bytes per heap space, glibc's mallinfo2, and the edge
+ * cache's entry count and bytes. Extra environment (e.g. from scenarios) is passed through to
+ * lib/config.ts.
  */
 import { loadConfig } from "../lib/config.ts";
 import { upsertBilling } from "../lib/billing/state.ts";

@@ -8,6 +8,10 @@
  *   POST /__same?path=P       registers that set: a JSON array of [name, value] pairs
  *   GET /proxy/<origin path>  fetch() from ORIGIN, its body streamed back (the runtime's
  *                             floor for a proxied body too large to cache)
+ *   GET /buffered/<origin path>  fetch() from ORIGIN, the body read into memory and sent
+ *                             with the upstream's content-type and cache-control plus the
+ *                             four headers of Cachely's miss (the runtime's floor for a
+ *                             miss that is cached: a cache must hold the bytes)
  *
  * The harness registers the headers Cachely sent on a probed hit (minus `date` and
  * `content-length`, which every server adds), so the second floor tracks the header set.
@@ -41,6 +45,19 @@ if (import.meta.main) {
       const range = req.headers.get("range");
       const res = await fetch(origin + path.slice(6), range ? { headers: { range } } : {});
       return new Response(res.body, { status: res.status, headers: res.headers });
+    } else if (path.startsWith("/buffered/") && origin) {
+      const res = await fetch(origin + path.slice(9));
+      const body = await res.bytes();
+      return new Response(body, {
+        status: res.status,
+        headers: [
+          ["access-control-allow-origin", "*"],
+          ["cache-control", res.headers.get("cache-control") ?? "no-cache"],
+          ["content-type", res.headers.get("content-type") ?? "application/octet-stream"],
+          ["x-cachely-cache", "MISS"],
+          ["x-cache", "MISS"],
+        ],
+      });
     } else if (path.startsWith("/__same?path=") && req.method === "POST") {
       same.set(decodeURIComponent(path.slice(13)), new Headers(await req.json()));
       return new Response(null, { status: 204 });

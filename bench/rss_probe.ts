@@ -137,8 +137,9 @@ try {
         r = await wrk(api, "/miss/", { uniquePrefix: `/miss/fill-${i}-` });
       }
     } else if (phase === "clear") await fetch(`${control}/clear`, { method: "POST" });
-    else if (phase.startsWith("sleep")) await new Promise((res) => setTimeout(res, 5000));
-    else if (phase === "trim") await fetch(`${control}/trim`, { method: "POST" });
+    else if (phase.startsWith("sleep")) {
+      await new Promise((res) => setTimeout(res, 1000 * Number(phase.slice(5) || 5)));
+    } else if (phase === "trim") await fetch(`${control}/trim`, { method: "POST" });
     else if (phase === "smaps") await smaps(cachely.pid);
     else throw new Error(`unknown phase ${phase}`);
     await report(`${phase}${r ? ` (${r.rps.toFixed(0)}/s, ${r.errors} err)` : ""}`);

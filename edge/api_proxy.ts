@@ -12,7 +12,7 @@ import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
 import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
 import { credentialForms, injectCredential, openToken } from "./credentials.ts";
-import { fetchUpstream } from "./upstream.ts";
+import { fetchUpstream, RequestHeaders } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
 import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
@@ -46,6 +46,11 @@ const API_HEADERS_EXPOSED: [string, string][] = [
   ["access-control-expose-headers", EXPOSE],
 ];
 const ALLOW = "GET, HEAD, OPTIONS";
+
+/** CORS headers of a `?transform=` response outside experiments and CDN offload. */
+function transformHeaders(cors: boolean): [string, string][] {
+  return cors ? API_HEADERS_EXPOSED : API_HEADERS;
+}
 
 export type ApiOutcome = Outcome & { experiment: Assignment | null };
 
@@ -117,15 +122,19 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
   }
   // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts);
   // an offloaded response always exposes (a CDN answers CORS and other requests alike).
-  const plain = rc.req.headers.get("origin") === null ? API_HEADERS : API_HEADERS_CORS;
+  const cors = rc.req.headers.get("origin") !== null;
   const unshared = experiment
     ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : plain;
+    : cors
+    ? API_HEADERS_CORS
+    : API_HEADERS;
   const offload = snap.cdnOffload === true && !experiment && !q.preview;
   const extra = offload ? withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null) : unshared;
+  // A transform outside experiments and offload exposes its headers to CORS requests only,
+  // like a plain response: a header costs every hit (docs/decisions.md "Hit header set").
   const transformedExtra = offload && profile !== null
     ? withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile)
-    : API_HEADERS_EXPOSED;
+    : transformHeaders(cors);
   const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
   return {
     head,
@@ -228,7 +237,8 @@ export async function handleApi(
     };
   }
   const t = await applyTransform(ec, rc, served, key, profile, apiPath, !preview);
-  const headers = [...(experiment ? extra : API_HEADERS_EXPOSED), ...t.headers];
+  const cors = rc.req.headers.get("origin") !== null;
+  const headers = [...(experiment ? extra : transformHeaders(cors)), ...t.headers];
   return {
     ...objectResponse(t.obj, head, preview ? "BYPASS" : t.cache, ec.deps.clock.now(), headers),
     experiment,
@@ -246,7 +256,7 @@ async function loadApi(
   const { deps } = ec;
   const api = rc.snap.api;
   const url = joinUpstream(origin, apiPath, query);
-  const headers = new Headers({ accept: "application/json, */*;q=0.5", "user-agent": UA });
+  const headers = new RequestHeaders({ accept: "application/json, */*;q=0.5", "user-agent": UA });
   let token: string | null = null;
   if (api.authMode !== "none" && api.tokenEnc) {
     token = await openToken(deps.config.encryptionKey, api.tokenEnc);
@@ -274,7 +284,7 @@ async function loadApi(
   }
   const r = await fetchUpstream(deps, {
     url,
-    headers,
+    headers: headers.pairs,
     maxBuffer: deps.config.edgeCacheMaxObjectBytes,
   });
   const authParam = api.authMode === "query" ? api.authParam : null;

@@ -33,7 +33,7 @@ export function injectCredential(
   param: string | null,
   token: string,
   url: URL,
-  headers: Headers,
+  headers: { set(name: string, value: string): void },
 ): void {
   switch (mode) {
     case "bearer":

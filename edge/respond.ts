@@ -82,15 +82,18 @@ export function objectResponse(
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
   }
-  let headers: Headers;
+  let headers: Headers | [string, string][];
   const memo = obj.sent;
   if (memo && memo.extra === extra && memo.cache === cache && memo.age === age) {
     headers = memo.headers;
-  } else {
+  } else if (cache === "HIT") {
     headers = new Headers(responseHeaders(obj, extra, cache, age));
-    // Kept for hits only: a miss is answered once, and a memo on every stored object
-    // would cost memory per entry for nothing (bench/ANALYSIS.md "A full cache").
-    if (cache === "HIT") obj.sent = { extra, cache, age, headers };
+    obj.sent = { extra, cache, age, headers };
+  } else {
+    // A miss is answered once: its pairs go to Response directly (a Headers object first
+    // would validate them twice), and no memo costs memory per stored entry
+    // (bench/ANALYSIS.md "A full cache").
+    headers = responseHeaders(obj, extra, cache, age);
   }
   return {
     res: new Response(obj.body, { status: obj.status, headers }),

@@ -55,7 +55,7 @@ export async function handleSite(
   const served = await readThrough(ec.through, key, async () => {
     const r = await fetchUpstream(ec.deps, {
       url,
-      headers: new Headers({ accept: "text/html,*/*;q=0.8", "user-agent": UA }),
+      headers: [["accept", "text/html,*/*;q=0.8"], ["user-agent", UA]],
       maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
     });
     return finishUpstream(r, {

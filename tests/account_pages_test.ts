@@ -89,6 +89,29 @@ dbTest("billing page shows the plan card and the subscription", async (app) => {
   assert(!r.text.includes("sk_test_account"), "the secret key never reaches a page");
 }, BILLING);
 
+dbTest("billing page: a customer can ask the payment provider again", async (app) => {
+  const user = await signUp(app);
+  const before = await user.get("/account/billing");
+  assert(
+    !before.text.includes('aria-label="Refresh billing"'),
+    "nothing to refresh before checkout",
+  );
+  await app.services.dbHandle.exec(
+    `INSERT INTO billing_accounts (user_id, stripe_customer_id) VALUES ('${user.userId}', 'cus_acct')`,
+  );
+  const page = await user.get("/account/billing");
+  assertStringIncludes(page.text, 'aria-label="Refresh billing"');
+  assertStringIncludes(page.text, 'name="_api" value="/api/billing/sync"');
+  const r = await postForm(user, {
+    _api: "/api/billing/sync",
+    _back: "/account/billing",
+    _expect: "synced=true",
+    _fail: "Nothing to refresh: no subscription at the payment provider yet",
+  });
+  assertEquals(r.status, 303);
+  assertStringIncludes((await user.get("/account/billing")).text, "Nothing to refresh");
+}, BILLING);
+
 // ---- empty ----
 
 dbTest("empty states: no tokens yet, billing not set up", async (app) => {

@@ -6,10 +6,43 @@ import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
 import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import { utcDay } from "../lib/usage/days.ts";
+import { formatUsd } from "../lib/dashboard/format.ts";
+import { fakeSubscription, startFakeStripe } from "./fakes/stripe.ts";
 
 const ROOT = "root@example.com";
 const opts = { env: { ADMIN_EMAILS: ROOT } };
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
+const stripe = startFakeStripe();
+// Teardown, not a test: closed when the file's tests are done, also when some are filtered out.
+globalThis.addEventListener("unload", () => void stripe.close());
+const payments = {
+  env: {
+    ADMIN_EMAILS: ROOT,
+    STRIPE_SECRET_KEY: "sk_test_admin_pages",
+    STRIPE_PRICE_PRO: "price_pro",
+    STRIPE_API_BASE: stripe.url,
+  },
+};
+
+/** Posts the rendered form for `api` as a browser would, confirmed; the bridge's JSON answer. */
+async function submitForm(
+  c: Client,
+  html: string,
+  api: string,
+  extra: Record<string, string> = {},
+) {
+  const [form] = formsFor(html, api);
+  assert(form, `a form for ${api}`);
+  const fields = new URLSearchParams();
+  for (const m of form.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+    fields.append(m[1], m[2].replaceAll("&amp;", "&").replaceAll("&quot;", '"'));
+  }
+  for (const [k, v] of Object.entries(extra)) fields.set(k, v);
+  fields.set("_confirmed", "1");
+  const r = await c.post("/forms", fields.toString(), { ...FORM, accept: "application/json" });
+  assertEquals(r.status, 200, r.text);
+  return r.body.outcome as { ok: boolean; message: string };
+}
 
 /** The `<form …>` opening tags of a page whose hidden `_api` field is `api`. */
 function formsFor(html: string, api: string): string[] {
@@ -89,6 +122,51 @@ dbTest("the block form works without JavaScript through the form bridge", async 
   assertStringIncludes((await root.get(`/admin/users/${user.userId}`)).text, "Unblock");
 }, opts);
 
+dbTest(
+  "a user's plan: the override is released and billing synced from the payment provider",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const user = await signUp(app);
+    const page = () => root.get(`/admin/users/${user.userId}`);
+    const sync = `/api/billing/sync?userId=${user.userId}`;
+    const none = await submitForm(root, (await page()).text, sync);
+    assertEquals(none.ok, false, "no subscription: nothing synced, and said so");
+    assertStringIncludes(none.message, "Nothing to sync");
+
+    const set = await root.patch(`/api/admin/billing/${user.userId}`, { planCode: "pro" });
+    assertEquals(set.status, 200, set.text);
+    const overridden = await page();
+    assertStringIncludes(overridden.text, "Set by an admin");
+    const release = `/api/admin/billing/${user.userId}`;
+    const forms = formsFor(overridden.text, release);
+    assertEquals(forms.length, 2, "set the plan, release the override");
+    const [, releaseForm] = forms;
+    assertStringIncludes(releaseForm, 'name="adminOverride:bool" value="false"');
+    const released = await submitForm(root, releaseForm, release);
+    assert(released.ok, released.message);
+    const state = await root.get(`/api/admin/users/${user.userId}`);
+    assertEquals(state.status, 200);
+    const [row] = await app.services.dbHandle.query<{ admin_override: boolean }>(
+      `SELECT admin_override FROM billing_accounts WHERE user_id = '${user.userId}'`,
+    );
+    assertEquals(row.admin_override, false);
+    assert(!(await page()).text.includes("Set by an admin"));
+
+    await app.services.dbHandle.exec(
+      `UPDATE billing_accounts SET stripe_customer_id = 'cus_admin_pages',
+         stripe_subscription_id = 'sub_admin_pages', status = 'active'
+       WHERE user_id = '${user.userId}'`,
+    );
+    stripe.setSubscription(
+      fakeSubscription("sub_admin_pages", "cus_admin_pages", "past_due", 1_900_000_000),
+    );
+    const synced = await submitForm(root, (await page()).text, sync);
+    assert(synced.ok, synced.message);
+    assertStringIncludes(synced.message, "subscription past_due");
+  },
+  payments,
+);
+
 dbTest("GET /admin/logs filters by least level and pages with a cursor", async (app) => {
   const root = await signUp(app, ROOT);
   app.services.log.warn("disk almost full", { freeMb: 120 });
@@ -137,6 +215,87 @@ dbTest(
   opts,
 );
 
+dbTest(
+  "GET /admin/usage: is usage flowing, and every tenant's requests paged by cursor",
+  async (app) => {
+    const root = await signUp(app, ROOT);
+    const slug = await createTenant(root);
+    const id = await tenantIdOf(app, slug);
+    await app.services.dbHandle.exec(
+      `INSERT INTO request_logs (tenant_id, method, path, status, bytes, cache)
+     SELECT ${id}, 'GET', '/~api/posts/' || n, CASE WHEN n = 1 THEN 502 ELSE 200 END, 2048, 'HIT'
+     FROM generate_series(1, 55) AS n`,
+    );
+    const r = await root.get("/admin/usage");
+    assertEquals(r.status, 200);
+    assertStringIncludes(r.text, "<h1>Usage</h1>");
+    assertStringIncludes(r.text, 'href="/admin/usage" aria-current="page"');
+    assertStringIncludes(r.text, "KV reachable");
+    assertStringIncludes(r.text, "Request log rows");
+    assertStringIncludes(r.text, "<dd>55</dd>", "the rows that reached the database");
+    assertStringIncludes(r.text, "/~api/posts/55", "newest first");
+    assertStringIncludes(r.text, `href="/admin/tenants/${slug}"`);
+    assert(!r.text.includes("/~api/posts/1<"), "the oldest is on the next page");
+    const older = r.text.match(/href="(\/admin\/usage\?cursor=\d+)"/)?.[1];
+    assert(older, "a link to older requests");
+    const next = await root.get(older);
+    assertStringIncludes(next.text, "/~api/posts/1<");
+    assertStringIncludes(next.text, 'class="badge error">502');
+    assert(!next.text.includes("/~api/posts/55"), "not the newest again");
+  },
+  opts,
+);
+
+dbTest("GET /admin/tenants/:slug: a tenant's revenue, cost and owner for a month", async (app) => {
+  const root = await signUp(app, ROOT);
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const day = utcDay(app.clock.now());
+  await seedUsageDays(app, await tenantIdOf(app, slug), [
+    { day, requests: 4321, bytes: 3 * 1024 * 1024, hits: 4000, misses: 321 },
+  ]);
+  const r = await root.get(`/admin/tenants/${slug.toUpperCase()}`);
+  assertEquals(r.status, 200, r.text.slice(0, 300));
+  assertStringIncludes(r.text, `<h1>Tenant ${slug}</h1>`);
+  assertStringIncludes(r.text, "4,321 requests");
+  assertStringIncludes(r.text, "Modeled cost");
+  assertStringIncludes(r.text, "projected to the month", "the current month is projected");
+  assertStringIncludes(
+    r.text,
+    `href="/admin/users/${owner.userId}">${owner.email}</a>`,
+    "who pays, by email, linked",
+  );
+  const api = await root.get(`/api/admin/tenants/${slug}/earned`);
+  assertStringIncludes(r.text, formatUsd(api.body.cost.totalUsd), "the API's figure");
+  const overview = await root.get("/admin");
+  assertStringIncludes(overview.text, `aria-label="Revenue and cost of ${slug}"`);
+  const user = await root.get(`/admin/users/${owner.userId}`);
+  assertStringIncludes(user.text, `href="/admin/tenants/${slug}"`);
+}, opts);
+
+dbTest("GET /admin/users pages through every user, newest first", async (app) => {
+  const root = await signUp(app, ROOT);
+  // Rows, not sign-ups (sign-up is rate limited); one a minute apart, paged00 the oldest.
+  await app.services.dbHandle.exec(
+    `INSERT INTO users (id, email, password_hash, created_at)
+     SELECT 'paged-' || n, 'paged' || lpad(n::text, 2, '0') || '@example.com', 'x',
+            now() - interval '1 day' + n * interval '1 minute'
+     FROM generate_series(0, 54) AS n`,
+  );
+  const first = await root.get("/admin/users?q=paged");
+  assertStringIncludes(first.text, "Users 1–50, newest first");
+  assertStringIncludes(first.text, "paged54@example.com");
+  assert(!first.text.includes("paged04@example.com"), "the oldest five are on page 2");
+  assertStringIncludes(first.text, 'href="/admin/users?q=paged&amp;page=2"');
+  const second = await root.get("/admin/users?q=paged&page=2");
+  assertStringIncludes(second.text, "Users 51–55, newest first");
+  assertStringIncludes(second.text, "paged00@example.com");
+  assert(!second.text.includes("paged54@example.com"));
+  assertStringIncludes(second.text, 'href="/admin/users?q=paged">Newer');
+  const beyond = await root.get("/admin/users?page=99");
+  assertStringIncludes(beyond.text, "No users on page 99");
+}, opts);
+
 // ---- empty ----
 
 dbTest("an empty platform: empty states name the next step", async (app) => {
@@ -161,6 +320,21 @@ dbTest("bad queries answer 400 pages naming the field; unknown users 404", async
   const missing = await root.get("/admin/users/no-such-user");
   assertEquals(missing.status, 404);
   assertStringIncludes(missing.text, "User not found");
+  for (
+    const [path, what] of [
+      ["/admin/users?page=0", "Invalid page"],
+      ["/admin/users?page=x", "Invalid page"],
+      ["/admin/usage?cursor=-1", "Invalid cursor"],
+      ["/admin/tenants/acme?period=2026-13", "Invalid period"],
+    ]
+  ) {
+    const r = await root.get(path);
+    assertEquals(r.status, path.includes("tenants/acme") ? 404 : 400, path);
+    if (r.status === 400) assertStringIncludes(r.text, what, path);
+  }
+  const tenant = await root.get("/admin/tenants/no-such-tenant");
+  assertEquals(tenant.status, 404);
+  assertStringIncludes(tenant.text, "Tenant not found");
 }, opts);
 
 // ---- forbidden ----
@@ -169,11 +343,23 @@ dbTest(
   "non-admins get a 403 page that explains; anonymous visitors log in and come back",
   async (app) => {
     const user = await signUp(app);
-    for (const path of ["/admin", "/admin/users", "/admin/logs", "/admin/platform"]) {
+    const slug = await createTenant(user);
+    for (
+      const path of [
+        "/admin",
+        "/admin/users",
+        "/admin/users?page=2",
+        "/admin/usage",
+        `/admin/tenants/${slug}`,
+        "/admin/logs",
+        "/admin/platform",
+      ]
+    ) {
       const r = await user.get(path);
       assertEquals(r.status, 403, path);
       assertStringIncludes(r.text, "only for master admins");
       assert(!r.text.includes("Cost model"), "nothing of the console leaks");
+      assert(!r.text.includes("Revenue"), "no figures of the user's own tenant either");
     }
     const anon = await new Client(app).get("/admin/users?q=x");
     assertEquals(anon.status, 302);

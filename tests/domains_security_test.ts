@@ -46,6 +46,11 @@ dbTest("domains: bad input is 400 naming the field", async (app) => {
     { method: "DELETE", path: base, body: { id: 1.5 }, status: 400, field: "id" },
     { method: "DELETE", path: base, body: { id: 2 ** 63 }, status: 400, field: "id" },
     { method: "DELETE", path: `${base}?id=99999999999999999999`, status: 400, field: "id" },
+    // Past int4 (the column's type): 400, not a failed query.
+    { method: "DELETE", path: `${base}?id=2147483648`, status: 400, field: "id" },
+    { method: "DELETE", path: base, body: { id: "9999999999" }, status: 400, field: "id" },
+    { method: "DELETE", path: base, body: { id: 2 ** 40 }, status: 400, field: "id" },
+    { method: "POST", path: `${base}/verify`, body: { id: 2147483648 }, status: 400, field: "id" },
     { method: "DELETE", path: `${base}?hostname=a%00b.example`, status: 400, field: "hostname" },
     {
       method: "POST",

@@ -142,12 +142,17 @@ dbTest(
   opts,
 );
 
-dbTest("DELETE domains accepts the id in the body", async (app) => {
+dbTest("DELETE domains accepts the id in the body, as a number or its digits", async (app) => {
   const { owner, base } = await setup(app);
   const d = await owner.post(base, { hostname: "a.shop.example" });
   const r = await owner.delete(base, { id: d.body.id });
   assertEquals(r.status, 200);
   assertEquals(r.body.hostname, "a.shop.example");
+  // The query's string form works in the body too (decisions.md "Domains").
+  const e = await owner.post(base, { hostname: "b.shop.example" });
+  const s = await owner.delete(base, { id: String(e.body.id) });
+  assertEquals([s.status, s.body.hostname], [200, "b.shop.example"]);
+  assertEquals((await owner.delete(base, { id: `0${e.body.id}` })).status, 400, "digits only");
 }, opts);
 
 // ---- errors ----

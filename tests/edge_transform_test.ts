@@ -4,7 +4,7 @@
  * concurrent misses, fails open; experiment assignments apply their profile
  * and headers. The runner here is a tiny in-test TransformRunner.
  */
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { edgeFixture, type SnapshotOverrides, startUpstream } from "./fakes/upstream.ts";
 import type { TransformRunner } from "../edge/types.ts";
 import { EMPTY_AI_SNAPSHOT } from "../lib/ai/snapshot_types.ts";
@@ -81,11 +81,22 @@ Deno.test("?transform=<profile> runs the runner on JSON and caches the result", 
   const a = await t.fx.request("/~api/post?transform=formal");
   assertEquals(a.headers.get("x-ai-transform"), "applied");
   assertEquals(a.headers.get("x-cachely-cache"), "MISS");
-  assertStringIncludes(a.headers.get("access-control-expose-headers")!, "x-ai-transform");
+  assertEquals(a.headers.get("access-control-expose-headers"), null, "no Origin: not CORS");
   assertEquals((await a.json()).title, "HELLO:formal");
   const b = await t.fx.request("/~api/post?transform=formal");
   assertEquals(b.headers.get("x-cachely-cache"), "HIT");
   assertEquals(b.headers.get("x-ai-transform"), "applied");
+  assertEquals(b.headers.get("access-control-expose-headers"), null, "no Origin: not CORS");
+  // Browser code (a request with Origin) can read the transform and cache headers.
+  for (let i = 0; i < 2; i++) {
+    const cors = await t.fx.request("/~api/post?transform=formal", {
+      headers: { origin: "https://www.acme.example" },
+    });
+    await cors.body?.cancel();
+    assertEquals(cors.headers.get("x-ai-transform"), "applied");
+    const exposed = cors.headers.get("access-control-expose-headers")!.split(", ");
+    assert(exposed.includes("x-ai-transform") && exposed.includes("x-cachely-cache"));
+  }
   assertEquals((await b.json()).title, "HELLO:formal");
   assertEquals(calls.length, 1);
   assertEquals(calls[0].apiPath, "/post");

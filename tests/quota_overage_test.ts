@@ -17,6 +17,11 @@ import { reportOverage } from "../lib/billing/overage.ts";
 const GB = 1_000_000_000;
 const stripe = startFakeStripe();
 const up = startUpstream();
+// Teardown, not a test: closed when the file's tests are done, also when some are filtered out.
+globalThis.addEventListener("unload", () => {
+  void stripe.close();
+  void up.close();
+});
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 15, 1, 0, 0); // 2026-11-15 01:00: the 14th is over
 const opts = () => ({
@@ -139,8 +144,3 @@ dbTest(
   }),
   opts(),
 );
-
-Deno.test("close the fakes", async () => {
-  await stripe.close();
-  await up.close();
-});

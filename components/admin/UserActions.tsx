@@ -1,14 +1,21 @@
-/** A master admin's actions on one user: edit, block or unblock, plan override, password reset. */
+/**
+ * A master admin's actions on one user: edit, block or unblock, plan override (set, release),
+ * billing sync from the payment provider, password reset.
+ */
 import { ApiForm, Field, Hidden, Select } from "../ApiForm.tsx";
 
 type Props = {
   user: { id: string; email: string; name: string | null; blocked: boolean };
   plan: string;
+  /** The plan was set by an admin: payment-provider events do not change it. */
+  adminOverride: boolean;
+  /** Payments are configured: a sync from the payment provider can be asked for. */
+  payments: boolean;
   /** The admin looking at their own account: blocking is refused by the API, so not offered. */
   self: boolean;
 };
 
-export function UserActions({ user, plan, self }: Props) {
+export function UserActions({ user, plan, adminOverride, payments, self }: Props) {
   const base = `/api/admin/users/${encodeURIComponent(user.id)}`;
   return (
     <section class="card">
@@ -33,6 +40,35 @@ export function UserActions({ user, plan, self }: Props) {
           >
             <Select name="planCode" label="Plan" options={["free", "pro"]} value={plan} />
           </ApiForm>
+          {adminOverride && (
+            <>
+              <p class="muted">Set by an admin: payment-provider events do not change it.</p>
+              <ApiForm
+                api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
+                method="PATCH"
+                submit="Release the override"
+                confirm={`Hand the plan of ${user.email} back to the payment provider? Its next event or a sync sets the plan.`}
+                done="Override released; the plan follows the payment provider again"
+                secondary
+                label="Release the plan override"
+              >
+                <Hidden name="planCode" value={plan} />
+                <Hidden name="adminOverride:bool" value="false" />
+              </ApiForm>
+            </>
+          )}
+          {payments && (
+            <ApiForm
+              api={`/api/billing/sync?userId=${encodeURIComponent(user.id)}`}
+              submit="Sync from the payment provider"
+              busy="Syncing…"
+              done="Synced: plan {billing.plan}, subscription {billing.status}"
+              expect="synced=true"
+              fail="Nothing to sync: no subscription at the payment provider (plan stays {billing.plan})"
+              secondary
+              label="Sync billing"
+            />
+          )}
         </div>
         <div>
           <h3>Block</h3>

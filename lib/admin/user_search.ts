@@ -15,9 +15,10 @@ function likeContains(q: string): string {
   return `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
+/** `offset` pages the dashboard's list (admin lists are small; a user list of a few thousand). */
 export async function searchUsers(
   s: Services,
-  input: { q?: string; limit: number },
+  input: { q?: string; limit: number; offset?: number },
 ): Promise<UserSearch> {
   const q = input.q?.trim() ?? "";
   const rows = await s.db.select({
@@ -34,7 +35,8 @@ export async function searchUsers(
       q ? or(ilike(users.email, likeContains(q)), ilike(users.name, likeContains(q))) : undefined,
     )
     .orderBy(desc(users.createdAt), users.email)
-    .limit(input.limit + 1);
+    .limit(input.limit + 1)
+    .offset(input.offset ?? 0);
   return {
     q,
     users: rows.slice(0, input.limit).map((u) => ({

@@ -1,4 +1,4 @@
-/** Number formatting for people: bytes as KB/MB/GB (1024-based), counts, percentages. */
+/** Number formatting for people: bytes as KB/MB/GB (1024-based), counts, percentages, dollars. */
 export function formatBytes(n: number): string {
   const units = ["B", "KB", "MB", "GB", "TB", "PB"];
   let i = 0;
@@ -16,4 +16,10 @@ export function formatCount(n: number): string {
 
 export function formatPercent(fraction: number, digits = 1): string {
   return `${(fraction * 100).toFixed(digits)} %`;
+}
+
+/** US dollars with cents; sub-cent amounts (modeled costs) with enough digits to be seen. */
+export function formatUsd(n: number): string {
+  const abs = Math.abs(n);
+  return `${n < 0 ? "−" : ""}$${abs.toFixed(abs !== 0 && abs < 0.01 ? 6 : 2)}`;
 }

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { parseJsonBody, parseWith } from "../../lib/http/validate.ts";
+import { INT4_MAX, parseJsonBody, parseWith } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { hostnameSchema } from "../../lib/tenants/schema.ts";
 import {
@@ -23,12 +23,19 @@ import { badRequest } from "../../lib/errors.ts";
 import { domainViewSchema } from "../../lib/domains/view_schema.ts";
 
 const addSchema = z.object({ hostname: hostnameSchema }).strict();
+/**
+ * A domain id: a number, or its digits as a string — the query can only carry a string, and the
+ * body takes the same form (decisions.md "Domains"). Within int4, the column's type: a larger
+ * id made PostgreSQL fail the query (500).
+ */
+const domainId = z.union([
+  z.number().int().positive(),
+  str().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
+]).pipe(z.number().max(INT4_MAX, "must be a positive integer"));
+
 const refSchema = z.object({
   hostname: hostnameSchema.optional(),
-  id: z.union([
-    z.number().int().positive(),
-    str().regex(/^[1-9]\d{0,9}$/, "must be a positive integer").transform(Number),
-  ]).optional(),
+  id: domainId.optional(),
 });
 
 /** The domain named in the body or, failing that, the query. */

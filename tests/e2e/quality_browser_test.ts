@@ -51,6 +51,14 @@ async function seed(app: TestApp, origin: string, admin: string, user: string) {
   await api(origin, admin, "POST", "/api/tenants", { slug, cms: "generic" });
   await api(origin, user, "POST", "/api/tenants", { slug: "solo", cms: "generic" });
   await api(origin, admin, "POST", "/api/user/tokens", { name: "ci-deploy" });
+  await api(origin, admin, "POST", `/api/tenants/${slug}/cache-refresh-webhooks`, {
+    provider: "sanity",
+  });
+  await api(origin, admin, "POST", `/api/tenants/${slug}/ai-experiments`, {
+    name: "Formal titles",
+    routePattern: "/posts",
+    variants: [{ key: "control" }, { key: "formal", weight: 2, label: "Formal tone" }],
+  });
   const today = utcDay(app.clock.now());
   await seedUsageDays(
     app,
@@ -88,6 +96,8 @@ function targets(slug: string, userId: string): Target[] {
     { name: "admin-overview", path: "/admin", as: "admin" },
     { name: "admin-users", path: "/admin/users", as: "admin" },
     { name: "admin-user", path: `/admin/users/${userId}`, as: "admin" },
+    { name: "admin-usage", path: "/admin/usage", as: "admin" },
+    { name: "admin-tenant", path: `/admin/tenants/${slug}`, as: "admin" },
     { name: "admin-logs", path: "/admin/logs", as: "admin" },
     { name: "admin-platform", path: "/admin/platform", as: "admin" },
     { name: "admin-forbidden", path: "/admin", as: "user" },
@@ -259,6 +269,12 @@ Deno.test({
           const expected = t.name === "admin-forbidden" ? 403 : 200;
           if (res?.status() !== expected) wrongStatus.push(`${t.name}: ${res?.status()}`);
           const where = `${t.name} ${vp.width}px ${theme}`;
+          // Folded forms (edit a rule, an experiment) are checked too: unfold them all.
+          await page.evaluate(() => {
+            for (const d of document.querySelectorAll("main details")) {
+              (d as HTMLDetailsElement).open = true;
+            }
+          });
           await page.screenshot({
             path: new URL(`${t.name}-${vp.width}-${theme}.png`, SHOTS).pathname,
             fullPage: true,

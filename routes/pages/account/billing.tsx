@@ -1,7 +1,8 @@
 /**
  * GET /account/billing: the plan and the ways to change it (where billing is on), and this
  * month's traffic against the plan's quota (where quotas are on): issue 10's quota banner
- * (warning at 80 %, pause or overage at 100 %) and a meter per quota.
+ * (warning at 80 %, pause or overage at 100 %) and a meter per quota. "Refresh" asks the
+ * payment provider for the subscription again (POST /api/billing/sync), e.g. after checkout.
  */
 import type { AccountCtx } from "./shell.tsx";
 import { billingView, findBilling } from "../../../lib/billing/state.ts";
@@ -10,6 +11,7 @@ import { QuotaBanner } from "../../../components/QuotaBanner.tsx";
 import { billingEnabled } from "../../../lib/config.ts";
 import { PlanCard } from "../../../components/PlanCard.tsx";
 import { Empty, Time } from "../../../components/ui.tsx";
+import { ApiForm } from "../../../components/ApiForm.tsx";
 import { formatBytes, formatCount } from "../../../lib/dashboard/format.ts";
 
 type View = ReturnType<typeof billingView>;
@@ -44,6 +46,18 @@ export async function billingPage({ s, auth }: AccountCtx) {
             {billing.cancelAtPeriodEnd ? " (cancels then)" : ""}
           </dd>
         </dl>
+        {payments && billing.hasCustomer && (
+          <ApiForm
+            api="/api/billing/sync"
+            submit="Refresh from the payment provider"
+            busy="Refreshing…"
+            done="Refreshed: plan {billing.plan}, subscription {billing.status}"
+            expect="synced=true"
+            fail="Nothing to refresh: no subscription at the payment provider yet"
+            secondary
+            label="Refresh billing"
+          />
+        )}
       </section>
     </>
   );

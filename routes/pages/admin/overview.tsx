@@ -77,6 +77,7 @@ export async function adminOverviewPage(a: AdminCtx) {
                   <th scope="col">Tenant</th>
                   <th scope="col">Requests</th>
                   <th scope="col">Bandwidth</th>
+                  <th scope="col">Earned</th>
                 </tr>
               </thead>
               <tbody>
@@ -88,6 +89,14 @@ export async function adminOverviewPage(a: AdminCtx) {
                     <td>{formatCount(t.requests)}</td>
                     <td>
                       <Bytes n={t.bytes} />
+                    </td>
+                    <td>
+                      <a
+                        href={`/admin/tenants/${encodeURIComponent(t.slug)}?period=${period}`}
+                        aria-label={`Revenue and cost of ${t.slug}`}
+                      >
+                        Revenue and cost
+                      </a>
                     </td>
                   </tr>
                 ))}

@@ -7,32 +7,11 @@ import type { AdminCtx } from "./shell.tsx";
 import { platformCost } from "../../../lib/admin/platform/cost_model.ts";
 import { REQUEST_LOG_RETENTION_DAYS } from "../../../lib/usage/aggregator.ts";
 import { Badge, Empty, TableWrap, Time } from "../../../components/ui.tsx";
-import { formatBytes, formatCount } from "../../../lib/dashboard/format.ts";
+import { formatBytes, formatCount, formatUsd as usd } from "../../../lib/dashboard/format.ts";
 import { ApiForm, Checkbox, Field } from "../../../components/ApiForm.tsx";
 import { periodParam } from "./overview.tsx";
+import { Rows } from "../../../components/admin/Rows.tsx";
 import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
-
-const usd = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
-
-function Rows({ rows }: { rows: [string, unknown][] }) {
-  return (
-    <dl class="grid">
-      {rows.map(([k, v]) => [
-        <dt key={`${k}-t`}>{k}</dt>,
-        <dd key={`${k}-d`}>
-          {v === null || v === undefined ? <span class="muted">—</span> : typeof v === "string" &&
-              /^\d{4}-\d\d-\d\dT/.test(v)
-            ? <Time at={v} />
-            : typeof v === "boolean"
-            ? (v ? "yes" : "no")
-            : typeof v === "number"
-            ? formatCount(v)
-            : String(v)}
-        </dd>,
-      ])}
-    </dl>
-  );
-}
 
 export async function adminPlatformPage(a: AdminCtx) {
   const period = periodParam(a);

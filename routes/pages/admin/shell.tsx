@@ -14,6 +14,7 @@ import { page, pageUser } from "../render.tsx";
 export const ADMIN_SECTIONS = [
   { path: "", label: "Overview" },
   { path: "users", label: "Users" },
+  { path: "usage", label: "Usage" },
   { path: "logs", label: "Logs" },
   { path: "platform", label: "Platform" },
 ] as const;

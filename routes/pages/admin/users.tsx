@@ -1,4 +1,4 @@
-/** GET /admin/users (search) and /admin/users/:id (view, block, plan, password reset). */
+/** GET /admin/users (search, paged) and /admin/users/:id (view, block, plan, password reset). */
 import { currentPeriod } from "../../../lib/usage/query.ts";
 import type { AdminCtx } from "./shell.tsx";
 import { searchUsers } from "../../../lib/admin/user_search.ts";
@@ -10,13 +10,33 @@ import { Badge, Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { formatBytes } from "../../../lib/dashboard/format.ts";
 import { UserActions } from "../../../components/admin/UserActions.tsx";
 import { periodParam } from "./overview.tsx";
+import { badRequest } from "../../../lib/errors.ts";
 import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
 
 const PAGE = 50;
+const MAX_PAGE = 10_000;
+
+/** The `page` query (1-based, default 1); 400 naming it when malformed. */
+function pageParam(a: AdminCtx): number {
+  const raw = a.c.req.query("page") || "1";
+  const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= MAX_PAGE)) {
+    throw badRequest(`Invalid page: must be an integer from 1 to ${MAX_PAGE}`);
+  }
+  return n;
+}
 
 export async function adminUsersPage(a: AdminCtx) {
   const q = (a.c.req.query("q") ?? "").slice(0, 254);
-  const found = await searchUsers(a.s, { q, limit: PAGE });
+  const page = pageParam(a);
+  const found = await searchUsers(a.s, { q, limit: PAGE, offset: (page - 1) * PAGE });
+  const link = (p: number) =>
+    `/admin/users?${new URLSearchParams({
+      ...(q ? { q } : {}),
+      ...(p > 1 ? { page: String(p) } : {}),
+    })}`
+      .replace(/\?$/, "");
+  const first = (page - 1) * PAGE + 1;
   return (
     <>
       <form method="get" action="/admin/users" class="row picker" role="search" aria-label="Users">
@@ -28,8 +48,16 @@ export async function adminUsersPage(a: AdminCtx) {
       </form>
       {found.users.length === 0
         ? (
-          <Empty title={q ? `No user matches “${q}”` : "No users yet"}>
-            {q
+          <Empty
+            title={page > 1
+              ? `No users on page ${page}`
+              : q
+              ? `No user matches “${q}”`
+              : "No users yet"}
+          >
+            {page > 1
+              ? <a href={link(1)}>Back to the first page</a>
+              : q
               ? "Try part of the email address, or clear the search."
               : "Users appear here once they sign up."}
           </Empty>
@@ -74,8 +102,14 @@ export async function adminUsersPage(a: AdminCtx) {
             </tbody>
           </TableWrap>
         )}
-      {found.hasMore && (
-        <p class="muted">Showing the newest {PAGE}. Narrow the search to find others.</p>
+      {(page > 1 || found.hasMore) && found.users.length > 0 && (
+        <nav class="actions" aria-label="Pages of users">
+          <span class="muted">
+            Users {first}–{first + found.users.length - 1}, newest first
+          </span>
+          {page > 1 && <a href={link(page - 1)}>Newer</a>}
+          {found.hasMore && <a href={link(page + 1)}>Older</a>}
+        </nav>
       )}
     </>
   );
@@ -131,6 +165,13 @@ export async function adminUserPage(a: AdminCtx) {
                   {u.tenants.map((t) => (
                     <li key={t.slug}>
                       <a href={`/dashboard/${encodeURIComponent(t.slug)}`}>{t.slug}</a> ({t.role})
+                      {" · "}
+                      <a
+                        href={`/admin/tenants/${encodeURIComponent(t.slug)}`}
+                        aria-label={`Revenue and cost of ${t.slug}`}
+                      >
+                        revenue and cost
+                      </a>
                     </li>
                   ))}
                 </ul>
@@ -141,6 +182,8 @@ export async function adminUserPage(a: AdminCtx) {
         <UserActions
           user={{ id: u.id, email: u.email, name: u.name, blocked: u.blocked }}
           plan={billing.plan}
+          adminOverride={billing.adminOverride}
+          payments={billing.enabled}
           self={u.id === a.adminUserId}
         />
         <section class="card">
