@@ -83,3 +83,82 @@ Deno.test("every route of the role matrix is declared with its tenant role", () 
     }
   }
 });
+
+/**
+ * A placeholder summary: the method and path (`GET /tenants/:slug/domains`), a `${BASE}`
+ * template left unexpanded, or a word or two (`rules`, `management`) instead of what the
+ * operation does. The summary is the operation's title in the OpenAPI reference.
+ */
+function isPlaceholderSummary(summary: string): boolean {
+  return /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) /.test(summary) || summary.includes("${") ||
+    summary.trim().split(/\s+/).length < 3;
+}
+
+/** A route answering JSON on success: everything but 204s and redirects. */
+const answersJson = (r: DeclaredRoute) => r.ok !== 204 && !(r.ok && r.ok >= 300 && r.ok < 400);
+
+/**
+ * Routes whose owners have not declared a response schema or a real summary yet (issue 13
+ * items 1-2). Each entry is a known gap: remove it with the declaration, never add to it.
+ */
+const NOT_YET_DECLARED = new Set<string>([
+  // helper "auth" (auth.ts, password_reset.ts): not on main at 21:15 UTC
+  "POST /auth/signup",
+  "POST /auth/login",
+  "POST /auth/logout",
+  "GET /auth/me",
+  "POST /auth/reset-password",
+  "POST /auth/forgot-password",
+  // helper "schema-b" (user.ts, ai_transform.ts, ai_experiments.ts, admin_usage.ts): not on
+  // main at 21:15 UTC
+  "POST /user/tokens",
+  "GET /user/tokens",
+  "DELETE /user/tokens/:id",
+  "PATCH /user/profile",
+  "POST /user/change-password",
+  "GET /tenants/:slug/ai-transform/rules",
+  "POST /tenants/:slug/ai-transform/rules",
+  "PUT /tenants/:slug/ai-transform/rules/:id",
+  "DELETE /tenants/:slug/ai-transform/rules/:id",
+  "POST /tenants/:slug/ai-transform/rules/:id/activate",
+  "POST /tenants/:slug/ai-transform/rules/:id/pause",
+  "POST /tenants/:slug/ai-transform/rules/:id/resume",
+  "POST /tenants/:slug/ai-transform/preview",
+  "POST /tenants/:slug/ai-transform/regenerate",
+  "GET /tenants/:slug/ai-transform/runs",
+  "GET /tenants/:slug/ai-transform/usage",
+  "GET /tenants/:slug/ai-transform/profiles",
+  "GET /tenants/:slug/ai-transform/settings",
+  "PUT /tenants/:slug/ai-transform/settings",
+  "POST /ai-transform/execute",
+  "POST /ai-experiments/events",
+  "GET /tenants/:slug/ai-experiments",
+  "POST /tenants/:slug/ai-experiments",
+  "GET /tenants/:slug/ai-experiments/:id",
+  "PATCH /tenants/:slug/ai-experiments/:id",
+  "DELETE /tenants/:slug/ai-experiments/:id",
+  "PUT /tenants/:slug/ai-experiments/:id/variants",
+  "GET /tenants/:slug/ai-experiments/:id/exposures",
+  "GET /admin/bandwidth-daily",
+]);
+
+Deno.test("every JSON route declares its response schema and a real summary", () => {
+  const gaps = declared.flatMap((r) => {
+    const name = `${r.method} ${r.path}`;
+    const problems = [
+      ...(answersJson(r) && !r.response ? ["no response schema"] : []),
+      ...(isPlaceholderSummary(r.summary) ? [`placeholder summary "${r.summary}"`] : []),
+    ];
+    return problems.length && !NOT_YET_DECLARED.has(name)
+      ? [`${name}: ${problems.join(", ")}`]
+      : [];
+  });
+  assertEquals(gaps, []);
+});
+
+Deno.test("placeholder summaries are recognised", () => {
+  for (const s of ["GET /tenants/:slug/domains", "POST ${BASE}/rules", "POST EVENTS", "rules"]) {
+    assert(isPlaceholderSummary(s), s);
+  }
+  assert(!isPlaceholderSummary("Lists the tenant's custom domains"));
+});
