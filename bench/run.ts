@@ -137,6 +137,11 @@ async function main() {
       origin: { name: "origin", base: originUrl, path: (p) => p },
       floorOne: { name: "floor, one header", base: floorUrl, path: (p) => `/one${p}` },
       floorProxy: { name: "floor, fetch proxy", base: floorUrl, path: (p) => `/proxy${p}` },
+      floorBuffered: {
+        name: "floor, buffered proxy",
+        base: floorUrl,
+        path: (p) => `/buffered${p}`,
+      },
       floorSame: { name: "floor, same headers", base: floorUrl, path: (p) => `/same${p}` },
       cachelyImg: {
         name: "cachely",

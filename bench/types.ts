@@ -50,6 +50,8 @@ export type BenchContext = {
     floorOne: Target;
     /** Bare Deno.serve + fetch() from the origin, body streamed back (bench/floor.ts `/proxy`). */
     floorProxy: Target;
+    /** Bare Deno.serve + fetch(), the body read into memory and sent (bench/floor.ts `/buffered`). */
+    floorBuffered: Target;
     /** Bare Deno.serve, the body with the header set registered by registerSameHeaders. */
     floorSame: Target;
     /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */

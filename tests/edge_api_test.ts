@@ -339,3 +339,15 @@ Deno.test("X-Cache mirrors x-cachely-cache; API responses expose both to browser
   await bypass.body?.cancel();
   assertEquals(bypass.headers.get("x-cache"), "BYPASS");
 });
+
+Deno.test("a token that cannot be a header value gives 502 upstream_credentials, never a fetch", async () => {
+  for (const token of ["line\r\nx-injected: 1", "nul\0byte", "wide\u0100char"]) {
+    await using t = await setup({
+      api: { authMode: "bearer", tokenEnc: await encryptSecret(TEST_ENCRYPTION_KEY, token) },
+    });
+    const res = await t.fx.request("/~api/x");
+    assertEquals(res.status, 502, JSON.stringify(token));
+    assertEquals((await res.json()).error.code, "upstream_credentials");
+    assertEquals(t.up.seen.length, 0);
+  }
+});

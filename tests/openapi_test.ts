@@ -40,6 +40,20 @@ dbTest(
     assertEquals(Object.keys(invite.responses), ["200", "400", "401", "403", "404", "500"]);
     assertEquals(invite.requestBody.content["application/json"].schema.required, ["email", "role"]);
     assertEquals(invite["x-access"], { kind: "tenant", role: "admin" });
+    // The success body is the route's declared response schema, the summary its own line.
+    const domains = ops.get("GET /api/tenants/:p/domains");
+    assertEquals(
+      domains.summary,
+      "Lists the tenant's custom domains with their verification status",
+    );
+    const listed = domains.responses["200"].content["application/json"].schema;
+    assertEquals(listed.required, ["domains"]);
+    assertEquals(listed.properties.domains.items.properties.status.enum, [
+      "pending",
+      "active",
+      "failed",
+      "suspended",
+    ]);
     const events = ops.get("POST /api/ai-experiments/events");
     assertEquals(events.security, []);
     assert(events.responses["429"], "the event rate limit is documented");

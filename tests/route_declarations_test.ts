@@ -83,3 +83,51 @@ Deno.test("every route of the role matrix is declared with its tenant role", () 
     }
   }
 });
+
+/**
+ * A placeholder summary: the method and path (`GET /tenants/:slug/domains`), a `${BASE}`
+ * template left unexpanded, or a word or two (`rules`, `management`) instead of what the
+ * operation does. The summary is the operation's title in the OpenAPI reference.
+ */
+function isPlaceholderSummary(summary: string): boolean {
+  return /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) /.test(summary) || summary.includes("${") ||
+    summary.trim().split(/\s+/).length < 3;
+}
+
+/** A route answering JSON on success: everything but 204s and redirects. */
+const answersJson = (r: DeclaredRoute) => r.ok !== 204 && !(r.ok && r.ok >= 300 && r.ok < 400);
+
+/**
+ * Routes whose owners have not declared a response schema or a real summary yet (issue 13
+ * items 1-2). Each entry is a known gap: remove it with the declaration, never add to it.
+ */
+const NOT_YET_DECLARED = new Set<string>([
+  // helper "auth" (auth.ts, password_reset.ts): not on main at 21:15 UTC
+  "POST /auth/signup",
+  "POST /auth/login",
+  "POST /auth/logout",
+  "GET /auth/me",
+  "POST /auth/reset-password",
+  "POST /auth/forgot-password",
+]);
+
+Deno.test("every JSON route declares its response schema and a real summary", () => {
+  const gaps = declared.flatMap((r) => {
+    const name = `${r.method} ${r.path}`;
+    const problems = [
+      ...(answersJson(r) && !r.response ? ["no response schema"] : []),
+      ...(isPlaceholderSummary(r.summary) ? [`placeholder summary "${r.summary}"`] : []),
+    ];
+    return problems.length && !NOT_YET_DECLARED.has(name)
+      ? [`${name}: ${problems.join(", ")}`]
+      : [];
+  });
+  assertEquals(gaps, []);
+});
+
+Deno.test("placeholder summaries are recognised", () => {
+  for (const s of ["GET /tenants/:slug/domains", "POST ${BASE}/rules", "POST EVENTS", "rules"]) {
+    assert(isPlaceholderSummary(s), s);
+  }
+  assert(!isPlaceholderSummary("Lists the tenant's custom domains"));
+});

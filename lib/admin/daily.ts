@@ -10,7 +10,7 @@ import { periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive, zeroFill } from "../usage/days.ts";
 import { bandwidthSeries } from "../usage/analytics.ts";
 import { requireUser } from "./users.ts";
-import type { UserDaily } from "./views_schema.ts";
+import type { AdminBandwidth, UserDaily } from "./view_schema.ts";
 
 const sum = (col: AnyColumn) => sql<string>`coalesce(sum(${col}), 0)`;
 
@@ -32,7 +32,7 @@ function dailySums(s: Services, from: string, to: string, where?: SQL) {
 export async function bandwidthDaily(
   s: Services,
   input: { from: string; to: string; tenant?: string },
-) {
+): Promise<AdminBandwidth> {
   let where: SQL | undefined;
   if (input.tenant !== undefined) {
     const [t] = await s.db.select({ id: tenants.id }).from(tenants)

@@ -5,7 +5,7 @@
  */
 import type { Services } from "../services.ts";
 import { postgresFlushTarget } from "../usage/pg_target.ts";
-import type { LogsPruned } from "./views_schema.ts";
+import type { LogsPruned } from "./view_schema.ts";
 
 const DAY_MS = 86_400_000;
 

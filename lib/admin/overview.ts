@@ -7,7 +7,7 @@ import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, tenants, users } from "../db/schema/mod.ts";
 import { emptyPeriodUsage, periodRange, usageByTenant } from "../usage/query.ts";
-import type { AdminOverview } from "./views_schema.ts";
+import type { AdminOverview } from "./view_schema.ts";
 
 /** How many tenants the overview ranks by requests. */
 export const OVERVIEW_TOP_TENANTS = 10;

@@ -16,7 +16,7 @@ import { sendMail } from "../mail/mod.ts";
 import { ApiError } from "../errors.ts";
 import { requireUser } from "./users.ts";
 import { kvCommit, kvRetry } from "../kv/retry.ts";
-import type { PasswordResetStarted } from "./views_schema.ts";
+import type { PasswordResetStarted } from "./view_schema.ts";
 
 /** How long a reset link stays valid. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;

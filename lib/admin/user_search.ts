@@ -6,7 +6,7 @@ import { desc, eq, ilike, or } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { billingAccounts, users } from "../db/schema/mod.ts";
 import { isMasterAdmin } from "../users/mod.ts";
-import type { UserSearch } from "./views_schema.ts";
+import type { UserSearch } from "./view_schema.ts";
 
 export const USER_SEARCH_MAX = 100;
 

@@ -9,7 +9,7 @@ import { apiTokens, tenantMembers, tenants, users } from "../db/schema/mod.ts";
 import { findUserById, isMasterAdmin, normaliseEmail, type User } from "../users/mod.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
-import type { AdminUserView, UserBlocked } from "./views_schema.ts";
+import type { AdminUserView, UserBlocked } from "./view_schema.ts";
 
 /** The user, or 404. */
 export async function requireUser(s: Services, userId: string): Promise<User> {

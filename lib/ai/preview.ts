@@ -15,6 +15,7 @@ import { capReached } from "./usage.ts";
 import { tenantAiLimits } from "./settings.ts";
 import { MAX_FIELDS_PER_PREVIEW } from "./snapshot_types.ts";
 import type { RunStatus } from "./runs.ts";
+import type { PreviewResult } from "./view_schema.ts";
 
 async function previewRule(
   s: Services,
@@ -42,7 +43,11 @@ async function previewRule(
   return { id: null, ...cfg, cacheKey: `inline:${tenant.id}:${hash}` };
 }
 
-export async function runPreview(s: Services, tenant: Tenant, input: PreviewInput) {
+export async function runPreview(
+  s: Services,
+  tenant: Tenant,
+  input: PreviewInput,
+): Promise<PreviewResult> {
   const engine = aiEngineFor(s);
   const rule = await previewRule(s, tenant, input);
   if (!engine.model) {

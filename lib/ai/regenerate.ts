@@ -15,6 +15,7 @@ import { aiEngineFor, routeMatches } from "./engine.ts";
 import { bumpRegenVersion } from "./regen.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { fetchTenantApi, joinApiPath } from "./upstream.ts";
+import type { RegenerateResult } from "./view_schema.ts";
 
 /** `/~api/posts?x=1` → `/posts?x=1`; anything not starting with `/` is a 400. */
 export function normaliseApiPath(raw: string): string {
@@ -28,7 +29,7 @@ export async function regenerate(
   tenant: Tenant,
   actorUserId: string,
   input: { profile: string; apiPath: string },
-) {
+): Promise<RegenerateResult> {
   const apiPath = normaliseApiPath(input.apiPath);
   const snap = await buildSnapshot(s, tenant);
   const withProfile = snap.ai.rules.filter((r) => r.profile === input.profile);

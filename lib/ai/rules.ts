@@ -21,6 +21,7 @@ import {
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
 import { bumpRegenVersion } from "./regen.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
+import type { RuleView } from "./view_schema.ts";
 
 /**
  * Runs `change` in changeTenant with a bump function that records the profiles whose
@@ -47,7 +48,7 @@ async function changeRules<T>(
 export type AiRule = typeof aiRules.$inferSelect;
 
 /** The API view of a rule. */
-export function ruleView(r: AiRule) {
+export function ruleView(r: AiRule): RuleView {
   return {
     id: r.id,
     presetId: r.presetId,

@@ -7,9 +7,13 @@ import { and, count, desc, eq, lt, type SQL } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { type AiFieldError, type AiRuleSummary, aiRuns } from "../db/schema/mod.ts";
 import { upsertDailyUsage, utcDay } from "./usage.ts";
+import type { RunsPage, RunView } from "./view_schema.ts";
 
-export type RunMode = "preview" | "runtime";
-export type RunStatus = "applied" | "partial" | "passthrough" | "error";
+export const RUN_MODES = ["preview", "runtime"] as const;
+export type RunMode = typeof RUN_MODES[number];
+/** SPEC "Transform run outcome". */
+export const RUN_STATUSES = ["applied", "partial", "passthrough", "error"] as const;
+export type RunStatus = typeof RUN_STATUSES[number];
 
 export type RunRecord = {
   tenantId: number;
@@ -119,7 +123,7 @@ export type RunFilter = {
 };
 
 /** Newest first, with the total matching the filter. */
-export async function listRuns(s: Services, tenantId: number, f: RunFilter) {
+export async function listRuns(s: Services, tenantId: number, f: RunFilter): Promise<RunsPage> {
   const conds: SQL[] = [eq(aiRuns.tenantId, tenantId)];
   if (f.mode) conds.push(eq(aiRuns.mode, f.mode));
   if (f.status) conds.push(eq(aiRuns.status, f.status));
@@ -132,7 +136,7 @@ export async function listRuns(s: Services, tenantId: number, f: RunFilter) {
 }
 
 /** The API view of a run (field names in docs/decisions.md). */
-export function runView(r: typeof aiRuns.$inferSelect) {
+export function runView(r: typeof aiRuns.$inferSelect): RunView {
   return {
     id: r.id,
     timestamp: r.createdAt.toISOString(),

@@ -12,6 +12,7 @@ import { currentPeriod as utcMonth, periodRange } from "../usage/query.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
 import { kvCommit } from "../kv/retry.ts";
+import type { AiUsageView, UsagePeriod } from "./view_schema.ts";
 
 export { utcDay };
 
@@ -79,14 +80,6 @@ export async function upsertDailyUsage(
   }
 }
 
-export type UsagePeriod = {
-  period: string;
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  modelCalls: number;
-};
-
 /** A tenant's token usage summed over the days in [from, toExclusive). */
 export async function sumUsage(s: Services, tenantId: number, from: string, toExclusive: string) {
   const [row] = await s.db.select({
@@ -106,7 +99,11 @@ export async function sumUsage(s: Services, tenantId: number, from: string, toEx
 }
 
 /** `{ monthly, daily, limits }` for the usage endpoint (field names in docs/decisions.md). */
-export async function usageView(s: Services, tenantId: number, limits: AiLimits) {
+export async function usageView(
+  s: Services,
+  tenantId: number,
+  limits: AiLimits,
+): Promise<AiUsageView> {
   const now = s.clock.now();
   const day = utcDay(now);
   const month = utcMonth(now);

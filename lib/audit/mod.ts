@@ -7,6 +7,7 @@ import type { Services } from "../services.ts";
 import { auditEvents } from "../db/schema/mod.ts";
 import type { Db } from "../db/client.ts";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { isoTime } from "../http/shapes.ts";
 
 export type AuditInput = {
@@ -46,10 +47,10 @@ export async function recordAudit(db: Db | Services, e: AuditInput): Promise<voi
 export const auditPageSchema = z.strictObject({
   events: z.array(z.strictObject({
     id: z.number().int(),
-    action: z.string(),
-    actorUserId: z.string().nullable(),
-    target: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()).describe("Secrets are redacted"),
+    action: str(),
+    actorUserId: str().nullable(),
+    target: str().nullable(),
+    metadata: z.record(str(), z.unknown()).describe("Secrets are redacted"),
     createdAt: isoTime,
   })),
   hasMore: z.boolean().describe("Whether older events exist (pass the last id as beforeId)"),

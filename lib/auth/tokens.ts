@@ -4,10 +4,15 @@ import type { Services } from "../services.ts";
 import { apiTokens } from "../db/schema/mod.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { notFound } from "../errors.ts";
+import type { CreatedToken, PersonalToken } from "./tokens_schema.ts";
 
 export const PAT_PREFIX = "cly_pat_";
 
-export async function createPersonalToken(s: Services, userId: string, name: string) {
+export async function createPersonalToken(
+  s: Services,
+  userId: string,
+  name: string,
+): Promise<CreatedToken> {
   const token = randomToken(32, PAT_PREFIX);
   const [row] = await s.db.insert(apiTokens).values({
     userId,
@@ -17,7 +22,10 @@ export async function createPersonalToken(s: Services, userId: string, name: str
   return { id: row.id, name: row.name, token, createdAt: row.createdAt.toISOString() };
 }
 
-export async function listPersonalTokens(s: Services, userId: string) {
+export async function listPersonalTokens(
+  s: Services,
+  userId: string,
+): Promise<PersonalToken[]> {
   const rows = await s.db.select().from(apiTokens)
     .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
     .orderBy(desc(apiTokens.id));

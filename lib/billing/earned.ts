@@ -11,7 +11,7 @@ import { accountPlan } from "./state.ts";
 import { currentPeriod, periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
 import { UNIT_PRICES } from "../admin/platform/cost_model.ts";
-import type { TenantEarned } from "./admin_views_schema.ts";
+import type { TenantEarned } from "./admin_view_schema.ts";
 
 const usd = (n: number) => Math.round(n * 1_000_000) / 1_000_000;
 const ratio = (a: number, b: number) => b > 0 ? Math.round((a / b) * 1_000_000) / 1_000_000 : 0;

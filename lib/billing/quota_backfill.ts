@@ -7,7 +7,7 @@ import { asc } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { users } from "../db/schema/mod.ts";
 import { publishQuota } from "./quota_publish.ts";
-import type { QuotaBackfill } from "./admin_views_schema.ts";
+import type { QuotaBackfill } from "./admin_view_schema.ts";
 
 export async function backfillQuotaSnapshots(s: Services): Promise<QuotaBackfill> {
   const rows = await s.db.select({ id: users.id }).from(users).orderBy(asc(users.id));

@@ -6,6 +6,7 @@ import type { Services } from "../services.ts";
 import { billingOwner } from "./owners.ts";
 import { accountMonth } from "./quota.ts";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { PLAN_CODES } from "./plans.ts";
 
 /** The response shape of `usageCheck` (merged into GET /api/usage/check's answer). */
@@ -21,7 +22,7 @@ export const usageCheckShape = {
     percent: z.strictObject({ requests: z.number(), bytes: z.number() }).nullable(),
     level: z.union([z.literal(0), z.literal(80), z.literal(100)]),
     reason: z.enum(["requests", "bandwidth"]).nullable(),
-    resumesAt: z.string().nullable().describe("ISO 8601 time, when paused"),
+    resumesAt: str().nullable().describe("ISO 8601 time, when paused"),
   }).nullable(),
   allowed: z.boolean(),
 };

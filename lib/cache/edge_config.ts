@@ -11,6 +11,7 @@ import { proxyBase } from "../tenants/service.ts";
 import { repairTenantSnapshot } from "../edge_config/projector.ts";
 import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
 import { cacheVersionsSchema } from "./versions_schema.ts";
 
@@ -18,23 +19,23 @@ import { cacheVersionsSchema } from "./versions_schema.ts";
 export const edgeConfigResultSchema = z.strictObject({
   ok: z.boolean().describe("Whether KV holds a snapshot after the rebuild"),
   summary: z.strictObject({
-    slug: z.string(),
-    builtAt: z.string().describe("ISO 8601 time"),
+    slug: str(),
+    builtAt: str().describe("ISO 8601 time"),
     cms: z.enum(CMS_KINDS),
     cacheTtl: z.number().int(),
-    apiOrigin: z.string().nullable(),
+    apiOrigin: str().nullable(),
     apiAuthMode: z.enum(AUTH_MODES),
     hasToken: z.boolean(),
-    websiteOrigin: z.string().nullable(),
+    websiteOrigin: str().nullable(),
     siteProxy: z.boolean(),
     versions: cacheVersionsSchema,
-    domains: z.array(z.string()).describe("Active custom domains"),
+    domains: z.array(str()).describe("Active custom domains"),
     activeAiRules: z.number().int(),
     activeExperiments: z.number().int(),
   }).nullable(),
   kv: z.strictObject({
     exists: z.boolean(),
-    publicOrigin: z.string().nullable(),
+    publicOrigin: str().nullable(),
     generation: z.number().int(),
     wasBehind: z.boolean(),
     repaired: z.boolean(),

@@ -15,6 +15,7 @@ import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import type { Config } from "../config.ts";
 import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
 import { z } from "zod";
+import { str } from "../http/text.ts";
 
 export const DEMO_TENANT_SLUG = "demo";
 
@@ -38,21 +39,21 @@ export type Demo = {
 /** The response shape of a `Demo` (GET /api/demos/{provider}). */
 export const demoSchema = z.strictObject({
   provider: z.enum(CMS_KINDS),
-  label: z.string(),
-  tenantOrigin: z.string(),
+  label: str(),
+  tenantOrigin: str(),
   setup: z.looseObject({ cms: z.enum(CMS_KINDS) }).describe("The tenant's one identifier"),
   origins: z.strictObject({
-    api: z.string().nullable(),
-    assets: z.array(z.strictObject({ role: z.string(), url: z.string() })),
+    api: str().nullable(),
+    assets: z.array(z.strictObject({ role: str(), url: str() })),
   }),
   apiExample: z.strictObject({
-    path: z.string(),
-    upstreamUrl: z.string(),
-    proxiedUrl: z.string(),
+    path: str(),
+    upstreamUrl: str(),
+    proxiedUrl: str(),
     upstream: z.unknown().describe("The provider's sample body"),
     proxied: z.unknown().describe("The same body with its URLs rewritten"),
   }),
-  assetExample: z.strictObject({ upstreamUrl: z.string(), proxiedUrl: z.string() }).nullable(),
+  assetExample: z.strictObject({ upstreamUrl: str(), proxiedUrl: str() }).nullable(),
 });
 
 export function isDemoProvider(id: string): id is CmsKind {

@@ -9,35 +9,8 @@ import { and, count, eq, max, sum } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { experimentEvents, exposureCounts } from "../db/schema/mod.ts";
 import { findExperiment, variantsOf } from "./service.ts";
-import { absoluteUplift, sampleRatioMismatch, type SrmCheck, type Uplift } from "./stats.ts";
-
-export type VariantSummary = {
-  variantId: number;
-  variantKey: string;
-  label: string;
-  transformProfile: string | null;
-  trafficWeight: number;
-  exposures: number;
-  actualSplit: number;
-  expectedSplit: number;
-  lastSeenAt: string | null;
-  eventCount: number;
-  conversionRate: number;
-  lastEventAt: string | null;
-  /** Against the control variant; null for control itself or when undefined. */
-  uplift: (Uplift & { baselineVariantId: number }) | null;
-};
-
-export type ExposureSummary = {
-  experimentId: number;
-  totalExposures: number;
-  totalEvents: number;
-  goalEventName: string;
-  variants: VariantSummary[];
-  /** The first variant without a transform profile, the baseline of `uplift`. */
-  controlVariantId: number | null;
-  sampleRatioMismatch: SrmCheck | null;
-};
+import { absoluteUplift, sampleRatioMismatch } from "./stats.ts";
+import type { ExposureSummary } from "./view_schema.ts";
 
 const iso = (d: Date | string | null | undefined): string | null =>
   d == null ? null : new Date(d).toISOString();

@@ -14,12 +14,13 @@ import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { normalizeRoutePattern } from "./route.ts";
 import { activationProblems } from "./activation.ts";
 import type { CreateExperimentInput, PatchExperimentInput, VariantInput } from "./schema.ts";
+import type { ExperimentView, VariantView } from "./view_schema.ts";
 
 export type Experiment = typeof experiments.$inferSelect;
 export type Variant = typeof experimentVariants.$inferSelect;
 
 /** A variant as the API shows it: `config` and `transformProfile` mirror each other. */
-export function variantView(v: Variant) {
+export function variantView(v: Variant): VariantView {
   return {
     id: v.id,
     key: v.key,
@@ -30,7 +31,7 @@ export function variantView(v: Variant) {
   };
 }
 
-export function experimentView(e: Experiment, variants: Variant[]) {
+export function experimentView(e: Experiment, variants: Variant[]): ExperimentView {
   return {
     id: e.id,
     name: e.name,
@@ -43,7 +44,7 @@ export function experimentView(e: Experiment, variants: Variant[]) {
     archivedAt: e.archivedAt?.toISOString() ?? null,
   };
 }
-export type ExperimentView = ReturnType<typeof experimentView>;
+export type { ExperimentView };
 
 /** Variants of the given experiments (all of one tenant), in their defined order. */
 export async function variantsOf(

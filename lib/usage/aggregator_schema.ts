@@ -4,9 +4,10 @@
  * /api/admin/usage-diagnostic answer them (SPEC "Master-admin endpoints").
  */
 import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 
 const count = z.number().int().nonnegative();
-const isoOrNull = z.iso.datetime().nullable();
+const isoOrNull = isoTime.nullable();
 
 export const aggregatorStatusSchema = z.strictObject({
   enabled: z.boolean(),
@@ -45,7 +46,7 @@ export const thresholdGateStatusSchema = z.strictObject({
 
 /** GET /api/admin/usage-aggregator-status (SPEC names every field). */
 export const aggregatorStatusResponseSchema = z.strictObject({
-  generatedAt: z.iso.datetime(),
+  generatedAt: isoTime,
   aggregator: aggregatorStatusSchema,
   thresholdGate: thresholdGateStatusSchema,
 });

@@ -7,6 +7,7 @@ import type { Services } from "../services.ts";
 import { users } from "../db/schema/mod.ts";
 import { hashPassword } from "../auth/password.ts";
 import { conflict } from "../errors.ts";
+import type { PublicUser } from "./public_user_schema.ts";
 
 export type User = typeof users.$inferSelect;
 
@@ -62,7 +63,7 @@ export async function findUserById(s: Services, id: string): Promise<User | null
 }
 
 /** What the API shows of a user: never the password hash. */
-export function publicUser(s: Services, u: User) {
+export function publicUser(s: Services, u: User): PublicUser {
   return {
     id: u.id,
     email: u.email,

@@ -14,7 +14,7 @@ import {
   adminUserViewSchema,
   userBlockedSchema,
   userSearchSchema,
-} from "../../lib/admin/views_schema.ts";
+} from "../../lib/admin/view_schema.ts";
 
 const searchQuery = z.object({
   q: str().max(254).optional(),

@@ -17,12 +17,13 @@ import { pruneRequestLogs } from "../../lib/admin/ops.ts";
 import { updateUser } from "../../lib/admin/users.ts";
 import { startPasswordReset } from "../../lib/admin/password_reset.ts";
 import {
+  adminBandwidthSchema,
   adminOverviewSchema,
   adminUserViewSchema,
   logsPrunedSchema,
   passwordResetStartedSchema,
   userDailySchema,
-} from "../../lib/admin/views_schema.ts";
+} from "../../lib/admin/view_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),
@@ -66,6 +67,7 @@ export function adminOpsRoutes(): Routes {
   app.get("/admin/bandwidth-daily", {
     access: access.masterAdmin,
     summary: "Bytes and requests per day across all tenants or one",
+    response: adminBandwidthSchema,
     errors: [404],
     query: bandwidthQuery,
   }, async (c) => {

@@ -25,7 +25,7 @@ import {
   testLogWrittenSchema,
   usageDiagnosticSchema,
   usageStreamSchema,
-} from "../../lib/admin/platform/views_schema.ts";
+} from "../../lib/admin/platform/view_schema.ts";
 import { LOG_LEVELS } from "../../lib/log.ts";
 
 const periodQuery = z.object({

@@ -12,7 +12,7 @@ import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 import { backfillQuotaSnapshots } from "../../lib/billing/quota_backfill.ts";
 import { tenantEarned } from "../../lib/billing/earned.ts";
-import { quotaBackfillSchema, tenantEarnedSchema } from "../../lib/billing/admin_views_schema.ts";
+import { quotaBackfillSchema, tenantEarnedSchema } from "../../lib/billing/admin_view_schema.ts";
 
 const periodQuery = z.object({
   period: str().regex(PERIOD_RE, "must be YYYY-MM").optional(),

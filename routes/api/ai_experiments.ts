@@ -25,6 +25,12 @@ import {
 } from "../../lib/experiments/service.ts";
 import { exposureSummary } from "../../lib/experiments/exposures.ts";
 import { ingestEvent, MAX_EVENT_BODY_BYTES, parseEventBody } from "../../lib/experiments/events.ts";
+import {
+  eventStoredSchema,
+  experimentsListSchema,
+  experimentViewSchema,
+  exposureSummarySchema,
+} from "../../lib/experiments/view_schema.ts";
 
 const EVENTS = "/ai-experiments/events";
 const BASE = "/tenants/:slug/ai-experiments";
@@ -59,7 +65,8 @@ export function aiExperimentsRoutes(): Routes {
     access: access.public,
     before: [openCors],
     errors: [404, 429],
-    summary: "POST EVENTS",
+    summary: "Stores one conversion event for an experiment variant",
+    response: eventStoredSchema,
   }, async (c) => {
     let text: string;
     try {
@@ -77,14 +84,19 @@ export function aiExperimentsRoutes(): Routes {
   });
 
   // ---- management ----
-  app.get(BASE, { access: access.tenant("viewer"), summary: "management" }, async (c) => {
+  app.get(BASE, {
+    access: access.tenant("viewer"),
+    summary: "Lists the non-archived experiments with their variants",
+    response: experimentsListSchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     return c.json({ experiments: await listExperiments(c.get("services"), tenant.id) });
   });
 
   app.post(BASE, {
     access: access.tenant("editor"),
-    summary: "POST BASE",
+    summary: "Creates a draft experiment with optional variants",
+    response: experimentViewSchema,
     body: createExperimentSchema,
     ok: 201,
   }, async (c) => {
@@ -95,7 +107,11 @@ export function aiExperimentsRoutes(): Routes {
 
   app.get(
     `${BASE}/:id`,
-    { access: access.tenant("viewer"), summary: "GET ${BASE}/:id" },
+    {
+      access: access.tenant("viewer"),
+      summary: "Shows an experiment with its variants",
+      response: experimentViewSchema,
+    },
     async (c) => {
       const { tenant } = await requireTenant(c, "viewer");
       const id = intParam(c, "id");
@@ -105,7 +121,8 @@ export function aiExperimentsRoutes(): Routes {
 
   app.patch(`${BASE}/:id`, {
     access: access.tenant("editor"),
-    summary: "PATCH ${BASE}/:id",
+    summary: "Renames, re-routes or changes the status of an experiment (activation is validated)",
+    response: experimentViewSchema,
     body: patchExperimentSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
@@ -116,7 +133,11 @@ export function aiExperimentsRoutes(): Routes {
 
   app.delete(
     `${BASE}/:id`,
-    { access: access.tenant("editor"), summary: "DELETE ${BASE}/:id" },
+    {
+      access: access.tenant("editor"),
+      summary: "Archives an experiment, keeping its rows for historical joins",
+      response: experimentViewSchema,
+    },
     async (c) => {
       const { tenant, auth } = await requireTenant(c, "editor");
       const id = intParam(c, "id");
@@ -126,7 +147,8 @@ export function aiExperimentsRoutes(): Routes {
 
   app.put(`${BASE}/:id/variants`, {
     access: access.tenant("editor"),
-    summary: "PUT ${BASE}/:id/variants",
+    summary: "Replaces all variants of an experiment at once",
+    response: experimentViewSchema,
     body: putVariantsSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
@@ -139,7 +161,8 @@ export function aiExperimentsRoutes(): Routes {
 
   app.get(`${BASE}/:id/exposures`, {
     access: access.tenant("viewer"),
-    summary: "GET ${BASE}/:id/exposures",
+    summary: "All-time exposures, goal events and splits per variant",
+    response: exposureSummarySchema,
     query: exposuresQuerySchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");

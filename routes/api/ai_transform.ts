@@ -24,19 +24,37 @@ import {
 } from "../../lib/ai/rules.ts";
 import { runPreview } from "../../lib/ai/preview.ts";
 import { normaliseApiPath, regenerate } from "../../lib/ai/regenerate.ts";
-import { listRuns } from "../../lib/ai/runs.ts";
+import { listRuns, RUN_MODES, RUN_STATUSES } from "../../lib/ai/runs.ts";
 import { usageView } from "../../lib/ai/usage.ts";
 import { listActiveProfiles } from "../../lib/ai/profiles.ts";
 import { tenantAiLimits, updateAiSettings } from "../../lib/ai/settings.ts";
 import { aiEngineFor } from "../../lib/ai/engine.ts";
+import { okSchema } from "../../lib/http/shapes.ts";
+import {
+  aiSettingsSchema,
+  aiUsageViewSchema,
+  previewResultSchema,
+  profilesSchema,
+  regenerateResultSchema,
+  rulesListSchema,
+  ruleViewSchema,
+  runsPageSchema,
+  transformedJsonSchema,
+} from "../../lib/ai/view_schema.ts";
 
 const BASE = "/tenants/:slug/ai-transform";
+
+const STATUS_SUMMARIES: Record<StatusAction, string> = {
+  activate: "Toggles a rule between draft and active",
+  pause: "Pauses a rule: it runs in neither preview nor runtime",
+  resume: "Resumes a paused rule as active",
+};
 
 const runsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  mode: z.enum(["preview", "runtime"]).optional(),
-  status: z.enum(["applied", "partial", "passthrough", "error"]).optional(),
+  mode: z.enum(RUN_MODES).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
   profile: profileSchema.optional(),
 });
 
@@ -62,7 +80,11 @@ export function aiTransformRoutes(): Routes {
 
   // ---- rules ----
 
-  app.get(`${BASE}/rules`, { access: access.tenant("viewer"), summary: "rules" }, async (c) => {
+  app.get(`${BASE}/rules`, {
+    access: access.tenant("viewer"),
+    summary: "Lists the tenant's transform rules",
+    response: rulesListSchema,
+  }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
     const rules = await listRules(c.get("services"), tenant.id);
     return c.json({ rules: rules.map(ruleView) });
@@ -70,7 +92,8 @@ export function aiTransformRoutes(): Routes {
 
   app.post(`${BASE}/rules`, {
     access: access.tenant("editor"),
-    summary: "POST ${BASE}/rules",
+    summary: "Creates a draft transform rule",
+    response: ruleViewSchema,
     body: createRuleSchema,
     ok: 201,
   }, async (c) => {
@@ -82,7 +105,8 @@ export function aiTransformRoutes(): Routes {
 
   app.put(`${BASE}/rules/:id`, {
     access: access.tenant("editor"),
-    summary: "PUT ${BASE}/rules/:id",
+    summary: "Changes the given fields of a rule",
+    response: ruleViewSchema,
     body: updateRuleSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
@@ -93,7 +117,8 @@ export function aiTransformRoutes(): Routes {
 
   app.delete(`${BASE}/rules/:id`, {
     access: access.tenant("editor"),
-    summary: "DELETE ${BASE}/rules/:id",
+    summary: "Deletes a rule",
+    response: okSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
     const id = intParam(c, "id");
@@ -104,7 +129,9 @@ export function aiTransformRoutes(): Routes {
   for (const action of ["activate", "pause", "resume"] as StatusAction[]) {
     app.post(`${BASE}/rules/:id/${action}`, {
       access: access.tenant("editor"),
-      summary: "POST ${BASE}/rules/:id/${action}",
+      summary: STATUS_SUMMARIES[action],
+      response: ruleViewSchema,
+      ...(action === "resume" ? { errors: [409] } : {}),
     }, async (c) => {
       const { tenant, auth } = await requireTenant(c, "editor");
       const id = intParam(c, "id");
@@ -117,7 +144,8 @@ export function aiTransformRoutes(): Routes {
 
   app.post(`${BASE}/preview`, {
     access: access.tenant("editor"),
-    summary: "preview and regenerate",
+    summary: "Runs a stored or inline rule on sample content (at most 5 fields)",
+    response: previewResultSchema,
     body: previewSchema,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "editor");
@@ -127,7 +155,8 @@ export function aiTransformRoutes(): Routes {
 
   app.post(`${BASE}/regenerate`, {
     access: access.tenant("editor"),
-    summary: "POST ${BASE}/regenerate",
+    summary: "Re-transforms one upstream path for a profile and invalidates its cached copy",
+    response: regenerateResultSchema,
     body: regenerateSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "editor");
@@ -139,7 +168,8 @@ export function aiTransformRoutes(): Routes {
 
   app.get(`${BASE}/runs`, {
     access: access.tenant("viewer"),
-    summary: "runs, usage, profiles, settings",
+    summary: "Lists transform runs, newest first, with the total matching the filter",
+    response: runsPageSchema,
     query: runsQuery,
   }, async (c) => {
     const { tenant } = await requireTenant(c, "viewer");
@@ -151,7 +181,11 @@ export function aiTransformRoutes(): Routes {
 
   app.get(
     `${BASE}/usage`,
-    { access: access.tenant("viewer"), summary: "GET ${BASE}/usage" },
+    {
+      access: access.tenant("viewer"),
+      summary: "Token usage of this month and day, and the limits",
+      response: aiUsageViewSchema,
+    },
     async (c) => {
       const { tenant } = await requireTenant(c, "viewer");
       const s = c.get("services");
@@ -162,7 +196,11 @@ export function aiTransformRoutes(): Routes {
 
   app.get(
     `${BASE}/profiles`,
-    { access: access.tenant("viewer"), summary: "GET ${BASE}/profiles" },
+    {
+      access: access.tenant("viewer"),
+      summary: "Profiles that have at least one active rule",
+      response: profilesSchema,
+    },
     async (c) => {
       const { tenant } = await requireTenant(c, "viewer");
       return c.json({ profiles: await listActiveProfiles(c.get("services"), tenant.id) });
@@ -171,7 +209,11 @@ export function aiTransformRoutes(): Routes {
 
   app.get(
     `${BASE}/settings`,
-    { access: access.tenant("viewer"), summary: "GET ${BASE}/settings" },
+    {
+      access: access.tenant("viewer"),
+      summary: "The tenant's AI limits",
+      response: aiSettingsSchema,
+    },
     async (c) => {
       const { tenant } = await requireTenant(c, "viewer");
       return c.json({ settings: tenantAiLimits(tenant) });
@@ -180,7 +222,8 @@ export function aiTransformRoutes(): Routes {
 
   app.put(`${BASE}/settings`, {
     access: access.tenant("admin"),
-    summary: "PUT ${BASE}/settings",
+    summary: "Changes the tenant's AI limits",
+    response: aiSettingsSchema,
     body: settingsSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
@@ -194,7 +237,8 @@ export function aiTransformRoutes(): Routes {
 
   app.post("/ai-transform/execute", {
     access: access.machineKey("aiTransform"),
-    summary: "execute: the same runtime pipeline for an edge deployed apart from the app",
+    summary: "Runs a profile's active rules on a JSON payload for an edge deployed apart",
+    response: transformedJsonSchema,
     body: executeSchema,
   }, async (c) => {
     const s = c.get("services");

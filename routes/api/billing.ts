@@ -17,7 +17,7 @@ import { accountMonth } from "../../lib/billing/quota.ts";
 import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
 import { billingViewSchema } from "../../lib/billing/view_schema.ts";
 
-const urlSchema = z.strictObject({ url: z.string().describe("Where to send the browser") });
+const urlSchema = z.strictObject({ url: str().describe("Where to send the browser") });
 const syncedSchema = z.strictObject({
   ok: z.literal(true),
   synced: z.boolean().describe("false when there is no subscription to read"),

@@ -4,6 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireTenant } from "../../lib/tenants/access.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
@@ -19,7 +20,7 @@ import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
 
 const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
 const secretSchema = z.strictObject({
-  secret: z.string().describe("The publish webhook's query secret"),
+  secret: str().describe("The publish webhook's query secret"),
 });
 
 export function cacheControlRoutes(): Routes {

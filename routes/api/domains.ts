@@ -87,7 +87,7 @@ export function domainsRoutes(): Routes {
   app.delete("/tenants/:slug/domains", {
     access: access.tenant("admin"),
     summary: "Removes a custom domain, named by hostname or id in the body or query",
-    response: z.strictObject({ ok: z.literal(true), id: z.number().int(), hostname: z.string() }),
+    response: z.strictObject({ ok: z.literal(true), id: z.number().int(), hostname: str() }),
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
     const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));

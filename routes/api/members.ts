@@ -66,7 +66,7 @@ export function membersRoutes(): Routes {
     access: access.tenant("admin"),
     summary: "Removes a member from the tenant",
     body: removeSchema,
-    response: z.strictObject({ ok: z.literal(true), userId: z.string() }),
+    response: z.strictObject({ ok: z.literal(true), userId: str() }),
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, removeSchema);
@@ -91,7 +91,7 @@ export function membersRoutes(): Routes {
     access: access.tenant("admin"),
     summary: "Changes a member's role",
     body: roleSchema,
-    response: z.strictObject({ userId: z.string(), role: z.enum(ROLES), updatedAt: isoTime }),
+    response: z.strictObject({ userId: str(), role: z.enum(ROLES), updatedAt: isoTime }),
   }, async (c) => {
     const { tenant, role, auth } = await requireTenant(c, "admin");
     const body = await parseJsonBody(c, roleSchema);
@@ -107,7 +107,7 @@ export function membersRoutes(): Routes {
     body: acceptSchema,
     response: z.strictObject({
       ok: z.literal(true),
-      tenant: z.string().describe("The tenant's slug"),
+      tenant: str().describe("The tenant's slug"),
       role: z.enum(ROLES),
     }),
     errors: [403, 404, 410],

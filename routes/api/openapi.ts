@@ -2,12 +2,13 @@
 import { access, type DeclaredRoute, Routes } from "../../lib/http/route.ts";
 import { openApiDocument } from "../../lib/http/openapi.ts";
 import { z } from "zod";
+import { str } from "../../lib/http/text.ts";
 
 // The document's own schema is OpenAPI 3.1's; only its top level is stated here.
 const documentSchema = z.looseObject({
   openapi: z.literal("3.1.0"),
-  info: z.looseObject({ title: z.string(), version: z.string() }),
-  paths: z.record(z.string(), z.looseObject({})),
+  info: z.looseObject({ title: str(), version: str() }),
+  paths: z.record(str(), z.looseObject({})),
   components: z.looseObject({}),
 });
 

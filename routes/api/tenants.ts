@@ -31,10 +31,10 @@ const tenantListSchema = z.strictObject({
 });
 const createdSchema = z.strictObject({
   ok: z.literal(true),
-  key: z.string(),
-  proxyBase: z.string(),
+  key: str(),
+  proxyBase: str(),
 });
-const slugAvailabilitySchema = z.strictObject({ slug: z.string(), available: z.boolean() });
+const slugAvailabilitySchema = z.strictObject({ slug: str(), available: z.boolean() });
 const apiConfigResponseSchema = z.strictObject({
   ok: z.literal(true),
   config: tenantViewSchema.shape.value.pick({
@@ -49,7 +49,7 @@ const apiConfigResponseSchema = z.strictObject({
 });
 const tokenSavedSchema = z.strictObject({
   ok: z.literal(true),
-  updatedAt: z.string().describe("ISO 8601 time"),
+  updatedAt: str().describe("ISO 8601 time"),
 });
 
 const slugQuerySchema = z.object({ slug: str().trim().toLowerCase().min(1).max(100) });

@@ -60,9 +60,9 @@ export function usageIngestRoutes(): Routes {
     summary: "Reports a tenant's month of usage and whether its plan lets traffic through",
     query: checkQuery,
     response: z.strictObject({
-      tenant: z.string(),
-      period: z.string(),
-      usage: usageTotalsSchema.extend({ from: z.string(), to: z.string() }),
+      tenant: str(),
+      period: str(),
+      usage: usageTotalsSchema.extend({ from: str(), to: str() }),
       ...usageCheckShape,
     }),
     errors: [404],

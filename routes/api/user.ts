@@ -15,7 +15,13 @@ import { publicUser } from "../../lib/users/mod.ts";
 import { hashPassword, passwordPolicyViolation, verifyPassword } from "../../lib/auth/password.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { deleteUserSessions } from "../../lib/auth/sessions.ts";
+import { createdTokenSchema, tokensListSchema } from "../../lib/auth/tokens_schema.ts";
+import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
+import { okSchema } from "../../lib/http/shapes.ts";
 
+const profileUpdatedSchema = z.strictObject({ ok: z.literal(true), user: publicUserSchema });
+
+const tokenBody = z.object({ name: str().trim().min(1).max(100) });
 const profileSchema = z.object({ name: str().trim().min(1).max(120).nullable() }).partial()
   .strict();
 const passwordSchema = z.object({
@@ -26,20 +32,35 @@ const passwordSchema = z.object({
 export function userRoutes(): Routes {
   const app = new Routes("/user");
 
-  app.post("/tokens", { access: access.session, summary: "POST /tokens", ok: 201 }, async (c) => {
+  app.post("/tokens", {
+    access: access.session,
+    summary: "Creates a personal access token, shown once",
+    body: tokenBody,
+    ok: 201,
+    response: createdTokenSchema,
+  }, async (c) => {
     const auth = requireAuth(c);
-    const body = await parseJsonBody(c, z.object({ name: str().trim().min(1).max(100) }));
+    const body = await parseJsonBody(c, tokenBody);
     return c.json(await createPersonalToken(c.get("services"), auth.user.id, body.name), 201);
   });
 
-  app.get("/tokens", { access: access.session, summary: "GET /tokens" }, async (c) => {
+  app.get("/tokens", {
+    access: access.session,
+    summary: "Lists the caller's live personal access tokens (never the token itself)",
+    response: tokensListSchema,
+  }, async (c) => {
     const auth = requireAuth(c);
     return c.json({ tokens: await listPersonalTokens(c.get("services"), auth.user.id) });
   });
 
   app.delete(
     "/tokens/:id",
-    { access: access.session, summary: "DELETE /tokens/:id" },
+    {
+      access: access.session,
+      summary: "Revokes one of the caller's personal access tokens",
+      response: okSchema,
+      errors: [404],
+    },
     async (c) => {
       const auth = requireAuth(c);
       await revokePersonalToken(c.get("services"), auth.user.id, intParam(c, "id"));
@@ -49,7 +70,12 @@ export function userRoutes(): Routes {
 
   app.patch(
     "/profile",
-    { access: access.session, summary: "PATCH /profile", body: profileSchema },
+    {
+      access: access.session,
+      summary: "Changes the caller's display name",
+      body: profileSchema,
+      response: profileUpdatedSchema,
+    },
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
@@ -62,7 +88,9 @@ export function userRoutes(): Routes {
 
   app.post("/change-password", {
     access: access.session,
-    summary: "POST /change-password",
+    summary: "Changes the caller's password and ends their other sessions",
+    response: okSchema,
+    errors: [403],
     body: passwordSchema,
   }, async (c) => {
     const auth = requireAuth(c);

@@ -5,7 +5,7 @@
  * Idempotent: a second run finds no member-less tenant and seeds 0.
  */
 import type { Services } from "../../services.ts";
-import type { MembersBackfilled } from "./views_schema.ts";
+import type { MembersBackfilled } from "./view_schema.ts";
 
 export async function backfillMembers(
   s: Services,

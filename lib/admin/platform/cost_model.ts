@@ -9,7 +9,7 @@ import type { Services } from "../../services.ts";
 import { requestLogs, tenants, usageDaily } from "../../db/schema/mod.ts";
 import { periodRange } from "../../usage/query.ts";
 import { addDays, daysInclusive } from "../../usage/days.ts";
-import type { PlatformCost } from "./views_schema.ts";
+import type { PlatformCost } from "./view_schema.ts";
 
 export const COST_CACHE_TTL_MS = 10 * 60_000;
 

@@ -6,7 +6,7 @@
 import type { Services } from "../../services.ts";
 import { applyMigrations } from "../../db/migrate.ts";
 import { migrateUnderLock } from "../../db/migrate_lock.ts";
-import type { DatabaseInit } from "./views_schema.ts";
+import type { DatabaseInit } from "./view_schema.ts";
 
 export async function initDatabase(s: Services, actorUserId: string): Promise<DatabaseInit> {
   // On PostgreSQL under the same advisory lock as every instance's start (lib/db/migrate_lock.ts).

@@ -6,7 +6,7 @@
 import { count, max, min } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { requestLogs, usageDaily } from "../../db/schema/mod.ts";
-import type { UsageDiagnostic } from "./views_schema.ts";
+import type { UsageDiagnostic } from "./view_schema.ts";
 
 export async function usageDiagnostic(s: Services): Promise<UsageDiagnostic> {
   const [daily] = await s.db.select({

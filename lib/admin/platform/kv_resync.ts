@@ -9,7 +9,7 @@ import { asc } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { tenants } from "../../db/schema/mod.ts";
 import { projectSlug } from "../../edge_config/projector.ts";
-import type { SnapshotsResynced } from "./views_schema.ts";
+import type { SnapshotsResynced } from "./view_schema.ts";
 
 export async function resyncEdgeSnapshots(
   s: Services,

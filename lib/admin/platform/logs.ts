@@ -4,7 +4,7 @@
  */
 import type { Services } from "../../services.ts";
 import { LOG_LEVEL_ORDER, type LogEntry, type LogLevel } from "../../log.ts";
-import type { LogsPage, TestLogWritten } from "./views_schema.ts";
+import type { LogsPage, TestLogWritten } from "./view_schema.ts";
 
 export type LogsQuery = { limit: number; cursor?: number; level?: LogLevel };
 

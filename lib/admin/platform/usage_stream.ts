@@ -5,7 +5,7 @@
 import { desc, eq, lt } from "drizzle-orm";
 import type { Services } from "../../services.ts";
 import { requestLogs, tenants } from "../../db/schema/mod.ts";
-import type { UsageStream } from "./views_schema.ts";
+import type { UsageStream } from "./view_schema.ts";
 
 export async function usageStream(
   s: Services,

@@ -3,6 +3,7 @@
  * built by the modules of this folder, which are typed from these schemas.
  */
 import { z } from "zod";
+import { isoTime } from "../../http/shapes.ts";
 import { PERIOD_RE } from "../../usage/query.ts";
 import { LOG_LEVELS } from "../../log.ts";
 import { aggregatorStatusSchema } from "../../usage/aggregator_schema.ts";
@@ -15,7 +16,7 @@ export const platformCostSchema = z.strictObject({
   period: z.string().regex(PERIOD_RE),
   costSource: z.enum(["live", "modeled"]),
   costConfidence: z.enum(["high", "medium", "low"]),
-  fetchedAt: z.iso.datetime(),
+  fetchedAt: isoTime,
   cacheAgeMs: count,
   cost: z.strictObject({ workersCost: usd, d1Cost: usd, kvCost: usd, totalCost: usd }),
   inputs: z.strictObject({
@@ -44,7 +45,7 @@ export const usageStreamSchema = z.strictObject({
   items: z.array(z.strictObject({
     id: z.number().int().positive(),
     tenant: z.string(),
-    ts: z.iso.datetime(),
+    ts: isoTime,
     method: z.string(),
     path: z.string(),
     status: z.number().int(),
@@ -55,13 +56,13 @@ export const usageStreamSchema = z.strictObject({
   })),
   nextCursor: z.number().int().positive().nullable(),
   hasMore: z.boolean(),
-  generatedAt: z.iso.datetime(),
+  generatedAt: isoTime,
 });
 export type UsageStream = z.infer<typeof usageStreamSchema>;
 
 /** GET /api/admin/usage-diagnostic: is usage flowing? */
 export const usageDiagnosticSchema = z.strictObject({
-  generatedAt: z.iso.datetime(),
+  generatedAt: isoTime,
   database: z.strictObject({
     kind: z.enum(["pglite", "postgres"]),
     migrations: count,
@@ -75,8 +76,8 @@ export const usageDiagnosticSchema = z.strictObject({
   }),
   requestLogs: z.strictObject({
     rows: count,
-    oldestAt: z.iso.datetime().nullable(),
-    newestAt: z.iso.datetime().nullable(),
+    oldestAt: isoTime.nullable(),
+    newestAt: isoTime.nullable(),
   }),
   kv: z.strictObject({ reachable: z.boolean(), error: z.string().nullable() }),
 });
@@ -85,7 +86,7 @@ export type UsageDiagnostic = z.infer<typeof usageDiagnosticSchema>;
 /** One entry of the in-memory log ring (lib/log.ts); `fields` are whatever the caller logged. */
 export const logEntrySchema = z.strictObject({
   seq: z.number().int().positive(),
-  t: z.iso.datetime(),
+  t: isoTime,
   level: z.enum(LOG_LEVELS),
   msg: z.string(),
   fields: z.record(z.string(), z.unknown()),
@@ -98,7 +99,7 @@ export const logsPageSchema = z.strictObject({
   hasMore: z.boolean(),
   capacity: count,
   minLevel: z.enum(LOG_LEVELS),
-  generatedAt: z.iso.datetime(),
+  generatedAt: isoTime,
 });
 export type LogsPage = z.infer<typeof logsPageSchema>;
 
@@ -108,7 +109,7 @@ export const testLogWrittenSchema = z.strictObject({
   seq: z.number().int().positive().nullable(),
   level: z.enum(LOG_LEVELS),
   message: z.string(),
-  at: z.iso.datetime(),
+  at: isoTime,
 });
 export type TestLogWritten = z.infer<typeof testLogWrittenSchema>;
 

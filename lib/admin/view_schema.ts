@@ -6,9 +6,11 @@
  * answer against them (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
 import { PERIOD_RE } from "../usage/query.ts";
 import { ROLES } from "../tenants/roles.ts";
 import { PLAN_CODES } from "../billing/plans.ts";
+import { bandwidthSeriesSchema, usageTotalsSchema } from "../usage/view_schema.ts";
 
 const count = z.number().int().nonnegative();
 const period = z.string().regex(PERIOD_RE);
@@ -23,8 +25,8 @@ export const adminUserViewSchema = z.strictObject({
   blockedReason: z.string().nullable(),
   tenants: z.array(z.strictObject({ slug: z.string(), role: z.enum(ROLES) })),
   activeTokens: count,
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
 });
 export type AdminUserView = z.infer<typeof adminUserViewSchema>;
 
@@ -39,7 +41,7 @@ export const userSearchSchema = z.strictObject({
     isAdmin: z.boolean(),
     plan: z.enum(PLAN_CODES),
     adminOverride: z.boolean(),
-    createdAt: z.iso.datetime(),
+    createdAt: isoTime,
   })),
   hasMore: z.boolean(),
 });
@@ -59,7 +61,7 @@ export type UserBlocked = z.infer<typeof userBlockedSchema>;
 export const passwordResetStartedSchema = z.strictObject({
   ok: z.literal(true),
   userId: z.string(),
-  expiresAt: z.iso.datetime(),
+  expiresAt: isoTime,
   emailSent: z.boolean(),
   sessionsEnded: count,
 });
@@ -70,20 +72,17 @@ export const adminOverviewSchema = z.strictObject({
   period,
   users: z.strictObject({ total: count, blocked: count, admins: count }),
   tenants: z.strictObject({ total: count, createdInPeriod: count }),
-  usage: z.strictObject({
-    requests: count,
-    bytes: count,
-    hits: count,
-    misses: count,
-    stale: count,
-    bypass: count,
-    errors: count,
-    cacheHitRatio: z.number().min(0).max(1),
-  }),
+  usage: usageTotalsSchema.omit({ blocked: true }),
   ai: z.strictObject({ inputTokens: count, outputTokens: count, modelCalls: count }),
   topTenants: z.array(z.strictObject({ slug: z.string(), requests: count, bytes: count })),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;
+
+/** GET /api/admin/bandwidth-daily: all tenants' series, or one tenant's (`tenant` its slug). */
+export const adminBandwidthSchema = bandwidthSeriesSchema.extend({
+  tenant: z.string().nullable(),
+});
+export type AdminBandwidth = z.infer<typeof adminBandwidthSchema>;
 
 /** GET /api/admin/users/{userId}/daily: one zero-filled point per day of the month. */
 export const userDailySchema = z.strictObject({
@@ -106,6 +105,6 @@ export const logsPrunedSchema = z.strictObject({
   ok: z.literal(true),
   deleted: count,
   retentionDays: z.number().int().positive(),
-  before: z.iso.datetime(),
+  before: isoTime,
 });
 export type LogsPruned = z.infer<typeof logsPrunedSchema>;

@@ -1,0 +1,90 @@
+/**
+ * Response shapes of the AI experiments endpoints (routes/api/ai_experiments.ts): the
+ * experiment and variant views (service.ts), the exposure summary (exposures.ts) and the
+ * stored conversion event's id. The builders are typed from these schemas.
+ */
+import { z } from "zod";
+import { isoTime } from "../http/shapes.ts";
+import { ROUTE_MATCHES } from "./route.ts";
+
+const count = z.number().int().nonnegative();
+const id = z.number().int().positive();
+/** SPEC percentages: splits and conversion rates, 0 to 100 (a rate may exceed 100: events are not deduplicated). */
+const percent = z.number().nonnegative();
+
+/** A variant: `config` and `transformProfile` mirror each other (null for control). */
+export const variantViewSchema = z.strictObject({
+  id,
+  key: z.string(),
+  label: z.string(),
+  weight: count,
+  config: z.strictObject({ transformProfile: z.string() }).nullable(),
+  transformProfile: z.string().nullable(),
+});
+export type VariantView = z.infer<typeof variantViewSchema>;
+
+/** An experiment with its variants (SPEC "AI experiment"). */
+export const experimentViewSchema = z.strictObject({
+  id,
+  name: z.string(),
+  routePattern: z.string(),
+  routeMatch: z.enum(ROUTE_MATCHES),
+  status: z.enum(["draft", "active", "archived"]),
+  variants: z.array(variantViewSchema),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  archivedAt: isoTime.nullable(),
+});
+export type ExperimentView = z.infer<typeof experimentViewSchema>;
+
+/** GET …/ai-experiments: non-archived experiments, newest first. */
+export const experimentsListSchema = z.strictObject({
+  experiments: z.array(experimentViewSchema),
+});
+
+const upliftSchema = z.strictObject({
+  absolute: z.number(),
+  ciLower: z.number(),
+  ciUpper: z.number(),
+  confidence: z.literal(0.95),
+  baselineVariantId: id,
+});
+
+const srmSchema = z.strictObject({
+  chiSquared: z.number().nonnegative(),
+  degreesOfFreedom: z.number().int().positive(),
+  pValue: z.number().min(0).max(1),
+  threshold: z.number(),
+  flagged: z.boolean(),
+});
+
+/** GET …/ai-experiments/{id}/exposures (SPEC "Exposure summary", plus srm and uplift). */
+export const exposureSummarySchema = z.strictObject({
+  experimentId: id,
+  totalExposures: count,
+  totalEvents: count,
+  goalEventName: z.string(),
+  variants: z.array(z.strictObject({
+    variantId: id,
+    variantKey: z.string(),
+    label: z.string(),
+    transformProfile: z.string().nullable(),
+    trafficWeight: count,
+    exposures: count,
+    actualSplit: percent,
+    expectedSplit: percent,
+    lastSeenAt: isoTime.nullable(),
+    eventCount: count,
+    conversionRate: percent,
+    lastEventAt: isoTime.nullable(),
+    /** Against the control variant; null for control itself or when undefined. */
+    uplift: upliftSchema.nullable(),
+  })),
+  /** The first variant without a transform profile, the baseline of `uplift`. */
+  controlVariantId: id.nullable(),
+  sampleRatioMismatch: srmSchema.nullable(),
+});
+export type ExposureSummary = z.infer<typeof exposureSummarySchema>;
+
+/** POST /api/ai-experiments/events (SPEC `{ ok: true, id }`). */
+export const eventStoredSchema = z.strictObject({ ok: z.literal(true), id });
