@@ -9,7 +9,10 @@ export const publicUserSchema = z.strictObject({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
-  isAdmin: z.boolean(),
+  isAdmin: z.boolean().describe("Master admin (ADMIN_EMAILS or granted by the CLI)"),
+  emailVerified: z.boolean().describe(
+    "False until the owner follows the mailed link, or proves the address another way",
+  ),
   createdAt: isoTime,
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;

@@ -6,10 +6,11 @@ import { access, Routes } from "../../lib/http/route.ts";
 import { deleteCookie, getCookie } from "hono/cookie";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
+import { okSchema } from "../../lib/http/shapes.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { publicUser } from "../../lib/users/mod.ts";
-import { publicUserSchema } from "../../lib/users/view_schema.ts";
+import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { resendVerification, verifyEmail } from "../../lib/auth/email_verification.ts";
@@ -54,7 +55,7 @@ export function authRoutes(): Routes {
   app.post("/logout", {
     access: access.public,
     summary: "Ends the session the cookie names (if any) and clears the cookie",
-    response: z.strictObject({ ok: z.literal(true) }),
+    response: okSchema,
   }, async (c) => {
     // Public: logging out needs no valid session; the cookie's session is ended whatever it is.
     const token = getCookie(c, SESSION_COOKIE);

@@ -6,6 +6,7 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
+import { okSchema } from "../../lib/http/shapes.ts";
 import { parseJsonBody } from "../../lib/http/validate.ts";
 import { completePasswordReset } from "../../lib/admin/password_reset.ts";
 import { requestPasswordReset } from "../../lib/auth/forgot_password.ts";
@@ -16,8 +17,6 @@ const resetBody = z.object({
 }).strict();
 
 const forgotBody = z.object({ email: z.email().max(254) }).strict();
-
-const okSchema = z.strictObject({ ok: z.literal(true) });
 
 export function passwordResetRoutes(): Routes {
   const app = new Routes("");
