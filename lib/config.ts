@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   ),
   ADMIN_EMAILS: z.string().default(""),
   ALLOW_PRIVATE_UPSTREAMS: bool.optional(),
+  ADMIN_EMAILS_REQUIRE_VERIFIED: bool.optional(),
   IMAGE_HOST_ASSET_ORIGIN: origin.default("https://res.cloudinary.com"),
   IMAGE_HOST_API_ORIGIN: origin.default("https://api.cloudinary.com"),
   OPENAI_BASE_URL: origin.optional(),
@@ -191,6 +192,8 @@ export type Config = {
   kvPath: string | undefined;
   encryptionKey: string | undefined;
   adminEmails: Set<string>;
+  /** ADMIN_EMAILS grants master admin only to verified addresses (default: unless loopback). */
+  adminEmailsNeedVerification: boolean;
   allowPrivateUpstreams: boolean;
   imageHostAssetOrigin: string;
   imageHostApiOrigin: string;
@@ -298,6 +301,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminEmails: new Set(
       e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
+    // On a server others can reach, whoever signs up first with a listed address must not
+    // become master admin before proving it (docs/decisions.md "Email verification").
+    adminEmailsNeedVerification: e.ADMIN_EMAILS_REQUIRE_VERIFIED ?? !isLoopbackHost(e.HOST),
     // Only a server nobody else can reach may proxy to private addresses by default: with
     // open sign-up, anyone could otherwise point apiOrigin at 169.254.169.254 (docs/decisions.md).
     allowPrivateUpstreams: e.ALLOW_PRIVATE_UPSTREAMS ?? isLoopbackHost(e.HOST),

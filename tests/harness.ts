@@ -32,6 +32,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PUBLIC_URL: APP_ORIGIN,
     PROXY_DOMAIN,
     ALLOW_PRIVATE_UPSTREAMS: "true",
+    // Tests sign up their admins without mail; tests/admin_emails_verified_test.ts covers
+    // the default of a reachable server (verified addresses only).
+    ADMIN_EMAILS_REQUIRE_VERIFIED: "false",
     LOG_LEVEL: "error",
     // Plan quotas are off unless a test opts in (tests/quota_*_test.ts): a test about another
     // area should not depend on the free plan's one tenant.

@@ -3,7 +3,7 @@
  * the flushed daily tables (usage_daily, ai_usage_daily), so it trails live traffic
  * by up to one flush interval, like every other usage read.
  */
-import { and, count, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, tenants, users } from "../db/schema/mod.ts";
 import { emptyPeriodUsage, periodRange, usageByTenant } from "../usage/query.ts";
@@ -25,9 +25,12 @@ export async function adminOverview(s: Services, period: string): Promise<AdminO
   }).from(users);
   const adminEmails = [...s.config.adminEmails];
   const [{ admins }] = await s.db.select({ admins: count() }).from(users).where(
-    adminEmails.length === 0
-      ? eq(users.masterAdmin, true)
-      : or(eq(users.masterAdmin, true), inArray(users.email, adminEmails)),
+    adminEmails.length === 0 ? eq(users.masterAdmin, true) : or(
+      eq(users.masterAdmin, true),
+      s.config.adminEmailsNeedVerification
+        ? and(inArray(users.email, adminEmails), isNotNull(users.emailVerifiedAt))
+        : inArray(users.email, adminEmails),
+    ),
   );
 
   const allTenants = await s.db.select({

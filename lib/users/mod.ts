@@ -15,11 +15,18 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * A database grant always counts. An ADMIN_EMAILS address counts once its owner has proven
+ * it (emailVerifiedAt), except on a loopback-only server where nobody else can sign up
+ * first (docs/decisions.md "Email verification": ADMIN_EMAILS).
+ */
 export function isMasterAdmin(
   s: Services,
-  user: { email: string; masterAdmin?: boolean },
+  user: { email: string; masterAdmin?: boolean; emailVerifiedAt?: Date | null },
 ): boolean {
-  return user.masterAdmin === true || s.config.adminEmails.has(normaliseEmail(user.email));
+  if (user.masterAdmin === true) return true;
+  if (!s.config.adminEmails.has(normaliseEmail(user.email))) return false;
+  return !s.config.adminEmailsNeedVerification || user.emailVerifiedAt != null;
 }
 
 /** Grants or revokes the database master-admin flag; false when no such user. */

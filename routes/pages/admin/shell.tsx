@@ -74,7 +74,8 @@ function forbiddenPage(c: Context<AppEnv>, email: string) {
       </p>
       <p>
         Master admins are the addresses in the server's <code>ADMIN_EMAILS</code>{" "}
-        setting, or accounts granted with{" "}
+        setting, once the address is verified (follow the link mailed at sign-up), or accounts
+        granted with{" "}
         <code>cachely admin grant</code>. Ask the operator of this installation if you need access.
       </p>
       <p>
