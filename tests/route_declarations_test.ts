@@ -97,12 +97,6 @@ function isPlaceholderSummary(summary: string): boolean {
 /** A route answering JSON on success: everything but 204s and redirects. */
 const answersJson = (r: DeclaredRoute) => r.ok !== 204 && !(r.ok && r.ok >= 300 && r.ok < 400);
 
-/**
- * Routes whose owners have not declared a response schema or a real summary yet (issue 13
- * items 1-2). Each entry is a known gap: remove it with the declaration, never add to it.
- */
-const NOT_YET_DECLARED = new Set<string>([]);
-
 Deno.test("every JSON route declares its response schema and a real summary", () => {
   const gaps = declared.flatMap((r) => {
     const name = `${r.method} ${r.path}`;
@@ -110,9 +104,7 @@ Deno.test("every JSON route declares its response schema and a real summary", ()
       ...(answersJson(r) && !r.response ? ["no response schema"] : []),
       ...(isPlaceholderSummary(r.summary) ? [`placeholder summary "${r.summary}"`] : []),
     ];
-    return problems.length && !NOT_YET_DECLARED.has(name)
-      ? [`${name}: ${problems.join(", ")}`]
-      : [];
+    return problems.length ? [`${name}: ${problems.join(", ")}`] : [];
   });
   assertEquals(gaps, []);
 });
