@@ -82,6 +82,7 @@ dbTest("GET /api/tenants/usage lists every tenant of the caller with totals", as
     rec(await tenantIdOf(app, a), NOW, { bytes: 10 }),
     rec(await tenantIdOf(app, b), NOW, { bytes: 20, cache: "MISS" }),
     rec(await tenantIdOf(app, b), NOW, { bytes: 30 }),
+    rec(await tenantIdOf(app, b), NOW, { bytes: 0, status: 403, blocked: true }),
   ]);
   const r = await owner.get("/api/tenants/usage");
   assertEquals(r.status, 200);
@@ -98,6 +99,8 @@ dbTest("GET /api/tenants/usage lists every tenant of the caller with totals", as
   assertEquals(r.body.totals.requests, 3);
   assertEquals(r.body.totals.bytes, 60);
   assertEquals(r.body.totals.cacheHitRatio, 0.6667);
+  assertEquals(r.body.tenants[1].usage.blocked, 1, "a refused bot is counted per tenant");
+  assertEquals(r.body.totals.blocked, 1, "and in the totals");
   const empty = await owner.get("/api/tenants/usage?period=2020-02");
   assertEquals(empty.body.totals.requests, 0);
   assertEquals(empty.body.tenants[0].usage.requests, 0);

@@ -46,7 +46,16 @@ export function usageRoutes(): Routes {
     const totals = emptyPeriodUsage(period);
     for (const t of tenants) {
       for (
-        const k of ["requests", "bytes", "hits", "misses", "stale", "bypass", "errors"] as const
+        const k of [
+          "requests",
+          "bytes",
+          "hits",
+          "misses",
+          "stale",
+          "bypass",
+          "errors",
+          "blocked",
+        ] as const
       ) {
         totals[k] += t.usage[k];
       }
