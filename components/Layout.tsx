@@ -11,7 +11,13 @@ import { Notice } from "../islands/Notice.tsx";
 import { VerifyEmailBanner } from "./VerifyEmailBanner.tsx";
 
 /** `emailVerified: false` shows the verification banner; absent means nothing to say. */
-export type PageUser = { email: string; isAdmin: boolean; emailVerified?: boolean };
+export type PageUser = {
+  email: string;
+  isAdmin: boolean;
+  emailVerified?: boolean;
+  /** False when the server has no MAIL_TRANSPORT_URL: no link can be mailed. */
+  mailConfigured?: boolean;
+};
 
 export type LayoutProps = {
   title: string;
@@ -64,7 +70,9 @@ export function Layout({ title, user, side, children }: LayoutProps) {
             <div id="announce" class="announce" aria-live="polite">
               {ctx.flash && <Notice outcome={ctx.flash} />}
             </div>
-            {user?.emailVerified === false && <VerifyEmailBanner email={user.email} />}
+            {user?.emailVerified === false && (
+              <VerifyEmailBanner email={user.email} canMail={user.mailConfigured !== false} />
+            )}
             <div id="content">{children}</div>
           </main>
         </div>

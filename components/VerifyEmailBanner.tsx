@@ -4,7 +4,21 @@
  */
 import { ApiForm } from "./ApiForm.tsx";
 
-export function VerifyEmailBanner({ email }: { email: string }) {
+export function VerifyEmailBanner({ email, canMail }: { email: string; canMail: boolean }) {
+  if (!canMail) {
+    // An embedded or mail-less installation: saying "we mailed a link" would be untrue.
+    return (
+      <div class="notice warn" role="status" data-verify-email>
+        <p>
+          <strong>Your email address is not confirmed.</strong>{" "}
+          This server sends no mail (its operator has not set{" "}
+          <code>MAIL_TRANSPORT_URL</code>), so no link was sent to{" "}
+          <strong>{email}</strong>. Until the address is confirmed, a GitHub or Google sign-in as
+          this address takes the account over: its password and API tokens end.
+        </p>
+      </div>
+    );
+  }
   return (
     <div class="notice warn" role="status" data-verify-email>
       <p>

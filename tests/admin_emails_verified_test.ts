@@ -59,3 +59,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the verification banner says a link was mailed only when the server can send mail",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const backend = BACKENDS[0];
+    const mail = startFakeMail();
+    const withMail = await createTestApp(backend, { env: { MAIL_TRANSPORT_URL: mail.url } });
+    const without = await createTestApp(backend);
+    try {
+      const a = await (await signUp(withMail)).get("/dashboard");
+      assertEquals(a.status, 200);
+      assertEquals(a.text.includes("We mailed a link"), true, "mail configured");
+      const b = await (await signUp(without)).get("/dashboard");
+      assertEquals(b.status, 200);
+      assertEquals(b.text.includes("We mailed a link"), false, "no transport: no such claim");
+      assertEquals(b.text.includes("This server sends no mail"), true);
+    } finally {
+      await withMail.close();
+      await without.close();
+      await mail.close();
+    }
+  },
+});

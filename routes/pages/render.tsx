@@ -44,6 +44,7 @@ export function pageUser(c: Context<AppEnv>) {
       email: auth.user.email,
       isAdmin: auth.isAdmin,
       emailVerified: auth.user.emailVerifiedAt !== null,
+      mailConfigured: Boolean(c.get("services").config.mailTransportUrl),
     }
     : null;
 }
