@@ -6,13 +6,12 @@
  * answer against them (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../http/shapes.ts";
 import { PERIOD_RE } from "../usage/query.ts";
 import { ROLES } from "../tenants/roles.ts";
 import { PLAN_CODES } from "../billing/plans.ts";
 import { bandwidthSeriesSchema, usageTotalsSchema } from "../usage/view_schema.ts";
 
-const count = z.number().int().nonnegative();
 const period = z.string().regex(PERIOD_RE);
 
 /** GET /api/admin/users/{userId}, and PATCH's answer. Never the password hash. */

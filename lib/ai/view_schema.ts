@@ -4,11 +4,10 @@
  * usageView, preview.ts, regenerate.ts, settings.ts) are typed from these schemas.
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../http/shapes.ts";
 import { PRESET_IDS } from "./rule_schema.ts";
 import { RUN_MODES, RUN_STATUSES } from "./runs.ts";
 
-const count = z.number().int().nonnegative();
 /** Transformed content is whatever JSON the sample or the upstream held. */
 const anyJson = z.unknown().describe("Any JSON value");
 

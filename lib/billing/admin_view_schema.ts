@@ -4,10 +4,10 @@
  * `earned` is defined in docs/decisions.md "Quotas: earned".
  */
 import { z } from "zod";
+import { count } from "../http/shapes.ts";
 import { PERIOD_RE } from "../usage/query.ts";
 import { PLAN_CODES } from "./plans.ts";
 
-const count = z.number().int().nonnegative();
 /** A fraction of the owner's account, 0 to 1. */
 const share = z.number().min(0).max(1);
 

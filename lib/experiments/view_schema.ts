@@ -4,10 +4,9 @@
  * stored conversion event's id. The builders are typed from these schemas.
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../http/shapes.ts";
 import { ROUTE_MATCHES } from "./route.ts";
 
-const count = z.number().int().nonnegative();
 const id = z.number().int().positive();
 /** SPEC percentages: splits and conversion rates, 0 to 100 (a rate may exceed 100: events are not deduplicated). */
 const percent = z.number().nonnegative();

@@ -4,9 +4,8 @@
  * /api/admin/usage-diagnostic answer them (SPEC "Master-admin endpoints").
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../http/shapes.ts";
 
-const count = z.number().int().nonnegative();
 const isoOrNull = isoTime.nullable();
 
 export const aggregatorStatusSchema = z.strictObject({

@@ -5,10 +5,9 @@
  * checks they agree (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../http/shapes.ts";
 import { ROLES } from "../tenants/roles.ts";
 
-const count = z.number().int().min(0);
 const day = z.string().describe("YYYY-MM-DD (UTC)");
 
 export const usageTotalsSchema = z.strictObject({

@@ -3,12 +3,11 @@
  * built by the modules of this folder, which are typed from these schemas.
  */
 import { z } from "zod";
-import { isoTime } from "../../http/shapes.ts";
+import { count, isoTime } from "../../http/shapes.ts";
 import { PERIOD_RE } from "../../usage/query.ts";
 import { LOG_LEVELS } from "../../log.ts";
 import { aggregatorStatusSchema } from "../../usage/aggregator_schema.ts";
 
-const count = z.number().int().nonnegative();
 const usd = z.number().nonnegative();
 
 /** GET /api/admin/cloudflare-cost: always modeled (cost_model.ts says why). */
