@@ -496,3 +496,20 @@ dbTest("tenant isolation: another tenant's webhook ids are 404 and unlisted", as
   assertEquals((await new Client(app).post(pathOf(hookA.url), {})).status, 200);
   assertEquals((await readSnapshot(app.services.kv, b.slug))!.versions.api, 1);
 });
+
+dbTest("two PATCHes of different fields at once both land (no lost update)", async (app) => {
+  const { owner, slug } = await ownerWithTenant(app);
+  const created = await owner.post(base(slug), { provider: "sanity" });
+  const id = created.body.webhook.id;
+  for (let round = 0; round < 5; round++) {
+    const enabled = round % 2 === 1;
+    const refreshAssets = round % 2 === 0;
+    const [a, b] = await Promise.all([
+      owner.patch(`${base(slug)}/${id}`, { enabled }),
+      owner.patch(`${base(slug)}/${id}`, { refreshAssets }),
+    ]);
+    assertEquals([a.status, b.status], [200, 200]);
+    const [w] = (await owner.get(base(slug))).body.webhooks;
+    assertEquals([w.enabled, w.refreshAssets], [enabled, refreshAssets], `round ${round}`);
+  }
+});

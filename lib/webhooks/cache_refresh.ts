@@ -81,16 +81,21 @@ export async function listWebhooks(s: Services, tenantId: number): Promise<Cache
 }
 
 /** A live (not deleted) webhook of this tenant, else 404. */
+/** The tenant's webhook `id`, unless deleted: every read and write of one webhook. */
+function liveWebhook(tenantId: number, id: number) {
+  return and(
+    eq(cacheRefreshWebhooks.id, id),
+    eq(cacheRefreshWebhooks.tenantId, tenantId),
+    isNull(cacheRefreshWebhooks.deletedAt),
+  );
+}
+
 export async function findLiveWebhook(
   s: Services,
   tenantId: number,
   id: number,
 ): Promise<CacheRefreshWebhook> {
-  const [w] = await s.db.select().from(cacheRefreshWebhooks).where(and(
-    eq(cacheRefreshWebhooks.id, id),
-    eq(cacheRefreshWebhooks.tenantId, tenantId),
-    isNull(cacheRefreshWebhooks.deletedAt),
-  ));
+  const [w] = await s.db.select().from(cacheRefreshWebhooks).where(liveWebhook(tenantId, id));
   if (!w) throw notFound("Webhook");
   return w;
 }
@@ -147,15 +152,10 @@ export async function regenerateWebhook(
   id: number,
   actorUserId: string,
 ): Promise<IssuedWebhook> {
-  await findLiveWebhook(s, tenantId, id);
   const { secret, hash } = await newSecret();
   const [w] = await s.db.update(cacheRefreshWebhooks)
     .set({ secretHash: hash, updatedAt: new Date(s.clock.now()) })
-    .where(and(
-      eq(cacheRefreshWebhooks.id, id),
-      eq(cacheRefreshWebhooks.tenantId, tenantId),
-      isNull(cacheRefreshWebhooks.deletedAt),
-    )).returning();
+    .where(liveWebhook(tenantId, id)).returning();
   if (!w) throw notFound("Webhook");
   await recordAudit(s, {
     tenantId,
@@ -179,18 +179,15 @@ export async function updateWebhook(
   actorUserId: string,
   patch: { enabled?: boolean; refreshAssets?: boolean },
 ): Promise<CacheRefreshWebhook> {
-  const before = await findLiveWebhook(s, tenantId, id);
+  // Only the fields given, in one conditional UPDATE: two PATCHes of different fields at
+  // once both land (no read of the other field first).
   const [w] = await s.db.update(cacheRefreshWebhooks)
     .set({
-      enabled: patch.enabled ?? before.enabled,
-      refreshAssets: patch.refreshAssets ?? before.refreshAssets,
+      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+      ...(patch.refreshAssets === undefined ? {} : { refreshAssets: patch.refreshAssets }),
       updatedAt: new Date(s.clock.now()),
     })
-    .where(and(
-      eq(cacheRefreshWebhooks.id, id),
-      eq(cacheRefreshWebhooks.tenantId, tenantId),
-      isNull(cacheRefreshWebhooks.deletedAt),
-    )).returning();
+    .where(liveWebhook(tenantId, id)).returning();
   if (!w) throw notFound("Webhook");
   await recordAudit(s, {
     tenantId,
@@ -220,11 +217,10 @@ export async function deleteWebhook(
       secretHash: `deleted:${await sha256Hex(randomToken(32))}`,
       updatedAt: now,
     })
-    .where(and(
-      eq(cacheRefreshWebhooks.id, id),
-      eq(cacheRefreshWebhooks.tenantId, tenantId),
-      isNull(cacheRefreshWebhooks.deletedAt),
-    )).returning({ id: cacheRefreshWebhooks.id, provider: cacheRefreshWebhooks.provider });
+    .where(liveWebhook(tenantId, id)).returning({
+      id: cacheRefreshWebhooks.id,
+      provider: cacheRefreshWebhooks.provider,
+    });
   if (rows.length === 0) throw notFound("Webhook");
   await recordAudit(s, {
     tenantId,
