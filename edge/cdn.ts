@@ -68,15 +68,5 @@ export function offloadable(obj: CachedObject): boolean {
  * offloading tenants, on requests with a query.
  */
 export function previewRequested(query: string, previewParam: string): boolean {
-  for (const part of query.split("&")) {
-    const eq = part.indexOf("=");
-    const name = eq === -1 ? part : part.slice(0, eq);
-    if (name === previewParam) return true;
-    try {
-      if (decodeURIComponent(name.replaceAll("+", " ")) === previewParam) return true;
-    } catch {
-      // a malformed escape is not the parameter
-    }
-  }
-  return false;
+  return new URLSearchParams(query).has(previewParam);
 }
