@@ -7,6 +7,7 @@ import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
 import type { Loaded, Served } from "./cache/through.ts";
 import type { UpstreamResult } from "./upstream.ts";
 import { edgeError, isRewritable } from "./http.ts";
+import { hitTemplates } from "./cache/hit_templates.ts";
 
 /** What a handler hands back to edge/mod.ts for usage accounting. */
 export type Outcome = {
@@ -31,7 +32,7 @@ const dec = new TextDecoder();
 
 /**
  * The object's headers with `extra` applied (an extra replaces a stored header of the
- * same name). Not memoised on the object: hits reuse the memoised Headers (`sent`),
+ * same name). Not memoised on the object: hits reuse the object's template (`sent`),
  * and a memo per stored entry cost memory on every miss (bench/ANALYSIS.md).
  */
 function replayHeaders(
@@ -49,11 +50,12 @@ function replayHeaders(
 
 /**
  * Builds the visitor response for a cached object (HEAD gets the headers only).
- * Hot path of every hit: a GET answers with a `Headers` object memoised on the cached
- * object per (extra list, cache outcome, age), because Response copies a Headers
- * object's list without re-validating each pair, which an array of pairs costs
- * (bench/ANALYSIS.md). Content-Length is left to the server, which knows the body's
- * length. Age is sent only when it is above 0 (an absent Age means 0, RFC 9111 §4.2.3).
+ * Hot path of every hit: a GET hit answers a clone of a template Response kept for the
+ * object per extra header list (edge/cache/hit_templates.ts), with Age set on the clone;
+ * a clone skips the header validation, body copy and native pre-build of the Response
+ * constructor (bench/ANALYSIS.md "Session 5"). Content-Length is left to the server, which
+ * knows the body's length. Age is sent only when it is above 0 (an absent Age means 0,
+ * RFC 9111 §4.2.3).
  */
 export function objectResponse(
   obj: CachedObject,
@@ -82,24 +84,34 @@ export function objectResponse(
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
   }
-  let headers: Headers | [string, string][];
-  const memo = obj.sent;
-  if (memo && memo.extra === extra && memo.cache === cache && memo.age === age) {
-    headers = memo.headers;
-  } else if (cache === "HIT") {
-    headers = new Headers(responseHeaders(obj, extra, cache, age));
-    obj.sent = { extra, cache, age, headers };
-  } else {
-    // A miss is answered once: its pairs go to Response directly (a Headers object first
-    // would validate them twice), and no memo costs memory per stored entry
-    // (bench/ANALYSIS.md "A full cache").
-    headers = responseHeaders(obj, extra, cache, age);
+  if (cache !== "HIT" || !obj.kept) {
+    // A miss is answered once: its pairs go to Response directly, and no template costs
+    // memory for an object that may never be hit (or, like a range's part, is not cached).
+    return {
+      res: new Response(obj.body, {
+        status: obj.status,
+        headers: responseHeaders(obj, extra, cache, age),
+      }),
+      cache,
+      bytes: obj.body.byteLength,
+    };
   }
-  return {
-    res: new Response(obj.body, { status: obj.status, headers }),
-    cache,
-    bytes: obj.body.byteLength,
-  };
+  let t = obj.sent;
+  if (t === undefined || t.extra !== extra) {
+    t = hitTemplates.admit(
+      obj,
+      extra,
+      () =>
+        new Response(obj.body, {
+          status: obj.status,
+          headers: responseHeaders(obj, extra, cache, 0),
+        }),
+      obj.body.byteLength,
+    );
+  }
+  const res = t.res.clone();
+  if (age > 0) res.headers.set("age", String(age));
+  return { res, cache, bytes: obj.body.byteLength };
 }
 
 /** The full header list of a response for `obj`: stored, extra, cache outcome, Age. */

@@ -202,3 +202,35 @@ Deno.test("Cache-Control no-store or private from the upstream is honoured", asy
   await (await t.fx.request("/~api/private")).text();
   assertEquals(t.up.count("/private"), 2);
 });
+
+Deno.test("hits answer from a template: Age per hit, a caller's header change never reaches the next hit", async () => {
+  await using t = await setup();
+  await (await t.fx.request("/~api/tmpl")).text();
+  t.fx.clock.advance(5_000);
+  const first = await t.fx.request("/~api/tmpl");
+  assertEquals(first.headers.get("x-cachely-cache"), "HIT");
+  assertEquals(first.headers.get("age"), "5");
+  first.headers.set("x-cachely-cache", "tampered");
+  const body = await first.text();
+  t.fx.clock.advance(2_000);
+  const second = await t.fx.request("/~api/tmpl");
+  assertEquals(second.headers.get("x-cachely-cache"), "HIT");
+  assertEquals(second.headers.get("age"), "7");
+  assertEquals(await second.text(), body);
+  const obj = t.fx.edge.cache.lru.peek(t.fx.edge.cache.lru.keys().next().value!);
+  assert(obj?.sent !== undefined, "the hit object carries its template");
+});
+
+Deno.test("an object that leaves the memory tier drops its template", async () => {
+  await using t = await setup({
+    EDGE_CACHE_MAX_BYTES: "20000",
+    EDGE_CACHE_MAX_OBJECT_BYTES: "8000",
+  });
+  await (await t.fx.request("/~api/big?bytes=5000&i=0")).text();
+  await (await t.fx.request("/~api/big?bytes=5000&i=0")).text(); // hit: template built
+  const lru = t.fx.edge.cache.lru;
+  const obj = lru.peek([...lru.keys()][0])!;
+  assert(obj.sent !== undefined && obj.kept);
+  for (let i = 1; i < 6; i++) await (await t.fx.request(`/~api/big?bytes=5000&i=${i}`)).text();
+  assertEquals([obj.kept, obj.sent], [false, undefined]);
+});

@@ -11,6 +11,7 @@
  */
 import { ByteLru } from "./lru.ts";
 import { type Slab, SlabPacker } from "./slabs.ts";
+import { type HitTemplate, hitTemplates } from "./hit_templates.ts";
 
 /** Bytes backed by a plain ArrayBuffer (what Response accepts as a body). */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -36,8 +37,10 @@ export type CachedObject = {
    * but which marks the response as made for one visitor.
    */
   noCdn: boolean;
-  /** Memo of the last GET response's Headers (edge/respond.ts objectResponse). */
-  sent?: { extra: unknown; cache: string; age: number; headers: Headers };
+  /** The prebuilt hit response while the object is hot (edge/cache/hit_templates.ts). */
+  sent?: HitTemplate;
+  /** True while the memory tier holds the object (only such objects get a template). */
+  kept: boolean;
   /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
   slab: Slab | null;
 };
@@ -129,6 +132,7 @@ export function cachedObject(
     contentType,
     noCdn,
     slab: null,
+    kept: false,
   };
 }
 
@@ -151,7 +155,11 @@ export class EdgeCache {
         ? undefined
         : (key) => void this.inOrder(key, () => this.deleteSecondTier(key)),
       Infinity,
-      (obj) => this.slabs.release(obj),
+      (obj) => {
+        obj.kept = false;
+        this.slabs.release(obj);
+        hitTemplates.release(obj);
+      },
     );
   }
 
@@ -229,13 +237,15 @@ export class EdgeCache {
   private keep(key: string, obj: CachedObject): void {
     if (obj.size > this.lru.maxBytes || this.lru.peek(key) === obj) return;
     this.slabs.pack(obj);
-    this.lru.set(key, obj);
+    obj.kept = this.lru.set(key, obj);
   }
 
   /** Empties the memory tier. */
   clear(): void {
+    for (const key of this.lru.keys()) this.lru.peek(key)!.kept = false;
     this.lru.clear();
     this.slabs.reset();
+    hitTemplates.clear();
   }
 
   /**
