@@ -9,19 +9,36 @@ import postgres from "postgres";
 import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
 
 const TRIALS = Number(Deno.env.get("COLD_START_TRIALS") ?? 7);
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const KEY = btoa("0123456789abcdef0123456789abcdef");
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+/** A free loopback port: the kernel's pick, or the first free one in [from, to]. */
+export function freePort(from = 0, to = from): number {
+  for (let p = from; p <= to; p++) {
+    try {
+      const l = Deno.listen({ hostname: "127.0.0.1", port: p });
+      const port = (l.addr as Deno.NetAddr).port;
+      l.close();
+      return port;
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    }
+  }
+  throw new Error(`no free port in ${from}–${to}`);
 }
 
-/** Milliseconds from spawn to the first HTTP answer on `port`. */
-async function coldStart(args: string[], env: Record<string, string>): Promise<number> {
-  const port = freePort();
+/** A spawned server that has answered once: its child, port and milliseconds from spawn. */
+export type Answered = { child: Deno.ChildProcess; port: number; ms: number };
+
+/**
+ * Spawns `deno <args>` with PORT (default: a free one) and HOST set and waits for its first
+ * HTTP answer on `/`. The caller stops the child (stopChild).
+ */
+export async function spawnUntilAnswer(
+  args: string[],
+  env: Record<string, string>,
+  port = freePort(),
+): Promise<Answered> {
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args,
@@ -34,16 +51,65 @@ async function coldStart(args: string[], env: Record<string, string>): Promise<n
       try {
         const r = await fetch(`http://127.0.0.1:${port}/`);
         await r.body?.cancel();
-        return performance.now() - t0;
+        return { child, port, ms: performance.now() - t0 };
       } catch {
         if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
         await new Promise((r) => setTimeout(r, 2));
       }
     }
-  } finally {
-    child.kill("SIGKILL");
-    await child.status;
+  } catch (e) {
+    await stopChild(child);
+    throw e;
   }
+}
+
+export async function stopChild(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* already gone */ }
+  await child.status;
+}
+
+/** Milliseconds from spawn to the first HTTP answer. */
+async function coldStart(args: string[], env: Record<string, string>): Promise<number> {
+  const { child, ms } = await spawnUntilAnswer(args, env);
+  await stopChild(child);
+  return ms;
+}
+
+/**
+ * Creates a fresh PostgreSQL database on the server of `base` (a postgres:// URL), migrates
+ * it, runs `fn` with its URL and a temporary directory, then drops both.
+ */
+export async function withFreshDatabase<T>(
+  base: string,
+  fn: (url: string, dir: string) => Promise<T>,
+): Promise<T> {
+  const name = `cachely_cold_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const dir = await Deno.makeTempDir();
+  try {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    await migrateUnderLock(url.toString());
+    return await fn(url.toString(), dir);
+  } finally {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The environment of `deno run -A main.ts` on a migrated database (as on Deno Deploy). */
+export function appEnv(databaseUrl: string, dir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEY: KEY,
+    MIGRATE_ON_START: "false",
+    KV_PATH: `${dir}/kv.sqlite3`,
+    LOG_LEVEL: "error",
+  };
 }
 
 const stats = (xs: number[]) => {
@@ -59,26 +125,13 @@ if (import.meta.main) {
     console.log("cold start: skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)");
     Deno.exit(0);
   }
-  const name = `cachely_cold_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const dir = await Deno.makeTempDir();
-  try {
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    await migrateUnderLock(url.toString());
+  await withFreshDatabase(base, async (url, dir) => {
     const bare = `${dir}/bare.ts`;
     await Deno.writeTextFile(
       bare,
       'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
     );
-    const env = {
-      DATABASE_URL: url.toString(),
-      ENCRYPTION_KEY: KEY,
-      MIGRATE_ON_START: "false",
-      KV_PATH: `${dir}/kv.sqlite3`,
-      LOG_LEVEL: "error",
-    };
+    const env = appEnv(url, dir);
     const app: number[] = [];
     const plain: number[] = [];
     await coldStart(["run", "-A", MAIN], env); // warm the module cache once
@@ -88,9 +141,5 @@ if (import.meta.main) {
     }
     console.log(`bare Deno.serve:          ${stats(plain)}`);
     console.log(`cachely (PostgreSQL):     ${stats(app)}`);
-  } finally {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
+  });
 }
