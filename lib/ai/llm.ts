@@ -3,7 +3,7 @@
  * response format, and validation of what comes back (same count, strings only,
  * length bound). Anything invalid counts as a failed field, never as output.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { Config } from "../config.ts";
 import { responseSchema, systemMessage } from "./presets.ts";
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
@@ -37,6 +37,10 @@ export type ModelClient = {
   transform(rule: RuleConfig, values: string[], maxChars: number): Promise<ModelResult>;
 };
 
+let openai: Promise<typeof import("openai")> | undefined;
+/** The openai SDK, imported once on first use (a literal specifier: Deno Deploy resolves it). */
+const loadOpenAI = () => openai ??= import("openai");
+
 /** Null when no model is configured (no OPENAI_API_KEY): runtime passes through, preview refuses. */
 export function createModelClient(
   config: Config,
@@ -44,14 +48,19 @@ export function createModelClient(
 ): ModelClient | null {
   const { apiKey, baseUrl, model, timeoutMs } = config.openai;
   if (!apiKey) return null;
-  const client = new OpenAI({
-    apiKey,
-    baseURL: baseUrl,
-    timeout: timeoutMs,
-    // Runtime is fail-open and the visitor is waiting: no retries, one call per rule.
-    maxRetries: 0,
-    fetch: fetchImpl,
-  });
+  // The SDK is loaded with the first model call, not at start-up (cold start, resident memory).
+  let client: Promise<OpenAI> | undefined;
+  const connect = async () => {
+    const { default: OpenAI } = await loadOpenAI();
+    return new OpenAI({
+      apiKey,
+      baseURL: baseUrl,
+      timeout: timeoutMs,
+      // Runtime is fail-open and the visitor is waiting: no retries, one call per rule.
+      maxRetries: 0,
+      fetch: fetchImpl,
+    });
+  };
   return {
     model,
     async transform(rule, values, maxChars) {
@@ -64,7 +73,7 @@ export function createModelClient(
       });
       let completion;
       try {
-        completion = await client.chat.completions.create({
+        completion = await (await (client ??= connect())).chat.completions.create({
           model,
           temperature: 0.2,
           messages: [
@@ -81,7 +90,7 @@ export function createModelClient(
           },
         });
       } catch (e) {
-        return failAll(classify(e));
+        return failAll(await classify(e));
       }
       const inT = completion.usage?.prompt_tokens ?? 0;
       const outT = completion.usage?.completion_tokens ?? 0;
@@ -122,8 +131,9 @@ function parseItems(content: unknown): unknown[] | null {
   }
 }
 
-function classify(e: unknown): ModelErrorCode {
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return "model_timeout";
-  if (e instanceof OpenAI.RateLimitError) return "model_rate_limited";
+async function classify(e: unknown): Promise<ModelErrorCode> {
+  const OpenAI = (await loadOpenAI().catch(() => null))?.default;
+  if (OpenAI && e instanceof OpenAI.APIConnectionTimeoutError) return "model_timeout";
+  if (OpenAI && e instanceof OpenAI.RateLimitError) return "model_rate_limited";
   return "model_error";
 }

@@ -1,11 +1,15 @@
 /** argon2id password hashes (hash-wasm: pure WASM, runs on Deno Deploy). */
-import { argon2id, argon2Verify } from "hash-wasm";
+
+let hashWasm: Promise<typeof import("hash-wasm")> | undefined;
+/** hash-wasm is imported with the first hash, not at start-up (most requests never log in). */
+const loadHashWasm = () => hashWasm ??= import("hash-wasm");
 
 // OWASP's minimum for argon2id: m=19 MiB, t=2, p=1 (about 50 ms here).
 const PARAMS = { iterations: 2, memorySize: 19_456, parallelism: 1, hashLength: 32 };
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2id({
+export async function hashPassword(password: string): Promise<string> {
+  const { argon2id } = await loadHashWasm();
+  return await argon2id({
     ...PARAMS,
     password,
     salt: crypto.getRandomValues(new Uint8Array(16)),
@@ -14,6 +18,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+  const { argon2Verify } = await loadHashWasm();
   try {
     return await argon2Verify({ password, hash: encoded });
   } catch {

@@ -121,7 +121,7 @@ async function send(s: Services, row: Row): Promise<boolean> {
     const [acct] = await s.db.select({ customer: billingAccounts.stripeCustomerId })
       .from(billingAccounts).where(eq(billingAccounts.userId, row.userId));
     if (!acct?.customer) throw new Error("no_customer");
-    const stripe = stripeClient(s.config);
+    const stripe = await stripeClient(s.config);
     // The event's time is the end of the reported day (still inside the billing period).
     const timestamp = Math.floor((Date.parse(`${addDays(row.day, 1)}T00:00:00Z`) - 1000) / 1000);
     const events: [string, number, string][] = [

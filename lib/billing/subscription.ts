@@ -23,7 +23,7 @@ export async function refreshSubscription(
   userId: string,
   subscriptionId: string,
 ): Promise<BillingAccount> {
-  const stripe = stripeClient(s.config);
+  const stripe = await stripeClient(s.config);
   const sub = await callStripe(() => stripe.subscriptions.retrieve(subscriptionId));
   return await applySubscription(s, userId, subscriptionFacts(sub));
 }

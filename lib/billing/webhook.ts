@@ -2,13 +2,14 @@
  * The Stripe webhook: signature check (Stripe-Signature, 300 s either way) and the events that
  * change billing. Redelivered events write the same values again, so handling is idempotent.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Services } from "../services.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import { findUserById } from "../users/mod.ts";
 import { applySubscription, findBillingByCustomer, upsertBilling } from "./state.ts";
 import { refreshSubscription, subscriptionFacts } from "./subscription.ts";
 import { findNul, NUL_MESSAGE } from "../http/text.ts";
+import { loadStripe } from "./stripe_client.ts";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -33,6 +34,7 @@ export async function verifyStripeEvent(
     throw invalidSignature("timestamp outside the tolerance");
   }
   let event: Stripe.Event;
+  const Stripe = await loadStripe();
   try {
     event = await Stripe.webhooks.constructEventAsync(
       rawBody,

@@ -61,7 +61,7 @@ export function billingRoutes(): Routes {
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
-      const stripe = stripeClient(s.config);
+      const stripe = await stripeClient(s.config);
       const price = s.config.stripe.pricePro;
       if (!price) throw notConfigured("The pro price");
       const row = await findBilling(s, auth.user.id);
@@ -106,7 +106,7 @@ export function billingRoutes(): Routes {
     async (c) => {
       const auth = requireAuth(c);
       const s = c.get("services");
-      const stripe = stripeClient(s.config);
+      const stripe = await stripeClient(s.config);
       const customerId = (await findBilling(s, auth.user.id))?.stripeCustomerId;
       if (!customerId) {
         throw new ApiError(400, "no_billing_customer", "No billing customer yet: check out first");

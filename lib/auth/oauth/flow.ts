@@ -7,7 +7,8 @@
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from "arctic";
+import type { OAuth2Client } from "arctic";
+import { loadArctic } from "./arctic.ts";
 import type { AppEnv } from "../../http/env.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
 import { ApiError, notFound } from "../../errors.ts";
@@ -20,19 +21,20 @@ import { signInOAuthUser } from "./link.ts";
 
 export const OAUTH_STATE_COOKIE = "cachely_oauth_state";
 
-function provider(c: Context<AppEnv>, name: string) {
+async function provider(c: Context<AppEnv>, name: string) {
   const config = c.get("services").config;
   const p = (name === "github" || name === "google") ? config.oauth[name] : undefined;
   if (!p) throw notFound("Sign-in provider");
   const n = name as OAuthProviderName;
   const redirect = `${config.publicUrl}/auth/oauth/${n}/callback`;
+  const { OAuth2Client } = await loadArctic();
   return { name: n, p, client: new OAuth2Client(p.clientId, p.clientSecret, redirect) };
 }
 
 /** The provider's authorize URL for a new one-time state; the state cookie set beside it. */
 export async function startOAuth(c: Context<AppEnv>, name: string): Promise<string> {
   const s = c.get("services");
-  const { name: n, p, client } = provider(c, name);
+  const { name: n, p, client } = await provider(c, name);
   // Each start writes a KV entry: it counts against the same per-IP window as log-ins.
   await limitLogin(s, c.get("clientIp"));
   const next = safeNext(c.req.query("next"), s.config.publicUrl);
@@ -45,6 +47,7 @@ export async function startOAuth(c: Context<AppEnv>, name: string): Promise<stri
     maxAge: OAUTH_STATE_TTL_MS / 1000,
   });
   const scopes = OAUTH_SCOPES[n];
+  const { CodeChallengeMethod } = await loadArctic();
   return client.createAuthorizationURLWithPKCE(
     p.authorizeUrl,
     state,
@@ -60,7 +63,7 @@ const badState = () =>
 /** Signs the user in from the callback; answers where to go next. */
 export async function finishOAuth(c: Context<AppEnv>, name: string): Promise<string> {
   const s = c.get("services");
-  const { name: n, p, client } = provider(c, name);
+  const { name: n, p, client } = await provider(c, name);
   const q = (k: string) => c.req.query(k) ?? "";
   const cookie = getCookie(c, OAUTH_STATE_COOKIE) ?? "";
   deleteCookie(c, OAUTH_STATE_COOKIE, { path: "/auth/oauth" });
@@ -95,6 +98,7 @@ async function exchange(
       idToken: typeof idToken === "string" ? idToken : undefined,
     };
   } catch (e) {
+    const { OAuth2RequestError } = await loadArctic();
     if (e instanceof OAuth2RequestError) throw providerError(n, e.code, e.description ?? "");
     throw new ApiError(502, "bad_gateway", `${OAUTH_LABELS[n]} could not be reached`);
   }

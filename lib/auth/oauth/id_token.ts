@@ -5,7 +5,7 @@
  * issued by Google, for our client id, and not expired. Its `email` and `email_verified`
  * say who signed in without a userinfo request.
  */
-import { decodeIdToken } from "arctic";
+import { loadArctic } from "./arctic.ts";
 import { z } from "zod";
 import { str } from "../../http/text.ts";
 
@@ -23,7 +23,12 @@ const claims = z.object({
 export type IdTokenIdentity = { email?: string; emailVerified: boolean };
 
 /** The identity an ID token vouches for; throws (the caller answers 502) when it is not ours. */
-export function readGoogleIdToken(idToken: string, clientId: string, now: number): IdTokenIdentity {
+export async function readGoogleIdToken(
+  idToken: string,
+  clientId: string,
+  now: number,
+): Promise<IdTokenIdentity> {
+  const { decodeIdToken } = await loadArctic();
   const c = claims.parse(decodeIdToken(idToken));
   if (!GOOGLE_ISSUERS.includes(c.iss)) throw new Error("ID token from another issuer");
   const aud = Array.isArray(c.aud) ? c.aud : [c.aud];

@@ -53,7 +53,7 @@ export async function fetchOAuthProfile(
   const { accessToken } = grant;
   if (name === "google") {
     if (grant.idToken) {
-      const id = readGoogleIdToken(grant.idToken, p.clientId, now);
+      const id = await readGoogleIdToken(grant.idToken, p.clientId, now);
       if (id.email) return { email: id.email, emailVerified: id.emailVerified };
     }
     const u = googleUser.safeParse(await getJson(p.userinfoUrl, accessToken));

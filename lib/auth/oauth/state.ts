@@ -4,7 +4,7 @@
  * an explicit check because local KV expires lazily) and is used once: reading it is an
  * atomic check-and-delete, so a replayed callback finds nothing.
  */
-import { generateCodeVerifier, generateState } from "arctic";
+import { loadArctic } from "./arctic.ts";
 import { kvKeys } from "../../kv/keys.ts";
 import { kvCommit, kvRetry } from "../../kv/retry.ts";
 import type { OAuthProviderName } from "../../config.ts";
@@ -24,6 +24,7 @@ export async function saveOAuthState(
   next: string,
   now: number,
 ): Promise<{ state: string; verifier: string }> {
+  const { generateCodeVerifier, generateState } = await loadArctic();
   const state = generateState();
   const verifier = generateCodeVerifier();
   const entry: OAuthState = { provider, verifier, next, expiresAt: now + OAUTH_STATE_TTL_MS };

@@ -1,0 +1,56 @@
+/**
+ * A fresh process loads only what serving needs (issue 14: cold start, resident memory):
+ * the SDKs that only some requests use (model calls, billing, OAuth sign-in, password
+ * hashing) and the embedded database are imported on first use. They must still be
+ * `import()`s of literal specifiers, which `deno info` (and Deno Deploy) resolve ahead.
+ */
+import { assert, assertEquals } from "./assert.ts";
+
+/** npm packages main.ts must not import statically, each still imported dynamically. */
+const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite"];
+
+type Dep = { code?: { specifier?: string }; isDynamic?: boolean };
+type Info = { roots: string[]; modules: Array<{ specifier: string; dependencies?: Dep[] }> };
+
+async function info(entry: string): Promise<Info> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL(entry, import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as Info;
+}
+
+/** npm:name@version[/path] → name. */
+const npmName = (s: string) => /^npm:\/?((?:@[^/@]+\/)?[^/@]+)/.exec(s)?.[1];
+
+Deno.test("main.ts imports the rarely needed SDKs on first use, with literal specifiers", async () => {
+  const { roots, modules } = await info("../main.ts");
+  const deps = new Map(modules.map((m) => [m.specifier, m.dependencies ?? []]));
+  // Static reach: what evaluating main.ts loads before it serves anything.
+  const reached = new Set<string>(roots);
+  const todo = [...roots];
+  const staticNpm = new Map<string, string>(); // package → the module importing it
+  const dynamicNpm = new Set<string>();
+  while (todo.length) {
+    const from = todo.pop()!;
+    for (const d of deps.get(from) ?? []) {
+      const to = d.code?.specifier;
+      if (!to) continue; // `import type`
+      const pkg = npmName(to);
+      if (d.isDynamic) {
+        if (pkg) dynamicNpm.add(pkg);
+        continue;
+      }
+      if (pkg) staticNpm.set(pkg, from);
+      if (!reached.has(to)) {
+        reached.add(to);
+        todo.push(to);
+      }
+    }
+  }
+  const eager = LAZY.filter((p) => staticNpm.has(p)).map((p) => `${p} (${staticNpm.get(p)})`);
+  assertEquals(eager, [], "imported at start-up");
+  assertEquals(LAZY.filter((p) => !dynamicNpm.has(p)), [], "no literal import() left");
+});
