@@ -5,6 +5,9 @@
  *
  *   GET /one/<origin path>    the body with one header (content-type)
  *   GET /same/<origin path>   the body with exactly the header set last registered for the path
+ *   GET /clone/<origin path>  the same response as a clone of a prebuilt Response, with Age
+ *                             set per request: the runtime's cheapest way to send that header
+ *                             set (what Cachely's hit does, edge/cache/hit_templates.ts)
  *   POST /__same?path=P       registers that set: a JSON array of [name, value] pairs
  *   GET /proxy/<origin path>  fetch() from ORIGIN, its body streamed back (the runtime's
  *                             floor for a proxied body too large to cache)
@@ -28,6 +31,7 @@ if (import.meta.main) {
   ]);
   // Headers objects, the cheapest form for Response to copy (bench/ANALYSIS.md).
   const same = new Map<string, Headers>();
+  const templates = new Map<string, { res: Response; age: string | null }>();
   const port = Number(Deno.env.get("FLOOR_PORT") ?? 0);
   const origin = Deno.env.get("ORIGIN");
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
@@ -41,6 +45,13 @@ if (import.meta.main) {
       const p = path.slice(5);
       const b = bodies.get(p);
       if (b) return new Response(b.body, { headers: same.get(p) ?? { "content-type": b.type } });
+    } else if (path.startsWith("/clone/")) {
+      const t = templates.get(path.slice(6));
+      if (t) {
+        const res = t.res.clone();
+        if (t.age !== null) res.headers.set("age", t.age);
+        return res;
+      }
     } else if (path.startsWith("/proxy/") && origin) {
       const range = req.headers.get("range");
       const res = await fetch(origin + path.slice(6), range ? { headers: { range } } : {});
@@ -59,7 +70,15 @@ if (import.meta.main) {
         ],
       });
     } else if (path.startsWith("/__same?path=") && req.method === "POST") {
-      same.set(decodeURIComponent(path.slice(13)), new Headers(await req.json()));
+      const p = decodeURIComponent(path.slice(13));
+      const pairs: [string, string][] = await req.json();
+      same.set(p, new Headers(pairs));
+      const b = bodies.get(p);
+      if (b) {
+        const res = new Response(b.body, { headers: pairs.filter(([k]) => k !== "age") });
+        void res.headers; // drops the native response the constructor pre-built
+        templates.set(p, { res, age: pairs.find(([k]) => k === "age")?.[1] ?? null });
+      }
       return new Response(null, { status: 204 });
     }
     return new Response("not found", { status: 404 });

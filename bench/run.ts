@@ -143,6 +143,11 @@ async function main() {
         path: (p) => `/buffered${p}`,
       },
       floorSame: { name: "floor, same headers", base: floorUrl, path: (p) => `/same${p}` },
+      floorClone: {
+        name: "floor, same headers, cloned",
+        base: floorUrl,
+        path: (p) => `/clone${p}`,
+      },
       cachelyImg: {
         name: "cachely",
         base: `http://127.0.0.1:${cPort}`,

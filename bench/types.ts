@@ -21,6 +21,8 @@ export type WrkOptions = {
   durationSec?: number;
   /** Each request gets a unique path `<prefix><n>` (cache misses) instead of a fixed one. */
   uniquePrefix?: string;
+  /** With uniquePrefix: distinct paths per run at most (the counter wraps; default 2^31). */
+  uniqueKeys?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
@@ -54,6 +56,8 @@ export type BenchContext = {
     floorBuffered: Target;
     /** Bare Deno.serve, the body with the header set registered by registerSameHeaders. */
     floorSame: Target;
+    /** The same response as a clone of a prebuilt Response, Age set per request (`/clone`). */
+    floorClone: Target;
     /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */
     cdn: Target;
     /** Cachely's image-host tenant: origin path `/bench/video/upload/…` → `/video/upload/…`. */

@@ -18,13 +18,13 @@ request = function()
   return wrk.format(nil, "${prefix}" .. lo)
 end`;
 
-const SCRIPT = (uniquePrefix: string | null, zipf: string) => `
+const SCRIPT = (uniquePrefix: string | null, zipf: string, uniqueKeys: number) => `
 local counter = 0
 ${zipf}
 ${
   uniquePrefix === null ? "" : `
 request = function()
-  counter = counter + 1
+  counter = counter % ${uniqueKeys} + 1
   return wrk.format(nil, "${uniquePrefix}" .. counter)
 end`
 }
@@ -50,7 +50,7 @@ export async function runWrk(
   const zipf = opts.zipf
     ? ZIPF(target.path(opts.zipf.prefix), opts.zipf.keys, opts.zipf.s ?? 1)
     : "";
-  await Deno.writeTextFile(script, SCRIPT(unique, zipf));
+  await Deno.writeTextFile(script, SCRIPT(unique, zipf, opts.uniqueKeys ?? 2 ** 31));
   const args = [
     "-t1",
     `-c${opts.connections}`,
