@@ -3,11 +3,11 @@
  * hosts and active custom domains go to the edge; every other host goes to the
  * management app (API and dashboard).
  */
-import { Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./lib/http/env.ts";
 import type { Services } from "./lib/services.ts";
 import type { Edge, RequestInfo } from "./edge/types.ts";
-import { apiRoutes } from "./routes/api/mod.ts";
+import { loadApi } from "./routes/api/lazy.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
 import { classifyHost, type HostClass } from "./lib/http/host.ts";
 import { clientIp, type TrustedProxies } from "./lib/http/client_ip.ts";
@@ -20,15 +20,40 @@ export type Handler = (
 
 export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
-    c.set("services", s);
-    c.set("clientIp", (c.env as { clientIp?: string } | undefined)?.clientIp ?? "unknown");
-    await next();
-  });
-  app.route("/api", apiRoutes());
+  app.use("*", withServices(s));
+  const api = lazyApi(s);
+  app.all("/api", api);
+  app.all("/api/*", api);
   // The form bridge (routes/pages/forms.tsx) calls the API in-process through this app.
   app.route("/", pageRoutes((req, env) => app.fetch(req, env)));
   return app;
+}
+
+function withServices(s: Services): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("services", s);
+    c.set("clientIp", (c.env as { clientIp?: string } | undefined)?.clientIp ?? "unknown");
+    await next();
+  };
+}
+
+/**
+ * /api and below: the API app (routes/api/mod.ts) is imported and built on the first API
+ * request, then answers every one with the same request and env (so the same context).
+ */
+function lazyApi(s: Services): (c: Context<AppEnv>) => Promise<Response> {
+  let built: Promise<Hono<AppEnv>> | undefined;
+  const build = async () => {
+    const { apiRoutes } = await loadApi();
+    const api = new Hono<AppEnv>();
+    api.use("*", withServices(s));
+    api.route("/api", apiRoutes());
+    return api;
+  };
+  return async (c) => {
+    built ??= build();
+    return await (await built).fetch(c.req.raw, c.env);
+  };
 }
 
 export function createHandler(s: Services, edge: Edge): Handler {

@@ -1,13 +1,17 @@
 /**
  * A fresh process loads only what serving needs (issue 14: cold start, resident memory):
  * the SDKs that only some requests use (model calls, billing, OAuth sign-in, password
- * hashing) and the embedded database are imported on first use. They must still be
- * `import()`s of literal specifiers, which `deno info` (and Deno Deploy) resolve ahead.
+ * hashing), the embedded database and the management API's routes are imported on first
+ * use. They must still be `import()`s of literal specifiers, which `deno info` (and Deno
+ * Deploy) resolve ahead.
  */
 import { assert, assertEquals } from "./assert.ts";
 
 /** npm packages main.ts must not import statically, each still imported dynamically. */
 const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite"];
+/** Project modules likewise (paths from the repository root). */
+const LAZY_LOCAL = ["routes/api/mod.ts"];
+const ROOT = new URL("..", import.meta.url).href;
 
 type Dep = { code?: { specifier?: string }; isDynamic?: boolean };
 type Info = { roots: string[]; modules: Array<{ specifier: string; dependencies?: Dep[] }> };
@@ -33,6 +37,7 @@ Deno.test("main.ts imports the rarely needed SDKs on first use, with literal spe
   const todo = [...roots];
   const staticNpm = new Map<string, string>(); // package → the module importing it
   const dynamicNpm = new Set<string>();
+  const dynamicLocal = new Set<string>();
   while (todo.length) {
     const from = todo.pop()!;
     for (const d of deps.get(from) ?? []) {
@@ -41,6 +46,7 @@ Deno.test("main.ts imports the rarely needed SDKs on first use, with literal spe
       const pkg = npmName(to);
       if (d.isDynamic) {
         if (pkg) dynamicNpm.add(pkg);
+        else dynamicLocal.add(to.replace(ROOT, ""));
         continue;
       }
       if (pkg) staticNpm.set(pkg, from);
@@ -53,4 +59,6 @@ Deno.test("main.ts imports the rarely needed SDKs on first use, with literal spe
   const eager = LAZY.filter((p) => staticNpm.has(p)).map((p) => `${p} (${staticNpm.get(p)})`);
   assertEquals(eager, [], "imported at start-up");
   assertEquals(LAZY.filter((p) => !dynamicNpm.has(p)), [], "no literal import() left");
+  assertEquals(LAZY_LOCAL.filter((p) => reached.has(ROOT + p)), [], "loaded at start-up");
+  assertEquals(LAZY_LOCAL.filter((p) => !dynamicLocal.has(p)), [], "no literal import() left");
 });

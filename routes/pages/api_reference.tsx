@@ -17,10 +17,12 @@ type Op = {
   tags: string[];
 };
 
-export function apiReferencePages(declarations: () => DeclaredRoute[]): Hono<AppEnv> {
+export function apiReferencePages(
+  declarations: () => DeclaredRoute[] | Promise<DeclaredRoute[]>,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/api-reference", (c) => {
-    const doc = openApiDocument(declarations(), c.get("services").config.publicUrl) as {
+  app.get("/api-reference", async (c) => {
+    const doc = openApiDocument(await declarations(), c.get("services").config.publicUrl) as {
       paths: Record<string, Record<string, Op>>;
     };
     const groups = new Map<string, [string, string, Op][]>();

@@ -14,7 +14,7 @@ import { passwordResetPages } from "./password_reset.tsx";
 import { verifyEmailPages } from "./verify_email.tsx";
 import { type Dispatch, formBridge } from "./forms.tsx";
 import { apiReferencePages } from "./api_reference.tsx";
-import { apiDeclarations } from "../api/mod.ts";
+import { loadApi } from "../api/lazy.ts";
 import { adminPages } from "./admin/mod.tsx";
 import { accountPages } from "./account/mod.tsx";
 
@@ -49,7 +49,7 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   app.route("/", passwordResetPages());
   app.route("/", verifyEmailPages());
   app.route("/", formBridge(dispatch));
-  app.route("/", apiReferencePages(apiDeclarations));
+  app.route("/", apiReferencePages(async () => (await loadApi()).apiDeclarations()));
   app.route("/", adminPages());
   app.route("/", accountPages());
   app.onError((err, c) => pageError(c, err));
