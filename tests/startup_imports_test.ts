@@ -1,16 +1,18 @@
 /**
  * A fresh process loads only what serving needs (issue 14: cold start, resident memory):
  * the SDKs that only some requests use (model calls, billing, OAuth sign-in, password
- * hashing), the embedded database and the management API's routes are imported on first
- * use. They must still be `import()`s of literal specifiers, which `deno info` (and Deno
+ * hashing), the embedded database, the management API's routes and the dashboard's page
+ * groups are imported on first use. They must still be `import()`s of literal specifiers, which `deno info` (and Deno
  * Deploy) resolve ahead.
  */
 import { assert, assertEquals } from "./assert.ts";
+import { PAGE_GROUP_PREFIXES, pageRoutes } from "../routes/pages/mod.tsx";
+import { pageGroups } from "../routes/pages/groups.tsx";
 
 /** npm packages main.ts must not import statically, each still imported dynamically. */
 const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite"];
 /** Project modules likewise (paths from the repository root). */
-const LAZY_LOCAL = ["routes/api/mod.ts"];
+const LAZY_LOCAL = ["routes/api/mod.ts", "routes/pages/groups.tsx"];
 const ROOT = new URL("..", import.meta.url).href;
 
 type Dep = { code?: { specifier?: string }; isDynamic?: boolean };
@@ -29,7 +31,7 @@ async function info(entry: string): Promise<Info> {
 /** npm:name@version[/path] → name. */
 const npmName = (s: string) => /^npm:\/?((?:@[^/@]+\/)?[^/@]+)/.exec(s)?.[1];
 
-Deno.test("main.ts imports the rarely needed SDKs on first use, with literal specifiers", async () => {
+Deno.test("main.ts imports rarely needed SDKs and modules on first use, with literal specifiers", async () => {
   const { roots, modules } = await info("../main.ts");
   const deps = new Map(modules.map((m) => [m.specifier, m.dependencies ?? []]));
   // Static reach: what evaluating main.ts loads before it serves anything.
@@ -61,4 +63,15 @@ Deno.test("main.ts imports the rarely needed SDKs on first use, with literal spe
   assertEquals(LAZY.filter((p) => !dynamicNpm.has(p)), [], "no literal import() left");
   assertEquals(LAZY_LOCAL.filter((p) => reached.has(ROOT + p)), [], "loaded at start-up");
   assertEquals(LAZY_LOCAL.filter((p) => !dynamicLocal.has(p)), [], "no literal import() left");
+});
+
+Deno.test("the lazily loaded page groups answer only under PAGE_GROUP_PREFIXES, and only they do", () => {
+  const under = (path: string) =>
+    PAGE_GROUP_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+  const dispatch = () => new Response();
+  const lazy = pageGroups(dispatch).routes.map((r) => `${r.method} ${r.path}`);
+  assert(lazy.length > 20, lazy.join(", "));
+  assertEquals(lazy.filter((r) => !under(r.split(" ")[1])), [], "outside the prefixes");
+  const eager = pageRoutes(dispatch).routes.map((r) => `${r.method} ${r.path}`);
+  assertEquals(eager.filter((r) => under(r.split(" ")[1])), [], "eager routes under a prefix");
 });

@@ -1,5 +1,5 @@
 /** Server-rendered pages: landing, auth pages, dashboard, and static files. */
-import { Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { authenticate } from "../../lib/http/auth.ts";
 import { pageSecurityHeaders } from "../../lib/http/security_headers.ts";
@@ -7,16 +7,24 @@ import { Layout } from "../../components/Layout.tsx";
 import { page, pageError, pageUser } from "./render.tsx";
 import { authPages } from "./auth.tsx";
 import { oauthPages } from "./oauth.ts";
-import { dashboardPages } from "./dashboard.tsx";
 import { staticRoutes } from "./static.ts";
-import { invitePages } from "./invites.tsx";
-import { passwordResetPages } from "./password_reset.tsx";
-import { verifyEmailPages } from "./verify_email.tsx";
-import { type Dispatch, formBridge } from "./forms.tsx";
-import { apiReferencePages } from "./api_reference.tsx";
-import { loadApi } from "../api/lazy.ts";
-import { adminPages } from "./admin/mod.tsx";
-import { accountPages } from "./account/mod.tsx";
+import type { Dispatch } from "./forms.tsx";
+
+/**
+ * Where the page groups of routes/pages/groups.tsx answer: each of their routes is one of these
+ * paths or below one (tests/startup_imports_test.ts checks). No eager route is below them.
+ */
+export const PAGE_GROUP_PREFIXES = [
+  "/dashboard",
+  "/invites",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+  "/forms",
+  "/api-reference",
+  "/admin",
+  "/account",
+];
 
 export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -44,14 +52,48 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
     ));
   app.route("/", authPages());
   app.route("/", oauthPages());
-  app.route("/", dashboardPages());
-  app.route("/", invitePages());
-  app.route("/", passwordResetPages());
-  app.route("/", verifyEmailPages());
-  app.route("/", formBridge(dispatch));
-  app.route("/", apiReferencePages(async () => (await loadApi()).apiDeclarations()));
-  app.route("/", adminPages());
-  app.route("/", accountPages());
+  app.use("*", lazyPageGroups(dispatch));
   app.onError((err, c) => pageError(c, err));
   return app;
+}
+
+/** The outer request's context, handed to the page groups' app through its env. */
+const OUTER = Symbol("outer context");
+type GroupEnv = { [OUTER]: Context<AppEnv>; unrouted?: boolean };
+
+/**
+ * The page groups (routes/pages/groups.tsx), imported and built on the first request under
+ * PAGE_GROUP_PREFIXES, then run in this request's context: its variables (services, client IP,
+ * auth, the CSP nonce) are copied in and its errors render through pageError, as when the groups
+ * were mounted here. A request they do not route goes on to the next handler, as it did then.
+ */
+function lazyPageGroups(dispatch: Dispatch): MiddlewareHandler<AppEnv> {
+  let built: Promise<Hono<AppEnv>> | undefined;
+  const build = async () => {
+    const { pageGroups } = await import("./groups.tsx");
+    const app = new Hono<AppEnv>();
+    app.use("*", async (c, next) => {
+      const outer = (c.env as GroupEnv)[OUTER];
+      for (const [k, v] of Object.entries(outer.var)) c.set(k as keyof AppEnv["Variables"], v);
+      await next();
+    });
+    app.route("/", pageGroups(dispatch));
+    app.notFound((c) => {
+      (c.env as GroupEnv).unrouted = true;
+      return c.body(null, 404);
+    });
+    app.onError((err, c) => pageError(c, err));
+    return app;
+  };
+  return async (c, next) => {
+    const path = c.req.path;
+    if (!PAGE_GROUP_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {
+      return await next();
+    }
+    built ??= build();
+    const env: GroupEnv = { ...(c.env as object), [OUTER]: c };
+    const res = await (await built).fetch(c.req.raw, env);
+    if (env.unrouted) return await next();
+    return res;
+  };
 }
