@@ -21,7 +21,7 @@ export type WrkOptions = {
   durationSec?: number;
   /** Each request gets a unique path `<prefix><n>` (cache misses) instead of a fixed one. */
   uniquePrefix?: string;
-  /** With uniquePrefix: distinct paths per run at most (the counter wraps; default 2^31). */
+  /** With uniquePrefix: distinct paths per run at most (then the last one repeats; default 2^31). */
   uniqueKeys?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;

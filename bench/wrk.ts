@@ -24,7 +24,7 @@ ${zipf}
 ${
   uniquePrefix === null ? "" : `
 request = function()
-  counter = counter % ${uniqueKeys} + 1
+  if counter < ${uniqueKeys} then counter = counter + 1 end
   return wrk.format(nil, "${uniquePrefix}" .. counter)
 end`
 }

@@ -84,34 +84,44 @@ export function objectResponse(
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
   }
-  if (cache !== "HIT" || !obj.kept) {
-    // A miss is answered once: its pairs go to Response directly, and no template costs
-    // memory for an object that may never be hit (or, like a range's part, is not cached).
-    return {
-      res: new Response(obj.body, {
-        status: obj.status,
-        headers: responseHeaders(obj, extra, cache, age),
-      }),
-      cache,
-      bytes: obj.body.byteLength,
-    };
+  if (cache === "HIT" && obj.kept && hitBefore(obj)) {
+    let t = obj.sent;
+    if (t === undefined || t.extra !== extra) {
+      t = hitTemplates.admit(
+        obj,
+        extra,
+        () =>
+          new Response(obj.body, {
+            status: obj.status,
+            headers: responseHeaders(obj, extra, cache, 0),
+          }),
+        obj.body.byteLength,
+      );
+    }
+    const res = t.res.clone();
+    if (age > 0) res.headers.set("age", String(age));
+    return { res, cache, bytes: obj.body.byteLength };
   }
-  let t = obj.sent;
-  if (t === undefined || t.extra !== extra) {
-    t = hitTemplates.admit(
-      obj,
-      extra,
-      () =>
-        new Response(obj.body, {
-          status: obj.status,
-          headers: responseHeaders(obj, extra, cache, 0),
-        }),
-      obj.body.byteLength,
-    );
-  }
-  const res = t.res.clone();
-  if (age > 0) res.headers.set("age", String(age));
-  return { res, cache, bytes: obj.body.byteLength };
+  // A miss is answered once: its pairs go to Response directly, and no template costs memory
+  // for an object that may never be hit again (or, like a range's part, is not cached).
+  return {
+    res: new Response(obj.body, {
+      status: obj.status,
+      headers: responseHeaders(obj, extra, cache, age),
+    }),
+    cache,
+    bytes: obj.body.byteLength,
+  };
+}
+
+/**
+ * True from an object's second hit on: only then does it get a template, so a crawl over
+ * the long tail cannot push the hot objects' templates out (TinyLFU's doorkeeper rule).
+ */
+function hitBefore(obj: CachedObject): boolean {
+  if (obj.sent !== undefined || obj.hitBefore) return true;
+  obj.hitBefore = true;
+  return false;
 }
 
 /** The full header list of a response for `obj`: stored, extra, cache outcome, Age. */

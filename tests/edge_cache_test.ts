@@ -218,7 +218,17 @@ Deno.test("hits answer from a template: Age per hit, a caller's header change ne
   assertEquals(second.headers.get("age"), "7");
   assertEquals(await second.text(), body);
   const obj = t.fx.edge.cache.lru.peek(t.fx.edge.cache.lru.keys().next().value!);
-  assert(obj?.sent !== undefined, "the hit object carries its template");
+  assert(obj?.sent !== undefined, "the object hit twice carries its template");
+});
+
+Deno.test("an object hit once gets no template (a crawl of the long tail keeps the hot ones)", async () => {
+  await using t = await setup();
+  await (await t.fx.request("/~api/once")).text();
+  const hit = await t.fx.request("/~api/once");
+  assertEquals(hit.headers.get("x-cachely-cache"), "HIT");
+  await hit.text();
+  const obj = t.fx.edge.cache.lru.peek(t.fx.edge.cache.lru.keys().next().value!)!;
+  assertEquals([obj.hitBefore, obj.sent], [true, undefined]);
 });
 
 Deno.test("an object that leaves the memory tier drops its template", async () => {
@@ -226,8 +236,7 @@ Deno.test("an object that leaves the memory tier drops its template", async () =
     EDGE_CACHE_MAX_BYTES: "20000",
     EDGE_CACHE_MAX_OBJECT_BYTES: "8000",
   });
-  await (await t.fx.request("/~api/big?bytes=5000&i=0")).text();
-  await (await t.fx.request("/~api/big?bytes=5000&i=0")).text(); // hit: template built
+  for (let i = 0; i < 3; i++) await (await t.fx.request("/~api/big?bytes=5000&i=0")).text();
   const lru = t.fx.edge.cache.lru;
   const obj = lru.peek([...lru.keys()][0])!;
   assert(obj.sent !== undefined && obj.kept);

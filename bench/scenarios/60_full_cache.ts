@@ -49,8 +49,8 @@ export const scenario: Scenario = {
       if (before >= ENTRIES + 1) break;
       const left = ENTRIES + 1 - before;
       const durationSec = perSec > 0 ? Math.max(1, Math.min(5, Math.ceil(left / perSec))) : 5;
-      // At most `left` distinct paths per run: past them the run's requests are hits, so the
-      // cache ends at ENTRIES whatever the rate estimate.
+      // At most `left` distinct paths per run: past them the run repeats its last path (hits
+      // on one key), so the cache ends at ENTRIES whatever the rate estimate.
       await ctx.wrk(fullT, "/miss/", {
         uniquePrefix: `/miss/full-${fills}-`,
         uniqueKeys: left,

@@ -1,10 +1,10 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { HitTemplates, type TemplateHolder } from "./hit_templates.ts";
+import { HitTemplates, TEMPLATE_OBJECT_COST as O, type TemplateHolder } from "./hit_templates.ts";
 
 const build = (n: number) => () => new Response(new Uint8Array(n));
 
 Deno.test("templates stay within their byte bound, oldest dropped first", () => {
-  const t = new HitTemplates(3 * (1000 + 1024), 100);
+  const t = new HitTemplates(3 * (1000 + O), 100);
   const holders: TemplateHolder[] = Array.from({ length: 5 }, () => ({}));
   for (const h of holders) t.admit(h, "x", build(1000), 1000);
   assertEquals(t.count, 3);
@@ -29,9 +29,9 @@ Deno.test("rebuilding a holder's template replaces it; release and clear give th
   t.admit(b, "x", build(100), 100);
   assertEquals(t.count, 2);
   assert(a.sent !== first && a.sent?.extra === "y");
-  assertEquals(t.bytes, 2 * (100 + 1024));
+  assertEquals(t.bytes, 2 * (100 + O));
   t.release(a);
-  assertEquals([a.sent, t.count, t.bytes], [undefined, 1, 100 + 1024]);
+  assertEquals([a.sent, t.count, t.bytes], [undefined, 1, 100 + O]);
   t.clear();
   assertEquals([b.sent, t.count, t.bytes], [undefined, 0, 0]);
 });

@@ -41,6 +41,8 @@ export type CachedObject = {
   sent?: HitTemplate;
   /** True while the memory tier holds the object (only such objects get a template). */
   kept: boolean;
+  /** Hit at least once: the next hit builds its template (edge/respond.ts). */
+  hitBefore: boolean;
   /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
   slab: Slab | null;
 };
@@ -133,6 +135,7 @@ export function cachedObject(
     noCdn,
     slab: null,
     kept: false,
+    hitBefore: false,
   };
 }
 
