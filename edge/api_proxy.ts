@@ -52,6 +52,23 @@ function transformHeaders(cors: boolean): [string, string][] {
   return cors ? API_HEADERS_EXPOSED : API_HEADERS;
 }
 
+/**
+ * The extra headers of an experiment response, one list per (experiment, variant, profile):
+ * the same list object on every hit, so the object's hit template is reused (edge/respond.ts).
+ * Bounded; cleared when full.
+ */
+const experimentExtras = new Map<string, readonly (readonly [string, string])[]>();
+function experimentExtra(a: Assignment): readonly (readonly [string, string])[] {
+  const k = `${a.experimentId}|${a.variantId}|${a.variantKey}|${a.transformProfile ?? ""}`;
+  let h = experimentExtras.get(k);
+  if (h === undefined) {
+    h = [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(a))];
+    if (experimentExtras.size >= 4096) experimentExtras.clear();
+    experimentExtras.set(k, h);
+  }
+  return h;
+}
+
 export type ApiOutcome = Outcome & { experiment: Assignment | null };
 
 type ApiQuery = { profile: string | null; preview: boolean; query: string };
@@ -123,11 +140,7 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
   // CDN offload (edge/cdn.ts) never for experiments (per-visitor) or previews (drafts);
   // an offloaded response always exposes (a CDN answers CORS and other requests alike).
   const cors = rc.req.headers.get("origin") !== null;
-  const unshared = experiment
-    ? [...API_HEADERS_EXPOSED, ...Object.entries(experimentHeaders(experiment))]
-    : cors
-    ? API_HEADERS_CORS
-    : API_HEADERS;
+  const unshared = experiment ? experimentExtra(experiment) : cors ? API_HEADERS_CORS : API_HEADERS;
   const offload = snap.cdnOffload === true && !experiment && !q.preview;
   const extra = offload ? withCdnHeaders(snap, API_HEADERS_CORS, "api", "api", null) : unshared;
   // A transform outside experiments and offload exposes its headers to CORS requests only,

@@ -86,7 +86,7 @@ export function objectResponse(
   }
   if (cache === "HIT" && obj.kept && hitBefore(obj)) {
     let t = obj.sent;
-    if (t === undefined || t.extra !== extra) {
+    if (t === undefined) {
       t = hitTemplates.admit(
         obj,
         extra,
@@ -98,9 +98,14 @@ export function objectResponse(
         obj.body.byteLength,
       );
     }
-    const res = t.res.clone();
-    if (age > 0) res.headers.set("age", String(age));
-    return { res, cache, bytes: obj.body.byteLength };
+    // A request with other extra headers (a CORS request on an object templated for plain
+    // ones) is answered through the constructor: rebuilding on every switch would cost more
+    // than the template saves. The object's next version starts afresh.
+    if (t.extra === extra) {
+      const res = t.res.clone();
+      if (age > 0) res.headers.set("age", String(age));
+      return { res, cache, bytes: obj.body.byteLength };
+    }
   }
   // A miss is answered once: its pairs go to Response directly, and no template costs memory
   // for an object that may never be hit again (or, like a range's part, is not cached).

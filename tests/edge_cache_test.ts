@@ -243,3 +243,16 @@ Deno.test("an object that leaves the memory tier drops its template", async () =
   for (let i = 1; i < 6; i++) await (await t.fx.request(`/~api/big?bytes=5000&i=${i}`)).text();
   assertEquals([obj.kept, obj.sent], [false, undefined]);
 });
+
+Deno.test("a CORS request on an object templated for plain hits gets the CORS header set, and back", async () => {
+  await using t = await setup();
+  for (let i = 0; i < 3; i++) await (await t.fx.request("/~api/cors")).text(); // template: plain
+  const cors = await t.fx.request("/~api/cors", { headers: { origin: "https://site.example" } });
+  assertEquals(cors.headers.get("x-cachely-cache"), "HIT");
+  assert(cors.headers.get("access-control-expose-headers")?.includes("x-cachely-cache"));
+  await cors.text();
+  const plain = await t.fx.request("/~api/cors");
+  assertEquals(plain.headers.get("x-cachely-cache"), "HIT");
+  assertEquals(plain.headers.get("access-control-expose-headers"), null);
+  await plain.text();
+});
