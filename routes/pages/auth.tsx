@@ -75,7 +75,12 @@ function credentialsPage(
             </p>
           </>
         )
-        : <p>Passwords need at least 10 characters.</p>}
+        : (
+          <p>
+            Passwords need 10 to 200 characters, at least 4 different ones, and must not contain the
+            name part of your email address.
+          </p>
+        )}
     </Layout>,
     opts.status,
   );
