@@ -4,22 +4,10 @@
  * `edge.handle` with the production snapshot memo. Wall clock: compare runs interleaved
  * with a checkout of the code before a change, never single figures on a loaded machine.
  */
-import { edgeFixture, startUpstream } from "../tests/fakes/upstream.ts";
-import { startAssetHost } from "../tests/fakes/asset_host.ts";
+import { offloadFixtures, PATHS } from "./offload_fixtures.ts";
 
-const assetHost = startAssetHost();
-const api = startUpstream();
-api.route(
-  "/data.json",
-  () => Response.json({ items: [1, 2, 3] }, { headers: { "cache-control": "max-age=60" } }),
-);
-const tenant = (cdnOffload: boolean) =>
-  edgeFixture(api.url, {
-    env: { IMAGE_HOST_ASSET_ORIGIN: assetHost.url, EDGE_SNAPSHOT_TTL_MS: "2000" },
-    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload },
-  });
-const fixtures = { off: await tenant(false), on: await tenant(true) };
-const PATHS = { asset: "/image/upload/v1/cat.jpg", api: "/~api/data.json" };
+const { off, on } = await offloadFixtures();
+const fixtures = { off, on };
 
 for (const [offload, fx] of Object.entries(fixtures)) {
   for (const [kind, path] of Object.entries(PATHS)) {

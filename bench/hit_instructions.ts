@@ -13,33 +13,14 @@
  * `.1`, then asset/off, api/off, asset/on, api/on in `.2`–`.5`. Divide a phase's
  * instructions by `hits`. No sockets: the edge's JavaScript only, not Deno's HTTP server.
  */
-import { edgeFixture } from "../tests/fakes/upstream.ts";
-import { startAssetHost } from "../tests/fakes/asset_host.ts";
-import { startUpstream } from "../tests/fakes/upstream.ts";
+import { offloadFixtures, PATHS } from "./offload_fixtures.ts";
 
 const hits = Number(Deno.args[0] ?? 10_000);
 const WARM_UP = 2_000;
 
-const assetHost = startAssetHost();
-const api = startUpstream();
-api.route(
-  "/data.json",
-  () => Response.json({ items: [1, 2, 3] }, { headers: { "cache-control": "max-age=60" } }),
-);
-const tenant = (cdnOffload: boolean) =>
-  edgeFixture(api.url, {
-    // valgrind slows the in-process fakes too: a miss must not time out
-    env: {
-      IMAGE_HOST_ASSET_ORIGIN: assetHost.url,
-      UPSTREAM_TIMEOUT_MS: "120000",
-      // the production memo (the fixture reads KV on every request); the clock stands still
-      EDGE_SNAPSHOT_TTL_MS: "2000",
-    },
-    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload },
-  });
-const off = await tenant(false);
-const on = await tenant(true);
-const PATHS = { asset: "/image/upload/v1/cat.jpg", api: "/~api/data.json" };
+// valgrind slows the in-process fakes too: a miss must not time out
+const fixtures = await offloadFixtures({ UPSTREAM_TIMEOUT_MS: "120000" });
+const { off, on } = fixtures;
 
 type Fx = typeof off;
 async function hit(fx: Fx, path: string): Promise<Response> {
@@ -69,7 +50,4 @@ for (const [label, fx, path] of phases) {
   console.log(`${label}: ${((performance.now() - t0) * 1000 / hits).toFixed(2)} µs per hit`);
 }
 Deno.loadavg();
-off.close();
-on.close();
-await api.close();
-await assetHost.close();
+await fixtures.close();

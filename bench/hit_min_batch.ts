@@ -5,24 +5,12 @@
  * where a mean shows the machine's load. Asset and API hits, CDN offload off and on,
  * through `edge.handle` with the production snapshot memo; prints ns per hit.
  */
-import { edgeFixture, startUpstream } from "../tests/fakes/upstream.ts";
-import { startAssetHost } from "../tests/fakes/asset_host.ts";
+import { offloadFixtures, PATHS } from "./offload_fixtures.ts";
 
 const batches = Number(Deno.args[0] ?? 300);
 const perBatch = Number(Deno.args[1] ?? 200);
-const assetHost = startAssetHost();
-const api = startUpstream();
-api.route(
-  "/data.json",
-  () => Response.json({ items: [1, 2, 3] }, { headers: { "cache-control": "max-age=60" } }),
-);
-const tenant = (cdnOffload: boolean) =>
-  edgeFixture(api.url, {
-    env: { IMAGE_HOST_ASSET_ORIGIN: assetHost.url, EDGE_SNAPSHOT_TTL_MS: "2000" },
-    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload },
-  });
-const fixtures = { off: await tenant(false), on: await tenant(true) };
-const PATHS = { asset: "/image/upload/v1/cat.jpg", api: "/~api/data.json" };
+const fx = await offloadFixtures();
+const fixtures = { off: fx.off, on: fx.on };
 
 for (const [kind, path] of Object.entries(PATHS)) {
   for (const [offload, fx] of Object.entries(fixtures)) {
@@ -39,7 +27,4 @@ for (const [kind, path] of Object.entries(PATHS)) {
     console.log(`${kind} hit, offload ${offload}: ${Math.round(best * 1e6 / perBatch)} ns`);
   }
 }
-fixtures.off.close();
-fixtures.on.close();
-await api.close();
-await assetHost.close();
+await fx.close();
