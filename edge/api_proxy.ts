@@ -118,6 +118,8 @@ type ApiPlan = {
   unshared: readonly (readonly [string, string])[];
   /** Headers added to a `?transform=` response outside experiments. */
   transformedExtra: readonly (readonly [string, string])[];
+  /** The request carries Origin (a CORS request: cache and transform headers exposed). */
+  cors: boolean;
   key: string;
 };
 
@@ -158,6 +160,7 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
     extra,
     unshared,
     transformedExtra,
+    cors,
     key,
   };
 }
@@ -250,8 +253,7 @@ export async function handleApi(
     };
   }
   const t = await applyTransform(ec, rc, served, key, profile, apiPath, !preview);
-  const cors = rc.req.headers.get("origin") !== null;
-  const headers = [...(experiment ? extra : transformHeaders(cors)), ...t.headers];
+  const headers = [...(experiment ? extra : transformHeaders(plan.cors)), ...t.headers];
   return {
     ...objectResponse(t.obj, head, preview ? "BYPASS" : t.cache, ec.deps.clock.now(), headers),
     experiment,

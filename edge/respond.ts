@@ -124,7 +124,7 @@ export function objectResponse(
  * the long tail cannot push the hot objects' templates out (TinyLFU's doorkeeper rule).
  */
 function hitBefore(obj: CachedObject): boolean {
-  if (obj.sent !== undefined || obj.hitBefore) return true;
+  if (obj.hitBefore) return true;
   obj.hitBefore = true;
   return false;
 }
