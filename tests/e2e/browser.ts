@@ -3,6 +3,9 @@
  * machines (DESIGN "Gotchas"), and whether tests may run. Without it the tests fail in
  * CI (CI=true) and are skipped locally with a message.
  */
+import { chromium, type Page } from "playwright-core";
+import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
+
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -34,4 +37,42 @@ export async function buildIslands(): Promise<void> {
   if (!out.success) {
     throw new Error(`deno task build failed: ${new TextDecoder().decode(out.stderr)}`);
   }
+}
+
+/**
+ * A test app served on a loopback port (PUBLIC_URL and PROXY_DOMAIN name that port, `env`
+ * adds to them), the island bundle built, and Chromium launched. `watch(page)` records
+ * script errors and CSP refusals in `problems`; `close()` stops the browser, the app and the server.
+ */
+export async function browserApp(env: Record<string, string> = {}) {
+  await buildIslands();
+  let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
+  const server = serveOnLoopback((req, info) => handler(req, info));
+  const origin = `http://localhost:${server.port}`;
+  const app = await createTestApp(BACKENDS[0], {
+    env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin, ...env },
+  });
+  handler = (req, info) => app.handler(req, info);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const problems: string[] = [];
+  const watch = (page: Page) => {
+    page.on("pageerror", (e) => problems.push(e.message));
+    // Status errors (favicon, 400 pages) are expected; CSP refusals are not.
+    page.on(
+      "console",
+      (m) => /Refused|Content Security Policy/.test(m.text()) && problems.push(m.text()),
+    );
+  };
+  return {
+    origin,
+    app,
+    browser,
+    problems,
+    watch,
+    async close() {
+      await browser.close();
+      await app.close();
+      await server.close();
+    },
+  };
 }

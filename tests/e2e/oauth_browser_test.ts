@@ -4,11 +4,10 @@
  * to an existing password account; a replayed or expired callback is a 400 page; a provider
  * error is a readable page.
  */
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
-import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
 import { startFakeOAuth } from "../fakes/oauth_server.ts";
-import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { browserApp, CHROMIUM, hasChromium, inCi } from "./browser.ts";
 
 Deno.test({
   name: "oauth in Chromium: sign in, link a password account, refuse replays, show provider errors",
@@ -17,25 +16,9 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
-    await buildIslands();
     const fake = startFakeOAuth("cachely-e2e", "e2e-client-secret");
-    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
-    const server = serveOnLoopback((req, info) => handler(req, info));
-    const origin = `http://localhost:${server.port}`;
-    const app = await createTestApp(BACKENDS[0], {
-      env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin, ...fake.env("GITHUB") },
-    });
-    handler = (req, info) => app.handler(req, info);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const problems: string[] = [];
-    const watch = (page: Page) => {
-      page.on("pageerror", (e) => problems.push(e.message));
-      // Status errors (favicon, 400 pages) are expected; CSP refusals are not.
-      page.on(
-        "console",
-        (m) => /Refused|Content Security Policy/.test(m.text()) && problems.push(m.text()),
-      );
-    };
+    const ba = await browserApp(fake.env("GITHUB"));
+    const { origin, app, browser, problems, watch } = ba;
     const me = async (page: Page) => {
       const res = await page.request.get(`${origin}/api/auth/me`);
       return res.ok() ? (await res.json()).user : null;
@@ -117,10 +100,8 @@ Deno.test({
       assertEquals(problems, [], "no script or CSP errors");
       assert(fake.state.tokenRequests >= 2);
     } finally {
-      await browser.close();
-      await app.close();
+      await ba.close();
       await fake.close();
-      await server.close();
     }
   },
 });
@@ -133,17 +114,9 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
-    await buildIslands();
     const fake = startFakeOAuth("cachely-google", "google-client-secret");
-    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
-    const server = serveOnLoopback((req, info) => handler(req, info));
-    const origin = `http://localhost:${server.port}`;
-    const app = await createTestApp(BACKENDS[0], {
-      env: { PROXY_DOMAIN: `localhost:${server.port}`, PUBLIC_URL: origin, ...fake.env("GOOGLE") },
-    });
-    handler = (req, info) => app.handler(req, info);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const problems: string[] = [];
+    const ba = await browserApp(fake.env("GOOGLE"));
+    const { origin, browser, problems } = ba;
     /** A fresh browser: /login → "Continue with Google" → the fake's consent page → Authorize. */
     const viaGoogle = async () => {
       const ctx = await browser.newContext();
@@ -232,10 +205,8 @@ Deno.test({
       await owner.ctx.close();
       assertEquals(problems, [], "no script errors");
     } finally {
-      await browser.close();
-      await app.close();
+      await ba.close();
       await fake.close();
-      await server.close();
     }
   },
 });

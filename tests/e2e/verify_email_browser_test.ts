@@ -4,11 +4,10 @@
  * reset the password if they never signed up), and confirming while logged in removes the
  * banner. The same with JavaScript off (the form bridge).
  */
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
-import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
 import { startFakeMail } from "../fakes/mail.ts";
-import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { browserApp, CHROMIUM, hasChromium, inCi } from "./browser.ts";
 
 const PASSWORD = "correct horse battery";
 const linkIn = (text: string) => text.match(/https?:\/\/\S+\/verify-email\?token=\S+/)?.[0] ?? "";
@@ -20,28 +19,9 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
-    await buildIslands();
     const mail = startFakeMail();
-    let handler: Deno.ServeHandler = () => new Response("starting", { status: 503 });
-    const server = serveOnLoopback((req, info) => handler(req, info));
-    const origin = `http://localhost:${server.port}`;
-    const app = await createTestApp(BACKENDS[0], {
-      env: {
-        PROXY_DOMAIN: `localhost:${server.port}`,
-        PUBLIC_URL: origin,
-        MAIL_TRANSPORT_URL: mail.url,
-      },
-    });
-    handler = (req, info) => app.handler(req, info);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const problems: string[] = [];
-    const watch = (page: Page) => {
-      page.on("pageerror", (e) => problems.push(e.message));
-      page.on(
-        "console",
-        (m) => /Refused|Content Security Policy/.test(m.text()) && problems.push(m.text()),
-      );
-    };
+    const ba = await browserApp({ MAIL_TRANSPORT_URL: mail.url });
+    const { origin, browser, problems, watch } = ba;
     const banner = (page: Page) => page.locator("[data-verify-email]");
     const signUpIn = async (page: Page, email: string) => {
       await page.goto(`${origin}/signup?next=%2Fdashboard`);
@@ -98,10 +78,8 @@ Deno.test({
       await noJs.close();
       assertEquals(problems, [], "no script or CSP errors");
     } finally {
-      await browser.close();
-      await app.close();
+      await ba.close();
       await mail.close();
-      await server.close();
     }
   },
 });
