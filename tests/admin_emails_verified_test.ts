@@ -52,6 +52,13 @@ Deno.test({
         const ok = await squatter.get("/api/admin/overview");
         assertEquals(ok.status, 200, `[${backend}] verified address is admin`);
         assertEquals(ok.body.users.admins, 1, `[${backend}] counted once verified`);
+        const listed = await squatter.get(`/api/admin/users?q=${encodeURIComponent(ROOT)}`);
+        assertEquals(listed.status, 200, `[${backend}] ${listed.text}`);
+        assertEquals(
+          listed.body.users.map((u: { email: string; isAdmin: boolean }) => [u.email, u.isAdmin]),
+          [[ROOT, true]],
+          `[${backend}] the user list shows the verified ADMIN_EMAILS admin as admin`,
+        );
       } finally {
         await app.close();
         await mail.close();

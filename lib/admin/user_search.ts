@@ -27,6 +27,7 @@ export async function searchUsers(
     name: users.name,
     blocked: users.blocked,
     masterAdmin: users.masterAdmin,
+    emailVerifiedAt: users.emailVerifiedAt,
     createdAt: users.createdAt,
     plan: billingAccounts.planCode,
     adminOverride: billingAccounts.adminOverride,

@@ -22,7 +22,7 @@ export function normaliseEmail(email: string): string {
  */
 export function isMasterAdmin(
   s: Services,
-  user: { email: string; masterAdmin?: boolean; emailVerifiedAt?: Date | null },
+  user: { email: string; masterAdmin: boolean; emailVerifiedAt: Date | null },
 ): boolean {
   if (user.masterAdmin === true) return true;
   if (!s.config.adminEmails.has(normaliseEmail(user.email))) return false;
