@@ -6,7 +6,6 @@
  * The bridge adds no power: the API checks session, CSRF origin, role and input as usual.
  */
 import { type Context, Hono } from "hono";
-import { setCookie } from "hono/cookie";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { badRequest } from "../../lib/errors.ts";
 import {
@@ -15,10 +14,10 @@ import {
   formToJson,
   outcomeFrom,
 } from "../../lib/dashboard/form_body.ts";
-import { type FormOutcome, saveFlash } from "../../lib/dashboard/flash.ts";
+import { flashOnNextPage, type FormOutcome } from "../../lib/dashboard/flash.ts";
 import { safeNext } from "../../lib/http/next.ts";
 import { requireSameOriginForm } from "./form_post.ts";
-import { FLASH_COOKIE, page, pageUser } from "./render.tsx";
+import { page, pageUser } from "./render.tsx";
 import { Layout } from "../../components/Layout.tsx";
 
 /** Calls the management app in-process (app.ts hands in its own fetch). */
@@ -118,15 +117,7 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
         return c.json({ status: code, outcome, next, data: outcome.ok ? answer : null });
       }
       if (code === 401) return c.redirect(`/login?next=${encodeURIComponent(back)}`, 303);
-      const s = c.get("services");
-      const id = await saveFlash(s.kv, outcome, s.clock.now());
-      setCookie(c, FLASH_COOKIE, id, {
-        path: "/",
-        httpOnly: true,
-        sameSite: "Lax",
-        maxAge: 120,
-        secure: origin.startsWith("https:"),
-      });
+      await flashOnNextPage(c, outcome);
       return c.redirect(next ?? back, 303);
     }
   });

@@ -12,8 +12,6 @@ import { Layout } from "../../components/Layout.tsx";
 import { PageContext } from "../../components/page_context.ts";
 import { FLASH_COOKIE, takeFlash } from "../../lib/dashboard/flash.ts";
 
-export { FLASH_COOKIE } from "../../lib/dashboard/flash.ts";
-
 /** The CSP nonce when a security-headers middleware set one (Hono's secureHeaders does). */
 function cspNonce(c: Context<AppEnv>): string | undefined {
   const vars = c.var as Record<string, unknown>;
