@@ -239,7 +239,8 @@ Deno.test({
       for (let i = 0; i < VERIFY_RESEND_LIMIT.limit; i++) {
         statuses.push((await client.post("/api/auth/verify-email/resend", {})).status);
       }
-      assertEquals(statuses.at(-1), 429);
+      // sign-up mail + the resend above + one more reach the limit of 3
+      assertEquals(statuses, [200, 429, 429]);
       const limited = await client.post("/api/auth/verify-email/resend", {});
       assertEquals(limited.status, 429);
       assert(Number(limited.headers.get("retry-after")) > 0);
