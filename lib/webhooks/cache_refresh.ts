@@ -80,7 +80,6 @@ export async function listWebhooks(s: Services, tenantId: number): Promise<Cache
     .orderBy(cacheRefreshWebhooks.id);
 }
 
-/** A live (not deleted) webhook of this tenant, else 404. */
 /** The tenant's webhook `id`, unless deleted: every read and write of one webhook. */
 function liveWebhook(tenantId: number, id: number) {
   return and(
@@ -88,16 +87,6 @@ function liveWebhook(tenantId: number, id: number) {
     eq(cacheRefreshWebhooks.tenantId, tenantId),
     isNull(cacheRefreshWebhooks.deletedAt),
   );
-}
-
-export async function findLiveWebhook(
-  s: Services,
-  tenantId: number,
-  id: number,
-): Promise<CacheRefreshWebhook> {
-  const [w] = await s.db.select().from(cacheRefreshWebhooks).where(liveWebhook(tenantId, id));
-  if (!w) throw notFound("Webhook");
-  return w;
 }
 
 export async function createWebhook(
