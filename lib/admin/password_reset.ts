@@ -110,10 +110,13 @@ export async function completePasswordReset(s: Services, token: string, password
   // verified that makes them its owner from now on (claim_account.ts: the maker's API tokens
   // are revoked too); a verified account just gets the new password.
   let claimed = false;
+  let claimSessionsEnded = 0;
   try {
     const passwordHash = await hashPassword(password);
     if (!user.emailVerifiedAt) {
-      claimed = (await claimUnverifiedAccount(s, userId, "password_reset", passwordHash)).claimed;
+      const claim = await claimUnverifiedAccount(s, userId, "password_reset", passwordHash);
+      claimed = claim.claimed;
+      claimSessionsEnded = claim.sessionsEnded;
     }
     if (!claimed) {
       await s.db.update(users).set({ passwordHash, updatedAt: new Date(s.clock.now()) })
@@ -129,7 +132,8 @@ export async function completePasswordReset(s: Services, token: string, password
     ).catch(() => {});
     throw e;
   }
-  const sessionsEnded = await deleteUserSessions(s.kv, userId);
+  // A claim has ended every session already.
+  const sessionsEnded = claimed ? claimSessionsEnded : await deleteUserSessions(s.kv, userId);
   s.log.info("password reset completed", { userId, sessionsEnded, claimed });
   return { ok: true };
 }

@@ -124,19 +124,11 @@ export async function verifyEmail(
       .delete(kvKeys.userEmailVerification(user.id))
   );
   if (!spent.ok) throw invalidToken(); // a concurrent request used it first
-  await markEmailVerified(s, user.id);
-  return { ok: true, email: entry.email };
-}
-
-/** Records that the address is proven (idempotent) and drops any pending link. */
-export async function markEmailVerified(
-  s: Pick<Services, "db" | "kv" | "clock">,
-  userId: string,
-): Promise<void> {
+  // The spend above removed the pending link; idempotent (a claim may have verified it).
   const now = new Date(s.clock.now());
   await s.db.update(users).set({ emailVerifiedAt: now, updatedAt: now })
-    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
-  await dropPendingVerification(s.kv, userId);
+    .where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)));
+  return { ok: true, email: entry.email };
 }
 
 export async function dropPendingVerification(kv: Deno.Kv, userId: string): Promise<void> {
