@@ -6,13 +6,11 @@
 import { and, count, eq, gte, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily, tenants, users } from "../db/schema/mod.ts";
-import { emptyPeriodUsage, periodRange, usageByTenant } from "../usage/query.ts";
+import { periodRange, sumPeriodUsage, usageByTenant } from "../usage/query.ts";
 import type { AdminOverview } from "./view_schema.ts";
 
 /** How many tenants the overview ranks by requests. */
 export const OVERVIEW_TOP_TENANTS = 10;
-
-const COUNTERS = ["requests", "bytes", "hits", "misses", "stale", "bypass", "errors"] as const;
 
 export async function adminOverview(s: Services, period: string): Promise<AdminOverview> {
   const { from, to } = periodRange(period);
@@ -42,12 +40,7 @@ export async function adminOverview(s: Services, period: string): Promise<AdminO
     .length;
 
   const byTenant = await usageByTenant(s, allTenants.map((t) => t.id), period);
-  const usage = emptyPeriodUsage(period);
-  for (const u of byTenant.values()) for (const k of COUNTERS) usage[k] += u[k];
-  const cacheable = usage.hits + usage.misses + usage.stale;
-  usage.cacheHitRatio = cacheable === 0
-    ? 0
-    : Math.round((usage.hits / cacheable) * 10_000) / 10_000;
+  const usage = sumPeriodUsage(period, byTenant.values());
 
   const topTenants = allTenants
     .filter((t) => byTenant.has(t.id))

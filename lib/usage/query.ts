@@ -110,3 +110,21 @@ export async function tenantPeriodUsage(
 export function emptyPeriodUsage(period: string): PeriodUsage {
   return { period, ...periodRange(period), ...totalsOf(undefined) };
 }
+
+const SUMMED = [
+  "requests",
+  "bytes",
+  "hits",
+  "misses",
+  "stale",
+  "bypass",
+  "errors",
+  "blocked",
+] as const;
+
+/** Several tenants' usage of one period added up, the hit ratio computed from the sums. */
+export function sumPeriodUsage(period: string, parts: Iterable<UsageTotals>): PeriodUsage {
+  const sum: Partial<Record<keyof UsageTotals, number>> = {};
+  for (const u of parts) for (const k of SUMMED) sum[k] = (sum[k] ?? 0) + u[k];
+  return { period, ...periodRange(period), ...totalsOf(sum) };
+}

@@ -14,6 +14,7 @@ import {
   emptyPeriodUsage,
   PERIOD_RE,
   previousPeriod,
+  sumPeriodUsage,
   tenantPeriodUsage,
   usageByTenant,
 } from "../../lib/usage/query.ts";
@@ -43,27 +44,7 @@ export function usageRoutes(): Routes {
       role: r.role,
       usage: byTenant.get(r.tenant.id) ?? emptyPeriodUsage(period),
     }));
-    const totals = emptyPeriodUsage(period);
-    for (const t of tenants) {
-      for (
-        const k of [
-          "requests",
-          "bytes",
-          "hits",
-          "misses",
-          "stale",
-          "bypass",
-          "errors",
-          "blocked",
-        ] as const
-      ) {
-        totals[k] += t.usage[k];
-      }
-    }
-    const cacheable = totals.hits + totals.misses + totals.stale;
-    totals.cacheHitRatio = cacheable === 0
-      ? 0
-      : Math.round((totals.hits / cacheable) * 10_000) / 10_000;
+    const totals = sumPeriodUsage(period, tenants.map((t) => t.usage));
     return c.json({ period, total: tenants.length, tenants, totals });
   });
 
