@@ -3,6 +3,7 @@
  * the mail; KV keeps its SHA-256 with the user and expiry, like sessions. One pending
  * reset per user (a new one kills the old token); a token works once.
  */
+import { replacePendingToken } from "../kv/pending_token.ts";
 import type { Services } from "../services.ts";
 import { eq } from "drizzle-orm";
 import { users } from "../db/schema/mod.ts";
@@ -32,15 +33,12 @@ export async function issuePasswordResetToken(s: Services, userId: string) {
   const token = randomToken(32, PASSWORD_RESET_TOKEN_PREFIX);
   const hash = await sha256Hex(token);
   const expiresAt = s.clock.now() + PASSWORD_RESET_TTL_MS;
-  const previous = await kvRetry(() => s.kv.get<string>(kvKeys.userPasswordReset(userId)));
-  await kvCommit(() => {
-    const op = s.kv.atomic()
-      .set(kvKeys.passwordReset(hash), { userId, expiresAt } satisfies PendingReset, {
-        expireIn: PASSWORD_RESET_TTL_MS,
-      })
-      .set(kvKeys.userPasswordReset(userId), hash, { expireIn: PASSWORD_RESET_TTL_MS });
-    if (previous.value) op.delete(kvKeys.passwordReset(previous.value));
-    return op;
+  await replacePendingToken(s.kv, {
+    entryKey: kvKeys.passwordReset,
+    pointerKey: kvKeys.userPasswordReset(userId),
+    hash,
+    entry: { userId, expiresAt } satisfies PendingReset,
+    ttlMs: PASSWORD_RESET_TTL_MS,
   });
   return { token, expiresAt };
 }

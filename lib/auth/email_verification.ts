@@ -12,6 +12,7 @@ import { users } from "../db/schema/mod.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { kvCommit, kvRetry } from "../kv/retry.ts";
+import { replacePendingToken } from "../kv/pending_token.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { sendMail } from "../mail/mod.ts";
 import { ApiError, forbidden, tooManyRequests } from "../errors.ts";
@@ -33,14 +34,12 @@ async function issueVerificationToken(s: Services, user: { id: string; email: st
     email: normaliseEmail(user.email),
     expiresAt: s.clock.now() + EMAIL_VERIFICATION_TTL_MS,
   };
-  const ttl = { expireIn: EMAIL_VERIFICATION_TTL_MS };
-  const previous = await kvRetry(() => s.kv.get<string>(kvKeys.userEmailVerification(user.id)));
-  await kvCommit(() => {
-    const op = s.kv.atomic()
-      .set(kvKeys.emailVerification(hash), entry, ttl)
-      .set(kvKeys.userEmailVerification(user.id), hash, ttl);
-    if (previous.value) op.delete(kvKeys.emailVerification(previous.value));
-    return op;
+  await replacePendingToken(s.kv, {
+    entryKey: kvKeys.emailVerification,
+    pointerKey: kvKeys.userEmailVerification(user.id),
+    hash,
+    entry,
+    ttlMs: EMAIL_VERIFICATION_TTL_MS,
   });
   return token;
 }
