@@ -121,7 +121,7 @@ Deno.test({
     const viaGoogle = async () => {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
-      page.on("pageerror", (e) => problems.push(e.message));
+      ba.watch(page);
       let authorizeUrl = "";
       page.on("request", (r) => {
         if (r.url().startsWith(`${fake.url}/authorize`)) authorizeUrl = r.url();
@@ -203,7 +203,7 @@ Deno.test({
       );
       assertEquals(await squatMe(), 401);
       await owner.ctx.close();
-      assertEquals(problems, [], "no script errors");
+      assertEquals(problems, [], "no script or CSP errors");
     } finally {
       await ba.close();
       await fake.close();
