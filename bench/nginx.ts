@@ -38,13 +38,29 @@ http {
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bench:32m max_size=2g inactive=10m use_temp_path=off;
   map $upstream_http_cdn_cache_control $not_for_cdn { "" 1; default 0; }
   # Cachely's EDGE_CACHE_MAX_OBJECT_BYTES (8 MiB) mirrored: larger bodies stream through.
-  map $upstream_http_content_length $over_8mib { "~^([89]\d{6}|\d{8,})$" 1; default 0; }
+  # ([0-9], not \\d: a \\d in this template literal reached nginx as a plain "d", so until
+  # session 6 nginx cached the 50 MB video and served it from its disk cache.)
+  map $upstream_http_content_length $over_8mib { "~^([89][0-9]{6}|[0-9]{8,})$" 1; default 0; }
   upstream origin {
     server 127.0.0.1:${originPort};
     keepalive 128;
   }
   server {
-    listen 127.0.0.1:${port} backlog=4096;
+    listen 127.0.0.1:${port} backlog=4096;${
+    opts.cdn ? "" : `
+    # Video streams through uncached, as Cachely streams a body over its bound: proxy_cache
+    # off, so a Range goes to the origin as Cachely forwards it (with proxy_cache on, nginx
+    # fetches the whole 50 MB object for every range). Buffers tuned for streaming: the
+    # fastest of four set-ups measured (bench/ANALYSIS.md "Session 6").
+    location ~ /video/upload/ {
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffers 16 64k;
+      proxy_busy_buffers_size 128k;
+      proxy_max_temp_file_size 0;
+    }`
+  }
     location / {
       proxy_pass http://origin;
       proxy_http_version 1.1;

@@ -25,7 +25,7 @@ import {
 import { assetKey, normaliseQuery } from "./cache/keys.ts";
 import { freshInMemory, type Loaded, readThrough } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream } from "./url_join.ts";
-import { fetchUpstream, type UpstreamResult } from "./upstream.ts";
+import { fetchUpstream, RequestHeaders, type UpstreamResult } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { ifRangeMatches, planRange, rangeResponseParts } from "./range.ts";
 import { type CachedObject, cachedObject } from "./cache/store.ts";
@@ -351,8 +351,8 @@ function ranged(
 }
 
 /** The upstream request headers of an asset fetch: Referer from the website domain. */
-function assetRequestHeaders(plan: AssetPlan, extra: Record<string, string>): Headers {
-  const h = new Headers({ "user-agent": UA, ...extra });
+function assetRequestHeaders(plan: AssetPlan, extra: Record<string, string>): RequestHeaders {
+  const h = new RequestHeaders({ "user-agent": UA, ...extra });
   // Origins with referer rules (Prismic's, hotlink protection) need the site's Referer.
   if (plan.referer) h.set("referer", plan.referer);
   return h;
@@ -369,7 +369,7 @@ async function forwardRange(
   const headers = assetRequestHeaders(plan, { range: range.slice(0, 1000) });
   const ifRange = rc.req.headers.get("if-range");
   if (ifRange) headers.set("if-range", ifRange.slice(0, 200));
-  const r = await fetchUpstream(ec.deps, { url: upstream, headers, maxBuffer: 0 });
+  const r = await fetchUpstream(ec.deps, { url: upstream, headers: headers.pairs, maxBuffer: 0 });
   const loaded = gateType(
     plan,
     finishUpstream(r, {
@@ -393,7 +393,7 @@ async function loadAsset(
 ): Promise<Loaded> {
   const r: UpstreamResult = await fetchUpstream(ec.deps, {
     url,
-    headers: assetRequestHeaders(plan, { accept: "*/*" }),
+    headers: assetRequestHeaders(plan, { accept: "*/*" }).pairs,
     maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
   });
   return gateType(

@@ -84,13 +84,27 @@ const DROPPED = new Set([
 
 /** Upstream response headers minus hop-by-hop, cookie and the other dropped headers. */
 export function filterResponseHeaders(h: Headers): [string, string][] {
-  const listed = h.get("connection");
-  const extra = listed ? listed.toLowerCase().split(",").map((s) => s.trim()) : [];
+  const pairs: [string, string][] = [];
+  h.forEach((v, k) => void pairs.push([k, v]));
+  return filterHeaderPairs(pairs);
+}
+
+/** The same filter over lower-case name/value pairs (edge/http1/client.ts). */
+export function filterHeaderPairs(pairs: [string, string][]): [string, string][] {
+  let extra: string[] | null = null;
+  for (const [k, v] of pairs) {
+    if (k === "connection") {
+      for (const s of v.toLowerCase().split(",")) (extra ??= []).push(s.trim());
+    }
+  }
   const out: [string, string][] = [];
-  h.forEach((v, k) => {
-    if (DROPPED.has(k) || extra.includes(k) || k.startsWith("x-cachely-")) return;
-    out.push([k, v]);
-  });
+  for (const p of pairs) {
+    const k = p[0];
+    if (DROPPED.has(k) || k.startsWith("x-cachely-") || (extra !== null && extra.includes(k))) {
+      continue;
+    }
+    out.push(p);
+  }
   return out;
 }
 

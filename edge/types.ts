@@ -7,6 +7,7 @@ import type { Config } from "../lib/config.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/log.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import type { UpstreamClient } from "./upstream_types.ts";
 
 /** Where a request landed: a tenant host, its preview host, or an active custom domain. */
 export type EdgeTarget =
@@ -56,7 +57,8 @@ export type EdgeDeps = {
   kv: Deno.Kv;
   clock: Clock;
   log: Logger;
-  fetch: typeof fetch;
+  /** Every upstream request goes through it (edge/upstream_client.ts picks one). */
+  upstream: UpstreamClient;
   resolveDns: typeof Deno.resolveDns;
   usage: UsageSink;
   transform: TransformRunner | null;
@@ -71,4 +73,6 @@ export type Edge = {
   invalidate(slug: string): void;
   /** Drops the memoised quota snapshot of an account (called after it is republished). */
   invalidateQuota(userId: string): void;
+  /** Closes idle upstream connections (shutdown). */
+  close(): void;
 };

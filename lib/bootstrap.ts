@@ -16,6 +16,7 @@ import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
 import { projectSlug, startProjector } from "./edge_config/projector.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
+import { upstreamClient } from "../edge/upstream_client.ts";
 
 export type App = {
   services: Services;
@@ -100,7 +101,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     kv,
     clock: services.clock,
     log: services.log,
-    fetch: services.fetch,
+    upstream: upstreamClient(config, opts.fetch),
     resolveDns: services.resolveDns,
     usage,
     transform: createTransformRunner(services),
@@ -122,6 +123,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise
+      edge.close();
       kv.close();
       await dbHandle.close();
     },

@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: intIn(0, 10).optional(),
   SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
+  EDGE_UPSTREAM_CLIENT: z.enum(["http1", "fetch"]).optional(),
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
   EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
   EDGE_PROJECTOR_INTERVAL_MS: intIn(50, 600_000).default(2_000),
@@ -216,6 +217,11 @@ export type Config = {
   trustedProxies: { header: string; hops: number } | null;
   sessionTtlMs: number;
   upstreamTimeoutMs: number;
+  /**
+   * How the edge talks to upstreams: its own HTTP/1.1 client (default), or fetch(), the
+   * default behind HTTP_PROXY/HTTPS_PROXY/ALL_PROXY, which only fetch honours.
+   */
+  edgeUpstreamClient: "http1" | "fetch";
   edgeSnapshotTtlMs: number;
   /**
    * Oldest snapshot an instance may answer from (serve-stale-while-refresh only inside it);
@@ -274,6 +280,16 @@ export class ConfigError extends Error {
 }
 
 /** Parses an environment map into a Config. Throws ConfigError naming each bad variable. */
+/** Proxy variables fetch() honours; the edge's own client does not (docs/decisions.md). */
+const PROXY_VARS = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+];
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
@@ -327,6 +343,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedProxies: trustedProxies(e.TRUSTED_PROXY_IP_HEADER, e.TRUSTED_PROXY_HOPS),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    edgeUpstreamClient: e.EDGE_UPSTREAM_CLIENT ??
+      (PROXY_VARS.some((k) => cleaned[k]) ? "fetch" : "http1"),
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,
     edgeSnapshotMaxStaleMs: Math.max(e.EDGE_SNAPSHOT_MAX_STALE_MS, e.EDGE_SNAPSHOT_TTL_MS),
     edgeProjectorIntervalMs: e.EDGE_PROJECTOR_INTERVAL_MS,

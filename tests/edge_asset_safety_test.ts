@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { edgeFixture } from "./fakes/upstream.ts";
-import { hostMappingFetch, startAssetHost } from "./fakes/asset_host.ts";
+import { hostMappingClient, startAssetHost } from "./fakes/asset_host.ts";
 import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
 import { AI_CRAWLER_TOKENS, SCRAPER_TOKENS } from "../lib/providers/bots.ts";
 
@@ -25,7 +25,7 @@ async function imgix(assets: Partial<EdgeAssetSettings> = {}) {
       provider: { cms: "imgix", imgixDomain: "acme.imgix.net" },
       assets: { ...DEFAULTS, ...assets },
     },
-    fetch: hostMappingFetch(["acme.imgix.net"], host),
+    upstream: hostMappingClient(["acme.imgix.net"], host),
   });
   return {
     host,

@@ -8,7 +8,7 @@ import { edgeFixture } from "./fakes/upstream.ts";
 import {
   ASSET_LAST_MODIFIED,
   assetBytes,
-  hostMappingFetch,
+  hostMappingClient,
   startAssetHost,
 } from "./fakes/asset_host.ts";
 
@@ -32,7 +32,7 @@ async function contentful() {
   const host = startAssetHost();
   const fx = await edgeFixture(null, {
     snapshot: { cms: "contentful" },
-    fetch: hostMappingFetch(["images.ctfassets.net", "evil.example"], host),
+    upstream: hostMappingClient(["images.ctfassets.net", "evil.example"], host),
   });
   return {
     host,

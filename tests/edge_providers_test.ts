@@ -3,12 +3,12 @@
  * provider URL in an API body → the clean tenant URL the edge rewrote it to →
  * the upstream request that clean URL makes (host, path, query, Referer). Every
  * provider host resolves to one loopback fake through the fetch seam
- * (hostMappingFetch), like an /etc/hosts entry. Also: ranges on each provider's
+ * (hostMappingClient), like an /etc/hosts entry. Also: ranges on each provider's
  * video path, old /~assets/ URLs, and bad input.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { edgeFixture, startUpstream } from "./fakes/upstream.ts";
-import { hostMappingFetch, startAssetHost } from "./fakes/asset_host.ts";
+import { hostMappingClient, startAssetHost } from "./fakes/asset_host.ts";
 import type { ProviderConfig } from "../lib/providers/mod.ts";
 
 const PROVIDER_HOSTS = [
@@ -50,7 +50,7 @@ async function providerTenant(provider: ProviderConfig) {
         referer: `https://${WEBSITE}/`,
       },
     },
-    fetch: hostMappingFetch(PROVIDER_HOSTS, host),
+    upstream: hostMappingClient(PROVIDER_HOSTS, host),
   });
   return {
     host,

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { CANARY, edgeFixture, startUpstream } from "./fakes/upstream.ts";
-import { hostMappingFetch, startAssetHost } from "./fakes/asset_host.ts";
+import { hostMappingClient, startAssetHost } from "./fakes/asset_host.ts";
 import { BadPathError, joinUpstream } from "../edge/url_join.ts";
 import { encryptSecret } from "../lib/crypto/mod.ts";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
@@ -134,7 +134,7 @@ Deno.test("the resolved address is re-checked at fetch time (DNS changed since v
   const fx = await edgeFixture("https://api.tenant.example", {
     env: { ALLOW_PRIVATE_UPSTREAMS: "false" },
     resolveDns,
-    fetch: hostMappingFetch(["api.tenant.example", "rebound.example"], host),
+    upstream: hostMappingClient(["api.tenant.example", "rebound.example"], host),
   });
   try {
     const ok = await fx.request("/~api/public");

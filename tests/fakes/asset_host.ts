@@ -5,6 +5,8 @@
  * can be told apart from ranges cut by the edge), and counts requests per path.
  */
 import { serveOnLoopback } from "../harness.ts";
+import { connectTo, createHttp1Client } from "../../edge/http1/client.ts";
+import type { UpstreamClient } from "../../edge/upstream_types.ts";
 
 /** Every asset's Last-Modified (for If-Modified-Since tests). */
 export const ASSET_LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT";
@@ -51,7 +53,7 @@ export function startAssetHost(): FakeAssetHost {
       path: url.pathname,
       query: url.search.slice(1),
       headers: req.headers,
-      hostHeader: req.headers.get("x-original-host") ?? url.host,
+      hostHeader: req.headers.get("host") ?? url.host,
     });
     if (url.pathname.includes("/missing")) return new Response("not found", { status: 404 });
     if (url.pathname.endsWith(".css")) {
@@ -96,19 +98,15 @@ export function startAssetHost(): FakeAssetHost {
 }
 
 /**
- * A fetch that sends requests for the given public hosts to the fake instead
- * (like an /etc/hosts entry), keeping the original host in x-original-host.
- * Everything else goes to the real fetch. The code under test still makes real
- * HTTP requests over loopback.
+ * The edge's HTTP/1.1 client with connections for the given public hosts opened to the
+ * fake instead (like an /etc/hosts entry); the request still names the public host (Host
+ * header), which the fake records. Everything else connects as usual. The code under
+ * test makes real HTTP requests over loopback.
  */
-export function hostMappingFetch(hosts: string[], fake: FakeAssetHost): typeof fetch {
-  return (input, init) => {
-    const req = new Request(input, init);
-    const url = new URL(req.url);
-    if (!hosts.includes(url.host)) return fetch(req);
-    const mapped = new URL(url.pathname + url.search, fake.url);
-    const headers = new Headers(req.headers);
-    headers.set("x-original-host", url.host);
-    return fetch(mapped, { method: req.method, headers, redirect: "manual", signal: req.signal });
-  };
+export function hostMappingClient(hosts: string[], fake: FakeAssetHost): UpstreamClient {
+  const port = Number(new URL(fake.url).port);
+  return createHttp1Client({
+    connect: (url) =>
+      hosts.includes(url.host) ? Deno.connect({ hostname: "127.0.0.1", port }) : connectTo(url),
+  });
 }

@@ -15,6 +15,8 @@ import { encryptSecret } from "../../lib/crypto/mod.ts";
 import { ManualClock } from "../../lib/clock.ts";
 import { createLogger } from "../../lib/log.ts";
 import { serveOnLoopback, TEST_ENCRYPTION_KEY, testConfig } from "../harness.ts";
+import { upstreamClient } from "../../edge/upstream_client.ts";
+import type { UpstreamClient } from "../../edge/upstream_types.ts";
 
 export type SeenRequest = { method: string; path: string; query: string; headers: Headers };
 export type Route = (req: Request, url: URL) => Response | Promise<Response>;
@@ -127,6 +129,8 @@ export type EdgeFixtureOptions = {
   snapshot?: SnapshotOverrides;
   transform?: TransformRunner | null;
   fetch?: typeof fetch;
+  /** The edge's upstream client (default: upstreamClient() over `fetch` when given). */
+  upstream?: UpstreamClient;
   resolveDns?: typeof Deno.resolveDns;
   webCacheName?: string | null;
 };
@@ -176,7 +180,7 @@ export async function edgeFixture(apiOrigin: string | null, opts: EdgeFixtureOpt
     kv,
     clock,
     log: createLogger("debug", (l) => logs.push(l)),
-    fetch: opts.fetch ?? globalThis.fetch,
+    upstream: opts.upstream ?? upstreamClient(config, opts.fetch),
     resolveDns: opts.resolveDns ?? Deno.resolveDns,
     usage: { record: (r) => void usage.push(r) },
     transform: opts.transform ?? null,
@@ -209,6 +213,7 @@ export async function edgeFixture(apiOrigin: string | null, opts: EdgeFixtureOpt
       return edge.handle(new Request(`http://${host}${path}`, init), t, { clientIp });
     },
     close() {
+      edge.close();
       kv.close();
     },
   };

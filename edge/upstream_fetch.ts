@@ -1,0 +1,161 @@
+/**
+ * The upstream client over fetch(): used when fetch is injected (tests that map provider
+ * hosts to loopback servers), when EDGE_UPSTREAM_CLIENT=fetch, and behind an HTTP(S)_PROXY
+ * (which fetch honours). The edge's default is edge/http1/client.ts (docs/decisions.md
+ * "Upstream HTTP client").
+ */
+import { filterResponseHeaders } from "./http.ts";
+import { type Bytes, ownedBytes } from "./cache/store.ts";
+import type {
+  UpstreamCall,
+  UpstreamClient,
+  UpstreamFailure,
+  UpstreamResult,
+} from "./upstream_types.ts";
+
+export function fetchClient(doFetch: typeof fetch): UpstreamClient {
+  return {
+    async request(call) {
+      // The timeout covers connecting, headers and a buffered body. A body that
+      // streams through (too large to cache) is handed over without it, so a long
+      // video is not cut off mid-way; the visitor's own connection bounds it.
+      const ctrl = new AbortController();
+      const timer = setTimeout(
+        () => ctrl.abort(new DOMException("Upstream timed out", "TimeoutError")),
+        call.timeoutMs,
+      );
+      try {
+        return await fetchWithin(doFetch, call, ctrl.signal);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {},
+  };
+}
+
+async function fetchWithin(
+  doFetch: typeof fetch,
+  req: UpstreamCall,
+  signal: AbortSignal,
+): Promise<UpstreamResult> {
+  let res: Response;
+  try {
+    res = await doFetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      redirect: "manual",
+      signal,
+    });
+  } catch (e) {
+    return failure(e, signal);
+  }
+  const headers = filterResponseHeaders(res.headers);
+  const setCookie = res.headers.has("set-cookie");
+  if (!res.body || req.method === "HEAD") {
+    await res.body?.cancel().catch(() => {});
+    return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0), setCookie };
+  }
+  // fetch decodes content-encoding, so a declared length only counts for identity bodies
+  const declared = res.headers.has("content-encoding")
+    ? NaN
+    : Number(res.headers.get("content-length") ?? NaN);
+  if (declared > req.maxBuffer) {
+    return { kind: "stream", status: res.status, headers, body: res.body, length: declared };
+  }
+  if (!Number.isNaN(declared)) {
+    // A declared length within the bound: one read of the whole body (Deno collects a
+    // fetch body in one op), instead of a reader loop with a promise per chunk.
+    let body: Bytes;
+    try {
+      body = ownedBytes(await res.arrayBuffer());
+    } catch (e) {
+      return failure(e, signal);
+    }
+    if (body.byteLength !== declared) {
+      // the upstream closed early: a truncated body must never be cached
+      return {
+        kind: "error",
+        status: 502,
+        code: "upstream_error",
+        message: "Upstream closed early",
+      };
+    }
+    return { kind: "buffered", status: res.status, headers, body, setCookie };
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.byteLength;
+      if (total > req.maxBuffer) {
+        return {
+          kind: "stream",
+          status: res.status,
+          headers,
+          body: resume(chunks, reader),
+          length: null,
+        };
+      }
+    }
+  } catch (e) {
+    reader.cancel().catch(() => {});
+    return failure(e, signal);
+  }
+  if (!Number.isNaN(declared) && declared !== total) {
+    // the upstream closed early: a truncated body must never be cached
+    return { kind: "error", status: 502, code: "upstream_error", message: "Upstream closed early" };
+  }
+  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total), setCookie };
+}
+
+function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
+  const name = (e as { name?: string })?.name;
+  if (signal.aborted || name === "TimeoutError") {
+    return { kind: "error", status: 504, code: "upstream_timeout", message: "Upstream timed out" };
+  }
+  return { kind: "error", status: 502, code: "upstream_error", message: "Upstream unreachable" };
+}
+
+function concat(chunks: Uint8Array[], total: number): Bytes {
+  // Always a copy: a chunk is a view into a larger read buffer, or a buffer whose hidden
+  // capacity exceeds its length (ownedBytes); a cached body must hold only its own bytes.
+  if (chunks.length === 1) return ownedBytes(chunks[0]);
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}
+
+/** A stream that replays the buffered chunks, then continues with the reader. */
+function resume(
+  chunks: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      if (i < chunks.length) {
+        ctrl.enqueue(chunks[i++]);
+        return;
+      }
+      try {
+        const { done, value } = await reader.read();
+        if (done) ctrl.close();
+        else ctrl.enqueue(value);
+      } catch (e) {
+        ctrl.error(e);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * What an upstream request returns, whichever client made it (edge/http1/client.ts, or
+ * edge/upstream_fetch.ts): a buffered body, a stream for a body too large to cache, or
+ * a failure the edge answers as 502/504.
+ */
+import type { Bytes } from "./cache/store.ts";
+
+/** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
+export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
+
+/**
+ * A fetched response: fully buffered, or streaming because it outgrew the bound.
+ * `headers` are filtered (edge/http.ts filterHeaderPairs) and bodies decoded.
+ * `setCookie`: the upstream sent Set-Cookie (dropped from `headers`; edge/cdn.ts).
+ */
+export type UpstreamResult =
+  | {
+    kind: "buffered";
+    status: number;
+    headers: [string, string][];
+    body: Bytes;
+    setCookie?: boolean;
+  }
+  | {
+    kind: "stream";
+    status: number;
+    headers: [string, string][];
+    body: ReadableStream<Uint8Array> | null;
+    length: number | null;
+  }
+  | UpstreamFailure;
+
+/** One request as a client sees it (the SSRF check has already passed). */
+export type UpstreamCall = {
+  url: URL;
+  method: "GET" | "HEAD";
+  headers: [string, string][];
+  /** Bytes buffered before switching to streaming. */
+  maxBuffer: number;
+  /** Covers connecting, the head and a buffered body; a streamed body runs without it. */
+  timeoutMs: number;
+};
+
+/** Makes upstream requests; never throws: failures come back as results. */
+export type UpstreamClient = {
+  request(call: UpstreamCall): Promise<UpstreamResult>;
+  /** Closes idle connections (shutdown, tests). */
+  close(): void;
+};
+
+export const TIMED_OUT: UpstreamFailure = {
+  kind: "error",
+  status: 504,
+  code: "upstream_timeout",
+  message: "Upstream timed out",
+};
+export const UNREACHABLE: UpstreamFailure = {
+  kind: "error",
+  status: 502,
+  code: "upstream_error",
+  message: "Upstream unreachable",
+};
+export const CLOSED_EARLY: UpstreamFailure = {
+  kind: "error",
+  status: 502,
+  code: "upstream_error",
+  message: "Upstream closed early",
+};
+export const MALFORMED: UpstreamFailure = {
+  kind: "error",
+  status: 502,
+  code: "upstream_error",
+  message: "Upstream sent a malformed response",
+};
