@@ -1,0 +1,37 @@
+import { assert, assertEquals } from "../tests/assert.ts";
+import { ok, startScriptedUpstream } from "../tests/fakes/scripted_upstream.ts";
+import { upstreamClient } from "./upstream_client.ts";
+import type { UpstreamCall } from "./upstream_types.ts";
+
+const call = (url: string, maxBuffer: number): UpstreamCall => ({
+  url: new URL(url),
+  method: "GET",
+  headers: [["user-agent", "test"]],
+  maxBuffer,
+  timeoutMs: 2_000,
+});
+
+Deno.test("a body declared over the bound is asked again through fetch, then at once", async () => {
+  const big = "b".repeat(50_000);
+  const up = startScriptedUpstream((r) => [r.target === "/big" ? ok(big) : ok("small")]);
+  const client = upstreamClient({ edgeUpstreamClient: "http1" });
+  try {
+    const first = await client.request(call(`${up.url}/big`, 1000));
+    assert(first.kind === "stream" && first.body);
+    assertEquals(first.length, 50_000);
+    assertEquals(await new Response(first.body).text(), big);
+    assertEquals(up.seen.filter((s) => s.target === "/big").length, 2); // head dropped, asked again
+    const second = await client.request(call(`${up.url}/big`, 1000));
+    assert(second.kind === "stream" && second.body);
+    assertEquals((await new Response(second.body).text()).length, 50_000);
+    assertEquals(up.seen.filter((s) => s.target === "/big").length, 3); // remembered: one request
+    // fetch sends its own user agent header set; the HTTP/1.1 client ours: tell them apart
+    assert(!up.seen[1].head.toLowerCase().includes("accept-encoding: gzip, deflate, br"));
+    const small = await client.request(call(`${up.url}/small`, 1000));
+    assertEquals(small.kind, "buffered");
+    assert(up.seen.at(-1)!.head.toLowerCase().includes("accept-encoding: gzip, deflate, br"));
+  } finally {
+    client.close();
+    up.close();
+  }
+});
