@@ -8,6 +8,9 @@
  *   GET /clone/<origin path>  the same response as a clone of a prebuilt Response, with Age
  *                             set per request: the runtime's cheapest way to send that header
  *                             set (what Cachely's hit does, edge/cache/hit_templates.ts)
+ *   GET /clonev/<origin path> the clone after reading If-None-Match, If-Modified-Since and
+ *                             Origin, as a cache that honours validators must (a 304 when
+ *                             one matches is not part of the floor: wrk sends neither)
  *   POST /__same?path=P       registers that set: a JSON array of [name, value] pairs
  *   GET /proxy/<origin path>  fetch() from ORIGIN, its body streamed back (the runtime's
  *                             floor for a proxied body too large to cache)
@@ -51,6 +54,18 @@ if (import.meta.main) {
         const res = t.res.clone();
         if (t.age !== null) res.headers.set("age", t.age);
         return res;
+      }
+    } else if (path.startsWith("/clonev/")) {
+      const t = templates.get(path.slice(7));
+      if (t) {
+        const h = req.headers;
+        if (h.get("if-none-match") === null && h.get("if-modified-since") === null) {
+          void h.get("origin");
+          const res = t.res.clone();
+          if (t.age !== null) res.headers.set("age", t.age);
+          return res;
+        }
+        return new Response(null, { status: 304 });
       }
     } else if (path.startsWith("/proxy/") && origin) {
       const range = req.headers.get("range");

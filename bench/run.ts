@@ -148,6 +148,11 @@ async function main() {
         base: floorUrl,
         path: (p) => `/clone${p}`,
       },
+      floorCloneRead: {
+        name: "floor, cloned, validators read",
+        base: floorUrl,
+        path: (p) => `/clonev${p}`,
+      },
       cachelyImg: {
         name: "cachely",
         base: `http://127.0.0.1:${cPort}`,

@@ -58,6 +58,12 @@ export type BenchContext = {
     floorSame: Target;
     /** The same response as a clone of a prebuilt Response, Age set per request (`/clone`). */
     floorClone: Target;
+    /**
+     * The clone, after reading If-None-Match, If-Modified-Since and Origin as a cache that
+     * honours validators must (`/clonev`): reading any request header costs Deno.serve a
+     * copy of the header list and a promise (bench/ANALYSIS.md "Session 5").
+     */
+    floorCloneRead: Target;
     /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */
     cdn: Target;
     /** Cachely's image-host tenant: origin path `/bench/video/upload/…` → `/video/upload/…`. */

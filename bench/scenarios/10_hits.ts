@@ -21,7 +21,8 @@ const SERVER_ADDED = new Set(["date", "content-length", "connection", "keep-aliv
 export const scenario: Scenario = {
   name: "hits",
   async run(ctx) {
-    const { cachely, nginx, floorOne, floorSame, floorClone, cdn, cachelyCdn } = ctx.targets;
+    const { cachely, nginx, floorOne, floorSame, floorClone, floorCloneRead, cdn, cachelyCdn } =
+      ctx.targets;
     const rows: ResultRow[] = [];
     const checks: Check[] = [];
     const notes: string[] = [];
@@ -68,6 +69,7 @@ export const scenario: Scenario = {
         { label: c.label, target: floorSame, path: c.path },
         { label: c.label, target: floorOne, path: c.path },
         { label: c.label, target: floorClone, path: c.path },
+        { label: c.label, target: floorCloneRead, path: c.path },
       ];
       if (c.cdn) {
         const cd = await probe(cdn, c.path, "x-cache");
@@ -80,7 +82,7 @@ export const scenario: Scenario = {
       for (const r of runs) await ctx.wrk(r.target, r.path, { durationSec: 1 }); // JIT warm-up
       const res = await interleaved(ctx, runs);
       runs.forEach((r, i) => rows.push(row(r.label, r.target.name, res[i])));
-      const [n, y, same, , cloned] = res;
+      const [n, y, same, , cloned, clonedRead] = res;
       checks.push(ratioCheck(`${c.label}: throughput vs nginx`, ratio(y.rps, n.rps), c.vsNginx));
       if (c.vsSame !== null) {
         checks.push(
@@ -93,6 +95,16 @@ export const scenario: Scenario = {
             `${c.label}: throughput vs the cloned same-headers floor`,
             ratio(y.rps, cloned.rps),
             c.vsSame,
+          ),
+          ratioCheck(
+            `${c.label}: throughput vs the cloned floor that reads the validators (context)`,
+            ratio(y.rps, clonedRead.rps),
+            c.vsSame,
+          ),
+          ratioCheck(
+            `${c.label}: the runtime's own cloned floor vs nginx (context)`,
+            ratio(cloned.rps, n.rps),
+            c.vsNginx,
           ),
         );
       }
@@ -131,7 +143,7 @@ export const scenario: Scenario = {
     }
     notes.push(
       `${ctx.connections} keep-alive connections, wrk on the same two-core machine as the server under test.`,
-      "The floors are bare `Deno.serve` processes answering from memory with no proxy logic: `floor, one header` sends only content-type (Deno's fastest response path), `floor, same headers` sends Cachely's hit header set as a prebuilt Headers object through the Response constructor, `floor, same headers, cloned` sends it as a clone of a prebuilt Response with Age set per request (the cheapest way the runtime offers; Cachely's hit does the same).",
+      "The floors are bare `Deno.serve` processes answering from memory with no proxy logic: `floor, one header` sends only content-type (Deno's fastest response path), `floor, same headers` sends Cachely's hit header set as a prebuilt Headers object through the Response constructor, `floor, same headers, cloned` sends it as a clone of a prebuilt Response with Age set per request (the cheapest way the runtime offers; Cachely's hit does the same), `floor, cloned, validators read` reads If-None-Match, If-Modified-Since and Origin first, as Cachely must (any request header read makes Deno.serve copy the header list and finish through a promise).",
     );
     return { title: "Cache hits", rows, checks, notes };
   },
