@@ -5,7 +5,7 @@
  * "Upstream HTTP client").
  */
 import { filterResponseHeaders } from "./http.ts";
-import { type Bytes, ownedBytes } from "./cache/store.ts";
+import { type Bytes, concatBytes, ownedBytes } from "./cache/store.ts";
 import type {
   UpstreamCall,
   UpstreamClient,
@@ -110,7 +110,13 @@ async function fetchWithin(
     // the upstream closed early: a truncated body must never be cached
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream closed early" };
   }
-  return { kind: "buffered", status: res.status, headers, body: concat(chunks, total), setCookie };
+  return {
+    kind: "buffered",
+    status: res.status,
+    headers,
+    body: concatBytes(chunks, total),
+    setCookie,
+  };
 }
 
 function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
@@ -119,19 +125,6 @@ function failure(e: unknown, signal: AbortSignal): UpstreamFailure {
     return { kind: "error", status: 504, code: "upstream_timeout", message: "Upstream timed out" };
   }
   return { kind: "error", status: 502, code: "upstream_error", message: "Upstream unreachable" };
-}
-
-function concat(chunks: Uint8Array[], total: number): Bytes {
-  // Always a copy: a chunk is a view into a larger read buffer, or a buffer whose hidden
-  // capacity exceeds its length (ownedBytes); a cached body must hold only its own bytes.
-  if (chunks.length === 1) return ownedBytes(chunks[0]);
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
 }
 
 /** A stream that replays the buffered chunks, then continues with the reader. */

@@ -21,14 +21,17 @@ export type UpstreamResult =
     body: Bytes;
     setCookie?: boolean;
   }
-  | {
-    kind: "stream";
-    status: number;
-    headers: [string, string][];
-    body: ReadableStream<Uint8Array> | null;
-    length: number | null;
-  }
+  | UpstreamStream
   | UpstreamFailure;
+
+/** A body too large to buffer, handed on as a stream (`length` when declared). */
+export type UpstreamStream = {
+  kind: "stream";
+  status: number;
+  headers: [string, string][];
+  body: ReadableStream<Uint8Array> | null;
+  length: number | null;
+};
 
 /** One request as a client sees it (the SSRF check has already passed). */
 export type UpstreamCall = {
@@ -48,27 +51,14 @@ export type UpstreamClient = {
   close(): void;
 };
 
-export const TIMED_OUT: UpstreamFailure = {
+const failure = (status: number, message: string, code = "upstream_error"): UpstreamFailure => ({
   kind: "error",
-  status: 504,
-  code: "upstream_timeout",
-  message: "Upstream timed out",
-};
-export const UNREACHABLE: UpstreamFailure = {
-  kind: "error",
-  status: 502,
-  code: "upstream_error",
-  message: "Upstream unreachable",
-};
-export const CLOSED_EARLY: UpstreamFailure = {
-  kind: "error",
-  status: 502,
-  code: "upstream_error",
-  message: "Upstream closed early",
-};
-export const MALFORMED: UpstreamFailure = {
-  kind: "error",
-  status: 502,
-  code: "upstream_error",
-  message: "Upstream sent a malformed response",
-};
+  status,
+  code,
+  message,
+});
+
+export const TIMED_OUT = failure(504, "Upstream timed out", "upstream_timeout");
+export const UNREACHABLE = failure(502, "Upstream unreachable");
+export const CLOSED_EARLY = failure(502, "Upstream closed early");
+export const MALFORMED = failure(502, "Upstream sent a malformed response");

@@ -99,6 +99,20 @@ export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
   return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
 }
 
+/**
+ * Pieces of a body read in parts, in one buffer of exactly their length: always a copy, since
+ * a piece can be a view into a larger read buffer or hide spare capacity (ownedBytes).
+ */
+export function concatBytes(pieces: readonly Uint8Array[], total: number): Bytes {
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of pieces) {
+    out.set(p, off);
+    off += p.byteLength;
+  }
+  return out;
+}
+
 /** Builds a CachedObject from parts, computing size and validators. */
 export function cachedObject(
   status: number,

@@ -5,18 +5,12 @@
  * STALE_IF_ERROR_SECONDS past its TTL (STALE), else the 502/504 failure.
  */
 import type { CachedObject, EdgeCache } from "./store.ts";
-import type { UpstreamFailure } from "../upstream.ts";
+import type { UpstreamFailure, UpstreamStream } from "../upstream_types.ts";
 
 /** What a loader produces: an object (stored when cacheable), a stream, or a failure. */
 export type Loaded =
   | { kind: "object"; obj: CachedObject; cacheable: boolean }
-  | {
-    kind: "stream";
-    status: number;
-    headers: [string, string][];
-    body: ReadableStream<Uint8Array> | null;
-    length: number | null;
-  }
+  | UpstreamStream
   | UpstreamFailure;
 
 export type Served =

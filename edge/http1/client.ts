@@ -33,7 +33,7 @@ import {
   type UpstreamClient,
   type UpstreamResult,
 } from "../upstream_types.ts";
-import type { Bytes } from "../cache/store.ts";
+import { type Bytes, concatBytes } from "../cache/store.ts";
 
 export type Http1Options = Partial<PoolOptions> & {
   /** Opens a connection for a URL (tests map provider hosts to loopback servers). */
@@ -157,7 +157,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
     }
     if (declared === null && total <= call.maxBuffer) {
       release();
-      const raw = concat(pieces, total);
+      const raw = concatBytes(pieces, total);
       if (coding === null) return { kind: "buffered", status, headers, body: raw, setCookie };
       try {
         const body = decodeWhole(coding, raw, call.maxBuffer) as Bytes;
@@ -232,19 +232,6 @@ function lastValue(headers: [string, string][], name: string): string | undefine
   let v: string | undefined;
   for (const h of headers) if (h[0] === name) v = v === undefined ? h[1] : `${v}, ${h[1]}`;
   return v;
-}
-
-function concat(pieces: Uint8Array[], total: number): Bytes {
-  if (pieces.length === 1 && pieces[0].byteOffset === 0 && pieces[0].buffer.byteLength === total) {
-    return pieces[0] as Bytes;
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of pieces) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 /** `scheme//host:port`: the pool key. */
