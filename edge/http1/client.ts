@@ -130,7 +130,12 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
     const coding = codingOf(lastValue(head.headers, "content-encoding"));
     if (coding === "unsupported") throw new ProtocolError("unsupported content coding");
     const framing = head.framing;
-    const release = () => head.reusable ? pool.give(wire, performance.now()) : wire.close();
+    const release = () => {
+      // Handed back: a later failure of this request must not close what another one took.
+      if (ex.wire === wire) ex.wire = undefined;
+      if (head.reusable) pool.give(wire, performance.now());
+      else wire.close();
+    };
     if (framing.kind === "none") {
       release();
       return { kind: "buffered", status, headers, body: new Uint8Array(0), setCookie };

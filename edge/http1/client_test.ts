@@ -337,3 +337,21 @@ Deno.test("http1: an unreachable upstream is 502", async () => {
     client.close();
   }
 });
+
+Deno.test("http1: an undecodable body is 502, and its intact connection stays usable", async () => {
+  await withUpstream(
+    (r) =>
+      r.target === "/corrupt"
+        ? ["HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 4\r\n\r\nnope"]
+        : [ok("fine")],
+    async (up, client) => {
+      const bad = await client.request(call(`${up.url}/corrupt`));
+      assertEquals(bad.kind === "error" && [bad.status, bad.message], [
+        502,
+        "Upstream sent a malformed response",
+      ]);
+      assertEquals(await bodyText(await client.request(call(`${up.url}/next`))), "fine");
+      assertEquals(up.connections, 1);
+    },
+  );
+});
