@@ -19,6 +19,8 @@ export type HitTemplate = {
   res: Response;
   /** Bytes charged against the bound: the body copy plus the objects around it. */
   cost: number;
+  /** The holder's body as a view into its slab, made once (edge/cache/object.ts). */
+  body?: Uint8Array<ArrayBuffer>;
 };
 
 /** Anything that can carry a template (a CachedObject). */

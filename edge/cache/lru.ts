@@ -1,23 +1,36 @@
 /**
- * A byte-bounded least-recently-used map. Recency is a doubly linked list of
- * entries (most recent at the head); the Map only indexes them and is never
- * touched by a hit. Re-inserting into a large Map on every hit (delete + set, to
- * use its insertion order) costs V8 ~100 µs once the map holds tens of thousands
- * of keys, which turned a full cache into a 5× slower one (bench/ANALYSIS.md).
- * All operations are synchronous, so a cache hit never waits on a promise.
+ * A byte-bounded least-recently-used map. Recency is a doubly linked list threaded through
+ * the entries themselves (most recent at the head); the Map only indexes them and is never
+ * touched by a hit. Re-inserting into a large Map on every hit (delete + set, to use its
+ * insertion order) costs V8 ~100 µs once the map holds tens of thousands of keys, which
+ * turned a full cache into a 5× slower one (bench/ANALYSIS.md). The links live on the
+ * entry rather than on a node object per entry: a node was 56 heap bytes of each cached
+ * entry (bench/ANALYSIS.md "Session 6"). All operations are synchronous, so a cache hit
+ * never waits on a promise.
  */
 
-/** An object the LRU can weigh. */
-export type Sized = { size: number };
+/**
+ * What the LRU stores: an entry that carries its own size and list links. An entry is in
+ * at most one LRU at a time; the fields below belong to that LRU.
+ */
+export class LruEntry {
+  /** The key the entry is stored under while an LRU holds it; null otherwise. */
+  lruKey: string | null = null;
+  /** Toward the most recently used entry. */
+  lruPrev: LruEntry | null = null;
+  /** Toward the least recently used entry. */
+  lruNext: LruEntry | null = null;
 
-type Node<V> = { key: string; value: V; prev: Node<V> | null; next: Node<V> | null };
+  /** @param size bytes charged to the LRU */
+  constructor(readonly size: number) {}
+}
 
-export class ByteLru<V extends Sized> {
-  private map = new Map<string, Node<V>>();
+export class ByteLru<V extends LruEntry> {
+  private map = new Map<string, V>();
   /** Most recently used. */
-  private head: Node<V> | null = null;
+  private head: V | null = null;
   /** Least recently used: evicted first. */
-  private tail: Node<V> | null = null;
+  private tail: V | null = null;
   private used = 0;
 
   /**
@@ -45,72 +58,84 @@ export class ByteLru<V extends Sized> {
 
   /** Returns the entry and marks it most recently used. */
   get(key: string): V | undefined {
-    const node = this.map.get(key);
-    if (node === undefined) return undefined;
-    if (node !== this.head) {
-      this.unlink(node);
-      this.pushHead(node);
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    if (entry !== this.head) {
+      this.unlink(entry);
+      this.pushHead(entry);
     }
-    return node.value;
+    return entry;
   }
 
   /** Returns the entry without touching recency. */
   peek(key: string): V | undefined {
-    return this.map.get(key)?.value;
+    return this.map.get(key);
   }
 
-  /** Stores the entry, evicting least recently used ones until it fits. */
+  /**
+   * Stores the entry, evicting least recently used ones until it fits. An entry held under
+   * another key leaves that key first (its links can be in one place only).
+   */
   set(key: string, value: V): boolean {
     if (value.size > this.maxBytes) return false;
     this.delete(key);
+    if (value.lruKey !== null) this.delete(value.lruKey);
     while (
       (this.used + value.size > this.maxBytes || this.map.size >= this.maxEntries) &&
       this.tail !== null
     ) {
-      const oldest = this.tail.key;
+      const oldest = this.tail.lruKey!;
       this.delete(oldest);
       this.onEvict?.(oldest);
     }
-    const node: Node<V> = { key, value, prev: null, next: null };
-    this.map.set(key, node);
-    this.pushHead(node);
+    value.lruKey = key;
+    this.map.set(key, value);
+    this.pushHead(value);
     this.used += value.size;
     return true;
   }
 
   /** Keys from least to most recently used. */
   *keys(): IterableIterator<string> {
-    for (let n = this.tail; n !== null; n = n.prev) yield n.key;
+    for (let e = this.tail; e !== null; e = e.lruPrev as V | null) yield e.lruKey!;
   }
 
   delete(key: string): boolean {
-    const node = this.map.get(key);
-    if (node === undefined) return false;
+    const entry = this.map.get(key);
+    if (entry === undefined) return false;
     this.map.delete(key);
-    this.unlink(node);
-    this.used -= node.value.size;
-    this.onDrop?.(node.value);
+    this.unlink(entry);
+    entry.lruKey = null;
+    this.used -= entry.size;
+    this.onDrop?.(entry);
     return true;
   }
 
+  /** Forgets every entry (no onDrop); each entry's links are reset. */
   clear(): void {
+    for (let e = this.head; e !== null;) {
+      const next = e.lruNext;
+      e.lruKey = null;
+      e.lruPrev = e.lruNext = null;
+      e = next as V | null;
+    }
     this.map.clear();
     this.head = this.tail = null;
     this.used = 0;
   }
 
-  private unlink(node: Node<V>): void {
-    if (node.prev) node.prev.next = node.next;
-    else this.head = node.next;
-    if (node.next) node.next.prev = node.prev;
-    else this.tail = node.prev;
-    node.prev = node.next = null;
+  private unlink(entry: V): void {
+    if (entry.lruPrev) entry.lruPrev.lruNext = entry.lruNext;
+    else this.head = entry.lruNext as V | null;
+    if (entry.lruNext) entry.lruNext.lruPrev = entry.lruPrev;
+    else this.tail = entry.lruPrev as V | null;
+    entry.lruPrev = entry.lruNext = null;
   }
 
-  private pushHead(node: Node<V>): void {
-    node.next = this.head;
-    if (this.head) this.head.prev = node;
-    this.head = node;
-    if (this.tail === null) this.tail = node;
+  private pushHead(entry: V): void {
+    entry.lruNext = this.head;
+    if (this.head) this.head.lruPrev = entry;
+    this.head = entry;
+    if (this.tail === null) this.tail = entry;
   }
 }

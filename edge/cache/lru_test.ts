@@ -1,10 +1,10 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { ByteLru } from "./lru.ts";
+import { ByteLru, LruEntry } from "./lru.ts";
 
-const e = (size: number) => ({ size });
+const e = (size: number) => new LruEntry(size);
 
 Deno.test("ByteLru evicts least recently used entries to stay under its byte bound", () => {
-  const lru = new ByteLru<{ size: number }>(100);
+  const lru = new ByteLru<LruEntry>(100);
   lru.set("a", e(40));
   lru.set("b", e(40));
   lru.get("a"); // a is now the most recent
@@ -14,7 +14,7 @@ Deno.test("ByteLru evicts least recently used entries to stay under its byte bou
 });
 
 Deno.test("ByteLru refuses an entry larger than the bound and replaces keys in place", () => {
-  const lru = new ByteLru<{ size: number }>(100);
+  const lru = new ByteLru<LruEntry>(100);
   assertEquals(lru.set("big", e(101)), false);
   lru.set("a", e(10));
   lru.set("a", e(30));
@@ -26,7 +26,7 @@ Deno.test("ByteLru refuses an entry larger than the bound and replaces keys in p
 
 Deno.test("ByteLru bounds entries as well as bytes when maxEntries is set", () => {
   const evicted: string[] = [];
-  const lru = new ByteLru<{ size: number }>(1000, (k) => evicted.push(k), 2);
+  const lru = new ByteLru<LruEntry>(1000, (k) => evicted.push(k), 2);
   lru.set("a", e(1));
   lru.set("b", e(1));
   lru.get("a");
@@ -40,7 +40,7 @@ Deno.test("ByteLru agrees with a reference model over 20,000 random operations",
   let seed = 42;
   const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const evicted: string[] = [];
-  const lru = new ByteLru<{ size: number }>(500, (k) => evicted.push(k));
+  const lru = new ByteLru<LruEntry>(500, (k) => evicted.push(k));
   let model: { key: string; size: number }[] = [];
   const modelEvicted: string[] = [];
   for (let i = 0; i < 20_000; i++) {
@@ -71,4 +71,25 @@ Deno.test("ByteLru agrees with a reference model over 20,000 random operations",
   assertEquals([...lru.keys()], model.map((m) => m.key));
   assertEquals(lru.bytes, model.reduce((n, m) => n + m.size, 0));
   assertEquals(evicted, modelEvicted);
+});
+
+Deno.test("ByteLru moves an entry set under a second key, and clear() unlinks every entry", () => {
+  const dropped: LruEntry[] = [];
+  const lru = new ByteLru<LruEntry>(100, undefined, Infinity, (v) => dropped.push(v));
+  const a = e(10);
+  lru.set("k1", a);
+  lru.set("k2", a);
+  assertEquals([[...lru.keys()], lru.bytes, a.lruKey, dropped], [["k2"], 10, "k2", [a]]);
+  const b = e(10);
+  lru.set("k3", b);
+  lru.clear();
+  assertEquals([a.lruKey, a.lruPrev, a.lruNext, b.lruKey, b.lruNext], [
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
+  lru.set("k1", b); // a cleared entry can be stored again
+  assertEquals([[...lru.keys()], lru.count], [["k1"], 1]);
 });

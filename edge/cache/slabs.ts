@@ -10,7 +10,7 @@
  * the current slab. Responses copy the body they are given, so moving one never changes
  * what a response in flight sends.
  */
-import type { Bytes, CachedObject } from "./store.ts";
+import type { Bytes, CachedObject } from "./object.ts";
 
 export const SLAB_BYTES = 1024 * 1024;
 /** Larger bodies keep a buffer of their own (the bookkeeping is noise next to them). */
@@ -24,39 +24,38 @@ export class SlabPacker {
   /** Slabs allocated since the last reset (tests and memory reports). */
   allocated = 0;
 
-  /** Moves a small body into the current slab (obj.body becomes a view into it). */
+  /** Moves a small body into the current slab (the object then reads its body from there). */
   pack(obj: CachedObject): void {
-    const len = obj.body.byteLength;
+    const len = obj.bodyLength;
     if (len === 0 || len > PACK_MAX_BYTES) return;
     this.release(obj);
+    this.place(obj, len);
+  }
+
+  private place(obj: CachedObject, len: number): void {
     let s = this.current;
     if (s === null || s.used + len > SLAB_BYTES) {
       s = this.current = { buf: new Uint8Array(SLAB_BYTES), used: 0, live: 0, objs: [] };
       this.allocated++;
     }
-    const view = s.buf.subarray(s.used, s.used + len);
-    view.set(obj.body);
+    s.buf.set(obj.body, s.used);
+    obj.placeIn(s, s.used);
     s.used += (len + 7) & ~7; // 8-byte aligned, like malloc
     s.live += len;
     s.objs.push(obj);
-    obj.body = view;
-    obj.slab = s;
   }
 
   /** The object left the cache: its bytes no longer count, and a sparse slab is emptied. */
   release(obj: CachedObject): void {
     const s = obj.slab;
     if (!s) return;
-    obj.slab = null;
-    s.live -= obj.body.byteLength;
+    obj.detach();
+    s.live -= obj.bodyLength;
     if (s !== this.current && s.live * 4 < s.used) {
       const keep = s.objs.filter((o) => o.slab === s);
       s.objs = [];
       s.live = 0;
-      for (const o of keep) {
-        o.slab = null;
-        this.pack(o);
-      }
+      for (const o of keep) this.place(o, o.bodyLength);
     }
   }
 

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../../tests/assert.ts";
 import { EdgeCache } from "./store.ts";
 import { cachedObject } from "./store.ts";
 import { PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
+import { hitTemplates } from "./hit_templates.ts";
 
 const clock = { now: () => 0 };
 const body = (n: number, fill: number) => new Uint8Array(n).fill(fill);
@@ -46,4 +47,29 @@ Deno.test("an evicted or replaced body no longer counts as live in its slab", ()
   const s = c.peek("k4")!.slab!;
   assertEquals(s.live, 3 * 2048);
   assertEquals(c.peek("k4")!.body[0], 44);
+});
+
+Deno.test("a body in a slab is read through one view while its object has a template", () => {
+  const c = cache();
+  c.store("k", obj(2048, 5));
+  const o = c.peek("k")!;
+  assert(o.body !== o.body, "no template: a view per read (nothing kept per entry)");
+  hitTemplates.admit(o, "x", () => new Response(o.body), o.bodyLength);
+  assert(o.body === o.body, "a hit reads the body's length without making a view");
+  assertEquals([o.body.byteLength, o.body[0]], [2048, 5]);
+  c.clear();
+});
+
+Deno.test("a templated body moved to another slab is read from there", () => {
+  const c = cache();
+  const perSlab = SLAB_BYTES / 2048;
+  for (let i = 0; i < perSlab; i++) c.store(`a${i}`, obj(2048, i % 250));
+  c.store("next", obj(2048, 251));
+  const kept = c.peek("a0")!;
+  hitTemplates.admit(kept, "x", () => new Response(kept.body), kept.bodyLength);
+  const before = kept.body.buffer;
+  for (let i = 1; i < perSlab; i++) void c.delete(`a${i}`);
+  assert(kept.body.buffer !== before, "the view follows the body to its new slab");
+  assertEquals([kept.body.byteLength, kept.body[0], kept.body[2047]], [2048, 0, 0]);
+  c.clear();
 });

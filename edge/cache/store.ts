@@ -10,42 +10,11 @@
  * Cache's notion of time, so tests drive it with ManualClock.
  */
 import { ByteLru } from "./lru.ts";
-import { type Slab, SlabPacker } from "./slabs.ts";
-import { type HitTemplate, hitTemplates } from "./hit_templates.ts";
+import { SlabPacker } from "./slabs.ts";
+import { hitTemplates } from "./hit_templates.ts";
+import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
 
-/** Bytes backed by a plain ArrayBuffer (what Response accepts as a body). */
-export type Bytes = Uint8Array<ArrayBuffer>;
-
-/** A whole response body held in memory, shareable between responses. */
-export type CachedObject = {
-  status: number;
-  /** Response headers to replay (no Age, no x-cachely-cache: those are per response). */
-  headers: [string, string][];
-  body: Bytes;
-  /** Clock time the object was fetched, in ms. */
-  storedAt: number;
-  /** Freshness lifetime in ms. */
-  ttlMs: number;
-  /** Bytes charged to the LRU (body plus a fixed overhead for headers and key). */
-  size: number;
-  /** Strong validator, when upstream sent one (If-Range, If-None-Match). */
-  etag: string | null;
-  lastModified: string | null;
-  contentType: string;
-  /**
-   * Never offered to a CDN (edge/cdn.ts): the upstream set a cookie, which the edge drops
-   * but which marks the response as made for one visitor.
-   */
-  noCdn: boolean;
-  /** The prebuilt hit response while the object is hot (edge/cache/hit_templates.ts). */
-  sent?: HitTemplate;
-  /** True while the memory tier holds the object (only such objects get a template). */
-  kept: boolean;
-  /** Hit at least once: the next hit builds its template (edge/respond.ts). */
-  hitBefore: boolean;
-  /** The shared buffer holding the body while the object is cached (edge/cache/slabs.ts). */
-  slab: Slab | null;
-};
+export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from "./object.ts";
 
 export type EdgeCacheOptions = {
   maxBytes: number;
@@ -56,7 +25,6 @@ export type EdgeCacheOptions = {
   staleMs?: number;
 };
 
-const OVERHEAD = 512;
 const KEY_ORIGIN = "https://edge-cache.cachely.invalid/";
 
 /** The Web Cache API request URL of a cache key. */
@@ -66,92 +34,6 @@ export function secondTierUrl(key: string): string {
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
 const H_NO_CDN = "x-cachely-no-cdn";
-
-/**
- * Header pairs shared between cached objects: most entries of a tenant carry the same
- * content-type and cache-control, and a pair of fresh strings per entry was a tenth of
- * an entry's heap (bench/ANALYSIS.md "A full cache"). Bounded; cleared when full. Pairs
- * are never mutated (responses copy them).
- */
-const pairs = new Map<string, [string, string]>();
-const PAIRS_MAX = 4096;
-const PAIR_MAX_CHARS = 200;
-
-function internPair(h: [string, string]): [string, string] {
-  if (h[0].length + h[1].length > PAIR_MAX_CHARS || h[0] === "etag" || h[0] === "last-modified") {
-    return h; // validators differ per entry
-  }
-  const key = `${h[0]}\n${h[1]}`;
-  const got = pairs.get(key);
-  if (got) return got;
-  if (pairs.size >= PAIRS_MAX) pairs.clear();
-  pairs.set(key, h);
-  return h;
-}
-
-/**
- * The bytes of a body read by the runtime, in a buffer of exactly their length. Deno hands
- * out a read body (Response.arrayBuffer(), a stream chunk) in a buffer whose allocation can
- * be twice its byteLength or more (2 KB read: ~4 KB allocated; 20 KB: ~65 KB), and V8 reports
- * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Session 4").
- */
-export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
-  return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
-}
-
-/**
- * Pieces of a body read in parts, in one buffer of exactly their length: always a copy, since
- * a piece can be a view into a larger read buffer or hide spare capacity (ownedBytes).
- */
-export function concatBytes(pieces: readonly Uint8Array[], total: number): Bytes {
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of pieces) {
-    out.set(p, off);
-    off += p.byteLength;
-  }
-  return out;
-}
-
-/** Builds a CachedObject from parts, computing size and validators. */
-export function cachedObject(
-  status: number,
-  headers: [string, string][],
-  body: Bytes,
-  storedAt: number,
-  ttlMs: number,
-  noCdn = false,
-): CachedObject {
-  let etag: string | null = null;
-  let lastModified: string | null = null;
-  let contentType = "";
-  let hsize = 0;
-  headers = headers.map(internPair);
-  for (const [k, v] of headers) {
-    hsize += k.length + v.length;
-    if (k === "etag") etag = v;
-    else if (k === "last-modified") lastModified = v;
-    else if (k === "content-type") contentType = v;
-  }
-  // The bound counts body.byteLength, so the object must not pin a larger buffer (a view
-  // into a read buffer cost 64 KB per 2 KB entry: 2.5 GB for a 100 MB cache).
-  if (body.byteLength !== body.buffer.byteLength) body = body.slice();
-  return {
-    status,
-    headers,
-    body,
-    storedAt,
-    ttlMs,
-    size: body.byteLength + hsize + OVERHEAD,
-    etag,
-    lastModified,
-    contentType,
-    noCdn,
-    slab: null,
-    kept: false,
-    hitBefore: false,
-  };
-}
 
 export class EdgeCache {
   readonly lru: ByteLru<CachedObject>;
@@ -173,7 +55,6 @@ export class EdgeCache {
         : (key) => void this.inOrder(key, () => this.deleteSecondTier(key)),
       Infinity,
       (obj) => {
-        obj.kept = false;
         this.slabs.release(obj);
         hitTemplates.release(obj);
       },
@@ -252,14 +133,15 @@ export class EdgeCache {
 
   /** Into the memory tier, a small body packed into a shared slab. */
   private keep(key: string, obj: CachedObject): void {
-    if (obj.size > this.lru.maxBytes || this.lru.peek(key) === obj) return;
+    if (obj.size > this.lru.maxBytes || obj.lruKey === key) return;
+    // Held under another key: it leaves that one first, so its slab counts it once.
+    if (obj.lruKey !== null) this.lru.delete(obj.lruKey);
     this.slabs.pack(obj);
-    obj.kept = this.lru.set(key, obj);
+    this.lru.set(key, obj);
   }
 
   /** Empties the memory tier. */
   clear(): void {
-    for (const key of this.lru.keys()) this.lru.peek(key)!.kept = false;
     this.lru.clear();
     this.slabs.reset();
     hitTemplates.clear();

@@ -4,9 +4,14 @@
  * entry count and characters, least recently used first out (the edge's ByteLru).
  */
 import { sha256Hex } from "../crypto/mod.ts";
-import { ByteLru } from "../../edge/cache/lru.ts";
+import { ByteLru, LruEntry } from "../../edge/cache/lru.ts";
 
-type Entry = { value: string; size: number };
+/** One transformed value, charged its length in characters. */
+class Entry extends LruEntry {
+  constructor(readonly value: string) {
+    super(value.length);
+  }
+}
 
 export class ValueCache {
   #lru: ByteLru<Entry>;
@@ -25,7 +30,7 @@ export class ValueCache {
   }
 
   set(key: string, value: string): void {
-    this.#lru.set(key, { value, size: value.length });
+    this.#lru.set(key, new Entry(value));
   }
 
   get size(): number {
