@@ -15,19 +15,36 @@ export type CachelyProcess = {
 };
 
 /**
- * `env` reaches lib/config.ts (ORIGIN is required). Extra V8 flags (BENCH_V8_FLAGS) are
- * appended after --expose-gc, which the control port's GC needs.
+ * The V8 flags `deno task start` runs Cachely with (deno.json; docs/decisions.md "Edge cache
+ * memory"): the bench measures the process production runs.
  */
+export function startTaskV8Flags(): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  const flags = /--v8-flags=(\S+)/.exec(config.tasks.start)?.[1];
+  return flags ? flags.split(",") : [];
+}
+
+/**
+ * `--v8-flags=` for a bench Cachely: the start task's flags, --expose-gc (the control port's
+ * GC needs it), then BENCH_V8_FLAGS (a later flag wins, so these can override the start task's).
+ */
+export function benchV8Flags(): string {
+  return [
+    ...startTaskV8Flags(),
+    "--expose-gc",
+    ...(Deno.env.get("BENCH_V8_FLAGS")?.split(/\s+/) ?? []),
+  ].filter(Boolean).join(",");
+}
+
+/** `env` reaches lib/config.ts (ORIGIN is required). */
 export async function startCachely(env: Record<string, string>): Promise<CachelyProcess> {
   const here = new URL(".", import.meta.url);
-  const v8 = ["--expose-gc", ...(Deno.env.get("BENCH_V8_FLAGS")?.split(/\s+/) ?? [])]
-    .filter(Boolean).join(",");
   const child = await spawnReady(
     Deno.execPath(),
     [
       "run",
       "-A",
-      `--v8-flags=${v8}`,
+      `--v8-flags=${benchV8Flags()}`,
       "--config",
       new URL("../deno.json", here).pathname,
       new URL("./cachely_server.ts", here).pathname,

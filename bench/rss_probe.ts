@@ -7,12 +7,14 @@
  *   deno run -A bench/rss_probe.ts [phase…]
  *   phases: hits misses video range fill (default: all, in that order)
  *
- * Extra environment (e.g. MALLOC_ARENA_MAX=2, BENCH_DATABASE_URL) reaches the Cachely process.
+ * Extra environment (e.g. MALLOC_ARENA_MAX=2, BENCH_DATABASE_URL) reaches the Cachely process,
+ * which runs with the start task's V8 flags plus BENCH_V8_FLAGS (bench/cachely_proc.ts).
  */
 import { spawnReady } from "./proc.ts";
 import { runWrk } from "./wrk.ts";
 import type { Target } from "./types.ts";
 import { mib } from "./rss.ts";
+import { benchV8Flags } from "./cachely_proc.ts";
 
 const here = new URL(".", import.meta.url);
 const phases = Deno.args.length ? Deno.args : ["hits", "misses", "video", "range", "fill"];
@@ -43,7 +45,7 @@ const cachely = await spawnReady(
   [
     "run",
     "-A",
-    "--v8-flags=--expose-gc",
+    `--v8-flags=${benchV8Flags()}`,
     "--config",
     new URL("../deno.json", here).pathname,
     new URL("./cachely_server.ts", here).pathname,

@@ -11,6 +11,7 @@ import type { Check, ResultRow, Scenario, WrkResult } from "../types.ts";
 import { interleaved, probe, ratio, ratioCheck, row } from "../helpers.ts";
 import { instructionsPerRequest } from "../instructions.ts";
 import { mib, rssOf } from "../rss.ts";
+import { benchV8Flags } from "../cachely_proc.ts";
 
 const ENTRIES = 100_000;
 const ZIPF = { prefix: "/miss/zipf-", keys: 10_000 };
@@ -100,7 +101,7 @@ export const scenario: Scenario = {
     const per = (a: number, b: number) => ((b - a) / added).toFixed(0);
     const space = (m: typeof m0, s: string) => mib(m.spaces?.[s] ?? 0);
     notes.push(
-      `Two fresh Cachely processes (same configuration as the shared one): one filled with ${added} entries in ${
+      `Two fresh Cachely processes (same configuration as the shared one; V8 flags ${benchV8Flags()}): one filled with ${added} entries in ${
         fillSec.toFixed(0)
       } s (${fills} wrk runs of unique /miss/ paths; ${
         mib(m1.cacheBytes)

@@ -1,0 +1,38 @@
+/**
+ * `deno task start` runs main.ts with V8 flags that bound what a burst of cache misses leaves
+ * resident (docs/decisions.md "Edge cache memory"): the young generation at 2 × 16 MiB, where
+ * V8 would size it from the machine's RAM (2 × 32 MiB with 16 GB or more), and pages a GC
+ * frees returned at once instead of pooled for 8 s. The bench starts Cachely with the same
+ * flags, so the memory it reports is that of the process production runs.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { benchV8Flags, startTaskV8Flags } from "../bench/cachely_proc.ts";
+
+/** New space committed after a burst in which what is allocated survives, then a full GC. */
+const BURST = `
+import v8 from "node:v8";
+const keep = [];
+for (let i = 0; i < 1_500_000; i++) keep.push({ i, s: "entry-" + i });
+globalThis.gc();
+const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === "new_space");
+console.log(s.space_size / 1048576, keep.length);
+`;
+
+Deno.test("deno task start caps V8's young generation at 2 × 16 MiB after a burst", async () => {
+  const flags = [...startTaskV8Flags(), "--expose-gc"].join(",");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `--v8-flags=${flags}`, BURST],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  const [young, kept] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+  assertEquals(kept, 1_500_000);
+  // Without the flag: ~51 MiB on a 24 GB machine.
+  assert(young <= 32, `new space ${young} MiB`);
+});
+
+Deno.test("the start task returns freed V8 pages at once, and the bench runs with its flags", () => {
+  assert(startTaskV8Flags().includes("--memory-pool-timeout=0"), startTaskV8Flags().join(","));
+  assert(benchV8Flags().startsWith(`${startTaskV8Flags().join(",")},--expose-gc`), benchV8Flags());
+});
