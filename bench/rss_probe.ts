@@ -5,7 +5,8 @@
  * between them.
  *
  *   deno run -A bench/rss_probe.ts [phase…]
- *   phases: hits misses video range fill (default: all, in that order)
+ *   phases: hits misses video range fill (default: all, in that order), and clear, trim,
+ *   sleepN (N seconds idle) and smaps (resident memory by kind of mapping)
  *
  * Extra environment (e.g. MALLOC_ARENA_MAX=2, BENCH_DATABASE_URL) reaches the Cachely process,
  * which runs with the start task's V8 flags plus BENCH_V8_FLAGS (bench/cachely_proc.ts).
@@ -94,29 +95,38 @@ async function report(label: string) {
   );
 }
 
-/** The largest resident mappings (anonymous ones grouped by size). */
+/**
+ * Resident memory by kind of mapping: V8's heap pages (256 KiB mappings; compare with the
+ * committed spaces to see pages V8 freed but still holds), glibc's main heap ([heap]), its
+ * per-thread arenas (64 MiB-aligned), other anonymous mappings (glibc's mmapped chunks such as
+ * body slabs, thread stacks) and file-backed ones by file.
+ */
 async function smaps(pid: number) {
   const text = await Deno.readTextFile(`/proc/${pid}/smaps`);
-  const maps: { head: string; rss: number; size: number }[] = [];
+  const kinds = new Map<string, { n: number; kb: number }>();
   for (const block of text.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
-    const head = block.split("\n")[0];
-    const rss = Number(/\nRss:\s+(\d+)/.exec(block)?.[1] ?? 0);
+    const head = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/m.exec(block);
+    if (!head) continue;
+    const kb = Number(/\nRss:\s+(\d+)/.exec(block)?.[1] ?? 0);
     const size = Number(/\nSize:\s+(\d+)/.exec(block)?.[1] ?? 0);
-    maps.push({ head, rss, size });
+    const [start, name] = [BigInt(`0x${head[1]}`), head[2]];
+    const kind = name.startsWith("/")
+      ? `file ${name.slice(name.lastIndexOf("/") + 1)}`
+      : name !== ""
+      ? name
+      : size === 256
+      ? "V8 heap pages (256 KiB)"
+      : start % (64n << 20n) === 0n && size <= 65536
+      ? "glibc thread arenas"
+      : "other anonymous (glibc mmapped chunks, stacks)";
+    const k = kinds.get(kind) ?? { n: 0, kb: 0 };
+    k.n++;
+    k.kb += kb;
+    kinds.set(kind, k);
   }
-  maps.sort((a, b) => b.rss - a.rss);
-  for (const m of maps.slice(0, 15)) {
-    console.log(`  ${String(m.rss).padStart(8)} kB of ${String(m.size).padStart(8)} kB  ${m.head}`);
+  for (const [kind, k] of [...kinds].sort((a, b) => b[1].kb - a[1].kb).slice(0, 8)) {
+    console.log(`  ${mib(k.kb * 1024).padStart(7)} MiB in ${String(k.n).padStart(4)}  ${kind}`);
   }
-  const bySize = new Map<number, { n: number; rss: number }>();
-  for (const m of maps) {
-    const g = bySize.get(m.size) ?? { n: 0, rss: 0 };
-    g.n++;
-    g.rss += m.rss;
-    bySize.set(m.size, g);
-  }
-  const top = [...bySize].sort((a, b) => b[1].rss - a[1].rss).slice(0, 8);
-  for (const [size, g] of top) console.log(`  size ${size} kB ×${g.n}: ${g.rss} kB resident`);
 }
 
 const wrk = (t: Target, path: string, opts: Record<string, unknown> = {}) =>
