@@ -105,7 +105,7 @@ async function smaps(pid: number) {
   const text = await Deno.readTextFile(`/proc/${pid}/smaps`);
   const kinds = new Map<string, { n: number; kb: number }>();
   for (const block of text.split(/\n(?=[0-9a-f]+-[0-9a-f]+ )/)) {
-    const head = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/m.exec(block);
+    const head = /^([0-9a-f]+)-[0-9a-f]+ \S+ \S+ \S+ \S+ *(.*)$/.exec(block.split("\n")[0]);
     if (!head) continue;
     const kb = Number(/\nRss:\s+(\d+)/.exec(block)?.[1] ?? 0);
     const size = Number(/\nSize:\s+(\d+)/.exec(block)?.[1] ?? 0);
