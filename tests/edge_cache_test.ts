@@ -67,13 +67,16 @@ Deno.test("stale-if-error: after the TTL an upstream failure serves the last goo
 
 Deno.test("bodies above EDGE_CACHE_MAX_OBJECT_BYTES stream through uncached (BYPASS)", async () => {
   await using t = await setup({ EDGE_CACHE_MAX_OBJECT_BYTES: "2048" });
-  for (let i = 0; i < 2; i++) {
+  // Nothing is cached, so every request reaches the upstream; the first asks twice (the
+  // HTTP/1.1 client drops a head declared over the bound and fetch() streams the body,
+  // edge/upstream_client.ts), later ones go to fetch at once.
+  for (const upstreamRequests of [2, 3]) {
     const res = await t.fx.request("/~api/big?bytes=5000");
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("x-cachely-cache"), "BYPASS");
     assertEquals((await res.arrayBuffer()).byteLength, 5000);
+    assertEquals(t.up.count("/big"), upstreamRequests);
   }
-  assertEquals(t.up.count("/big"), 2);
   const small = await t.fx.request("/~api/big?bytes=1000");
   assertEquals(small.headers.get("x-cachely-cache"), "MISS");
   assertEquals((await small.arrayBuffer()).byteLength, 1000);
