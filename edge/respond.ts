@@ -6,7 +6,7 @@ import type { CacheOutcome } from "./types.ts";
 import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
 import type { Loaded, Served } from "./cache/through.ts";
 import type { UpstreamResult } from "./upstream.ts";
-import { edgeError, isRewritable } from "./http.ts";
+import { edgeError, isRewritable, responseWith } from "./http.ts";
 import { hitTemplates } from "./cache/hit_templates.ts";
 
 /** What a handler hands back to edge/mod.ts for usage accounting. */
@@ -74,7 +74,7 @@ export function objectResponse(
   ) {
     const headers = replayHeaders(obj, extra);
     headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
-    return { res: new Response(null, { status: 304, headers }), cache, bytes: 0 };
+    return { res: responseWith(null, 304, headers), cache, bytes: 0 };
   }
   const age = cache === "HIT" || cache === "STALE"
     ? Math.max(0, Math.floor((now - obj.storedAt) / 1000))
@@ -82,7 +82,7 @@ export function objectResponse(
   if (head) {
     const headers = responseHeaders(obj, extra, cache, age);
     headers.push(["content-length", String(obj.body.byteLength)]);
-    return { res: new Response(null, { status: obj.status, headers }), cache, bytes: 0 };
+    return { res: responseWith(null, obj.status, headers), cache, bytes: 0 };
   }
   if (cache === "HIT" && obj.kept && hitBefore(obj)) {
     let t = obj.sent;
@@ -107,15 +107,13 @@ export function objectResponse(
       return { res, cache, bytes: obj.body.byteLength };
     }
   }
-  // A miss is answered once: its pairs go to Response directly, and no template costs memory
-  // for an object that may never be hit again (or, like a range's part, is not cached).
+  // A miss is answered once (responseWith, not a template): no template costs memory for an
+  // object that may never be hit again (or, like a range's part, is not cached).
+  const body = obj.body;
   return {
-    res: new Response(obj.body, {
-      status: obj.status,
-      headers: responseHeaders(obj, extra, cache, age),
-    }),
+    res: responseWith(body, obj.status, responseHeaders(obj, extra, cache, age)),
     cache,
-    bytes: obj.body.byteLength,
+    bytes: body.byteLength,
   };
 }
 
