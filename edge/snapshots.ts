@@ -93,6 +93,9 @@ export class SnapshotCache {
       map.delete(key);
       throw err;
     });
+    // A reload nobody awaits (the stale value was served) must not become an unhandled
+    // rejection: a caller that awaits `pending` still sees the error.
+    pending.catch(() => {});
     map.set(key, {
       value: e?.value as T,
       expires: 0,

@@ -59,3 +59,26 @@ Deno.test("SnapshotCache.get() never serves a value older than the staleness bou
     kv.close();
   }
 });
+
+Deno.test("SnapshotCache: a background reload that fails after invalidate() is never an unhandled rejection", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  const cache = new SnapshotCache(kv, clock, 1000);
+  await writeSnapshot(kv, snap(1));
+  assertEquals((await cache.get("acme"))?.tenantId, 1);
+  clock.advance(1001);
+  // the old value is served at once while one reload runs in the background...
+  assertEquals((cache.get("acme") as EdgeSnapshot).tenantId, 1);
+  // ...which then fails (the store closes, as on shutdown) after the value was invalidated
+  cache.invalidate("acme");
+  kv.close();
+  await new Promise((r) => setTimeout(r, 20));
+  // the next read waits for KV and reports the failure to its caller
+  let err: unknown;
+  try {
+    await cache.get("acme");
+  } catch (e) {
+    err = e;
+  }
+  assertEquals(err instanceof Error, true);
+});
