@@ -226,7 +226,11 @@ async function main() {
       renderResults({
         started,
         finished: new Date(),
-        machine: { ...(await machine()), nginx: nginx.version },
+        machine: {
+          ...(await machine()),
+          nginx: nginx.version,
+          "nginx cache": nginx.cacheDir.startsWith("/dev/shm/") ? "tmpfs (/dev/shm)" : "disk",
+        },
         settings: { durationSec, connections, rounds },
         database: Deno.env.get("BENCH_DATABASE_URL")
           ? "PostgreSQL (BENCH_DATABASE_URL)"
