@@ -136,6 +136,9 @@ export type CachelyMemory = {
   external: number;
   entries: number;
   cacheBytes: number;
+  /** Prebuilt hit responses kept (edge/cache/hit_templates.ts) and the bytes charged to them. */
+  templates: number;
+  templateBytes: number;
   /** V8's committed bytes per heap space (new_space, old_space, …). */
   spaces: Record<string, number>;
   /** glibc mallinfo2 (bytes), when libc could be opened. */

@@ -97,7 +97,7 @@ export function objectResponse(
           }),
         obj.body.byteLength,
       );
-    }
+    } else t.used = true; // hit again: a second chance when templates are evicted
     // A request with other extra headers (a CORS request on an object templated for plain
     // ones) is answered through the constructor: rebuilding on every switch would cost more
     // than the template saves. The object's next version starts afresh.

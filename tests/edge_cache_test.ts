@@ -222,6 +222,9 @@ Deno.test("hits answer from a template: Age per hit, a caller's header change ne
   assertEquals(await second.text(), body);
   const obj = t.fx.edge.cache.lru.peek(t.fx.edge.cache.lru.keys().next().value!);
   assert(obj?.sent !== undefined, "the object hit twice carries its template");
+  assertEquals(obj.sent.used, false, "built by this hit: not yet reused");
+  await (await t.fx.request("/~api/tmpl")).text();
+  assertEquals(obj.sent.used, true, "reused: kept over unused templates when they are evicted");
 });
 
 Deno.test("an object hit once gets no template (a crawl of the long tail keeps the hot ones)", async () => {

@@ -64,3 +64,28 @@ Deno.test("a clone of a template sends the whole body every time, and its header
   assertEquals([again.headers.get("age"), again.headers.get("x-a")], [null, "1"]);
   await again.body?.cancel();
 });
+
+Deno.test("a template served since eviction last passed it gets a second chance (CLOCK)", () => {
+  const t = new HitTemplates(1 << 30, 3);
+  const [hot, cold1, cold2, next1, next2] = Array.from({ length: 5 }, (): TemplateHolder => ({}));
+  for (const h of [hot, cold1, cold2]) t.admit(h, "x", build(10), 10);
+  hot.sent!.used = true; // the hit path marks what it serves
+  t.admit(next1, "x", build(10), 10);
+  assertEquals(
+    [hot, cold1, cold2, next1].map((h) => h.sent !== undefined),
+    [true, false, true, true],
+    "the oldest was served: the next oldest went instead",
+  );
+  assertEquals(hot.sent!.used, false, "the second chance is spent");
+  t.admit(next2, "x", build(10), 10);
+  assertEquals([hot, cold2, next1, next2].map((h) => h.sent !== undefined), [
+    true,
+    false,
+    true,
+    true,
+  ]);
+  t.admit({}, "x", build(10), 10);
+  t.admit({}, "x", build(10), 10);
+  assertEquals(hot.sent, undefined, "unserved since, it goes in turn");
+  assertEquals(t.count, 3);
+});
