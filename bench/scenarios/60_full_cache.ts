@@ -15,6 +15,9 @@ import { benchV8Flags } from "../cachely_proc.ts";
 
 const ENTRIES = 100_000;
 const ZIPF = { prefix: "/miss/zipf-", keys: 10_000 };
+/** The churn process's bound (the default EDGE_CACHE_MAX_BYTES) and its 5 s runs of misses. */
+const CHURN_BOUND = 256 * 1024 * 1024;
+const CHURN_RUNS = 6;
 /** Idle time after the hit rounds: V8's memory reducer shrinks the young generation. */
 const REST_MS = 25_000;
 
@@ -140,6 +143,43 @@ export const scenario: Scenario = {
     );
     await full.child.stop();
     await empty.child.stop();
+
+    // Churn: a cache at its bound, where every miss evicts an entry. The slabs of evicted
+    // bodies die and new ones are allocated all the time, which a one-off fill never shows.
+    const churn = await ctx.startCachely({ EDGE_CACHE_MAX_BYTES: String(CHURN_BOUND) });
+    const churnT = { ...churn.api, name: "cachely, churn" };
+    let churned = 0;
+    for (let i = 0; i < CHURN_RUNS; i++) {
+      const w = await ctx.wrk(churnT, "/miss/", {
+        uniquePrefix: `/miss/churn-${i}-`,
+        durationSec: 5,
+      });
+      churned += w.requests;
+    }
+    const mc = await churn.memory();
+    const rssChurn = await rssOf(churn.pid);
+    await churn.child.stop();
+    checks.push({
+      name: `cache at its bound: RSS after ${churned} misses through ${
+        mib(CHURN_BOUND)
+      } MiB (context)`,
+      want: "< 400 MB",
+      got: `${mib(rssChurn)} MiB`,
+      pass: rssChurn < 400 * 1024 * 1024,
+    });
+    notes.push(
+      `Cache at its bound: a third fresh process with EDGE_CACHE_MAX_BYTES ${
+        mib(CHURN_BOUND)
+      } MiB took ${churned} unique misses (${CHURN_RUNS} wrk runs of 5 s), so all but the last ${mc.entries} were evicted; after a full GC: RSS ${
+        mib(rssChurn)
+      } MiB, heap ${mib(mc.heapTotal)} MiB committed, external (bodies) ${mib(mc.external)} MiB${
+        mc.malloc
+          ? `, malloc in use ${mib(mc.malloc.inUse)} MiB and free in its arenas ${
+            mib(mc.malloc.free)
+          } MiB, mmapped ${mib(mc.malloc.hblkhd)} MiB`
+          : ""
+      }.`,
+    );
 
     // Zipf over 10,000 keys on the shared Cachely: fill every key on both, then interleave.
     await ctx.wrk(cachely, "/miss/", { zipf: ZIPF, durationSec: 3 });

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { EdgeCache } from "./store.ts";
 import { cachedObject } from "./store.ts";
-import { PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
+import { COMPACT_AFTER_RELEASES, PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
 import { hitTemplates } from "./hit_templates.ts";
 
 const clock = { now: () => 0 };
@@ -9,6 +9,14 @@ const body = (n: number, fill: number) => new Uint8Array(n).fill(fill);
 const obj = (n: number, fill: number) =>
   cachedObject(200, [["content-type", "application/json"]], body(n, fill), 0, 60_000);
 const cache = (maxBytes = 1024 ** 3) => new EdgeCache({ maxBytes, clock, webCacheName: null });
+
+/** `n` bodies stored and deleted again (each delete is a release). */
+function releases(c: EdgeCache, n: number): void {
+  for (let i = 0; i < n; i++) {
+    c.store(`churn${i}`, obj(64, 0));
+    void c.delete(`churn${i}`);
+  }
+}
 
 Deno.test("small cached bodies share one slab; a large body keeps its own buffer", () => {
   const c = cache();
@@ -31,6 +39,8 @@ Deno.test("a slab left a quarter live by evictions moves its remaining bodies on
   assertEquals(c.slabs.allocated, 2);
   // keep every 8th entry of the first slab, drop the rest
   for (let i = 0; i < perSlab; i++) if (i % 8 !== 0) void c.delete(`a${i}`);
+  assertEquals(c.peek("a0")!.body.buffer, first, "sparse, but not for long yet");
+  releases(c, COMPACT_AFTER_RELEASES);
   for (let i = 0; i < perSlab; i += 8) {
     const b = c.peek(`a${i}`)!.body;
     assert(b.buffer !== first, `a${i} still in the first slab`);
@@ -69,7 +79,22 @@ Deno.test("a templated body moved to another slab is read from there", () => {
   hitTemplates.admit(kept, "x", () => new Response(kept.body), kept.bodyLength);
   const before = kept.body.buffer;
   for (let i = 1; i < perSlab; i++) void c.delete(`a${i}`);
+  releases(c, COMPACT_AFTER_RELEASES);
   assert(kept.body.buffer !== before, "the view follows the body to its new slab");
   assertEquals([kept.body.byteLength, kept.body[0], kept.body[2047]], [2048, 0, 0]);
   c.clear();
+});
+
+Deno.test("a cache at its bound evicting first in, first out copies no body between slabs", () => {
+  const perEntry = 2048 + 512 + 40;
+  const capacity = 2000;
+  const c = cache(capacity * perEntry);
+  const total = 5 * capacity; // every entry but the last 2,000 evicted, oldest first
+  for (let i = 0; i < total; i++) c.store(`k${i}`, obj(2048, i % 250));
+  assert(c.lru.count >= capacity && c.lru.count < total / 2, `${c.lru.count} entries kept`);
+  // 512 bodies per slab: the bodies stored need 20 slabs; moving the last quarter of each
+  // oldest slab into the newest one (which those evictions took a moment later) needed 25
+  assertEquals(c.slabs.allocated, Math.ceil(total / (SLAB_BYTES / 2048)));
+  const last = c.peek(`k${total - 1}`)!.body;
+  assertEquals([last.byteLength, last[0]], [2048, (total - 1) % 250]);
 });
