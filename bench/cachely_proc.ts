@@ -25,6 +25,21 @@ export function startTaskV8Flags(): string[] {
 }
 
 /**
+ * The environment `deno task start` sets for Cachely (`NAME=value` before `deno run` in
+ * deno.json: MALLOC_MMAP_THRESHOLD_, docs/decisions.md "Edge cache memory").
+ */
+export function startTaskEnv(): Record<string, string> {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  const run = /((?:[A-Z_][A-Z0-9_]*=\S+\s+)+)deno run/.exec(config.tasks.start)?.[1] ?? "";
+  return Object.fromEntries(
+    run.trim().split(/\s+/).filter(Boolean).map((kv: string) => {
+      const i = kv.indexOf("=");
+      return [kv.slice(0, i), kv.slice(i + 1)];
+    }),
+  );
+}
+
+/**
  * `--v8-flags=` for a bench Cachely: the start task's flags, --expose-gc (the control port's
  * GC needs it), then BENCH_V8_FLAGS (a later flag wins, so these can override the start task's).
  */
@@ -49,7 +64,7 @@ export async function startCachely(env: Record<string, string>): Promise<Cachely
       new URL("../deno.json", here).pathname,
       new URL("./cachely_server.ts", here).pathname,
     ],
-    env,
+    { ...startTaskEnv(), ...env },
     120_000,
   );
   const control = child.ready.control as string;
