@@ -5,23 +5,15 @@
  * measured by edge/http1's client against a real server (bench/ANALYSIS.md "Session 6").
  */
 import { edgeFixture } from "../tests/fakes/upstream.ts";
-import type { UpstreamClient } from "../edge/upstream_types.ts";
+import { instantUpstream } from "./instant_upstream.ts";
 import { jsonBody } from "./origin.ts";
 
 const body = jsonBody();
-const instant: UpstreamClient = {
-  request: () =>
-    Promise.resolve({
-      kind: "buffered",
-      status: 200,
-      headers: [["content-type", "application/json"], ["cache-control", "max-age=60"], [
-        "last-modified",
-        "Sun, 01 Nov 2026 00:00:00 GMT",
-      ]],
-      body: body.slice(),
-    }),
-  close() {},
-};
+const instant = instantUpstream(body, [
+  ["content-type", "application/json"],
+  ["cache-control", "max-age=60"],
+  ["last-modified", "Sun, 01 Nov 2026 00:00:00 GMT"],
+]);
 const fx = await edgeFixture("http://127.0.0.1:9/base", {
   upstream: instant,
   env: { EDGE_CACHE_MAX_BYTES: String(64 * 1024 * 1024) },

@@ -5,21 +5,15 @@
  * the wrk Zipf row in bench/RESULTS.md also carries wrk's script and the kernel.
  */
 import { edgeFixture } from "../tests/fakes/upstream.ts";
-import type { UpstreamClient } from "../edge/upstream_types.ts";
+import { instantUpstream } from "./instant_upstream.ts";
 import { jsonBody } from "./origin.ts";
 
 const KEYS = 10_000;
 const body = jsonBody();
-const instant: UpstreamClient = {
-  request: () =>
-    Promise.resolve({
-      kind: "buffered",
-      status: 200,
-      headers: [["content-type", "application/json"], ["cache-control", "max-age=600"]],
-      body: body.slice(),
-    }),
-  close() {},
-};
+const instant = instantUpstream(body, [
+  ["content-type", "application/json"],
+  ["cache-control", "max-age=600"],
+]);
 const fx = await edgeFixture("http://127.0.0.1:9/base", {
   upstream: instant,
   env: { EDGE_CACHE_MAX_BYTES: String(256 * 1024 * 1024) },
