@@ -14,13 +14,18 @@ export type CachelyProcess = {
   clear(): Promise<void>;
 };
 
+/** deno.json's `start` task, the command line production runs. */
+function startTask(): string {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  return config.tasks.start;
+}
+
 /**
  * The V8 flags `deno task start` runs Cachely with (deno.json; docs/decisions.md "Edge cache
  * memory"): the bench measures the process production runs.
  */
 export function startTaskV8Flags(): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
-  const flags = /--v8-flags=(\S+)/.exec(config.tasks.start)?.[1];
+  const flags = /--v8-flags=(\S+)/.exec(startTask())?.[1];
   return flags ? flags.split(",") : [];
 }
 
@@ -29,8 +34,7 @@ export function startTaskV8Flags(): string[] {
  * deno.json: MALLOC_MMAP_THRESHOLD_, docs/decisions.md "Edge cache memory").
  */
 export function startTaskEnv(): Record<string, string> {
-  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
-  const run = /((?:[A-Z_][A-Z0-9_]*=\S+\s+)+)deno run/.exec(config.tasks.start)?.[1] ?? "";
+  const run = /((?:[A-Z_][A-Z0-9_]*=\S+\s+)+)deno run/.exec(startTask())?.[1] ?? "";
   return Object.fromEntries(
     run.trim().split(/\s+/).filter(Boolean).map((kv: string) => {
       const i = kv.indexOf("=");

@@ -6,8 +6,17 @@
  */
 import { run } from "./proc.ts";
 
-/** `cacheDir`: proxy_cache_path, for a purge stand-in (tests/fakes/nginx_purge.ts). */
-export type Nginx = { port: number; stop(): Promise<void>; version: string; cacheDir: string };
+/**
+ * `cacheDir`: proxy_cache_path, for a purge stand-in (tests/fakes/nginx_purge.ts);
+ * `onTmpfs`: whether it is in memory (the bench's machine table reports it).
+ */
+export type Nginx = {
+  port: number;
+  stop(): Promise<void>;
+  version: string;
+  cacheDir: string;
+  onTmpfs: boolean;
+};
 
 /**
  * `cdn`: nginx as the CDN in front of Cachely (the local stand-in for Deno Deploy's
@@ -144,6 +153,7 @@ export async function startNginx(
   return {
     port,
     cacheDir: `${dir}/cache`,
+    onTmpfs: dir.startsWith(SHM),
     version: new TextDecoder().decode(version).trim().replace(/^nginx version: /, ""),
     async stop() {
       // SIGQUIT: graceful shutdown of the master and its worker.

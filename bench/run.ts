@@ -229,7 +229,7 @@ async function main() {
         machine: {
           ...(await machine()),
           nginx: nginx.version,
-          "nginx cache": nginx.cacheDir.startsWith("/dev/shm/") ? "tmpfs (/dev/shm)" : "disk",
+          "nginx cache": nginx.onTmpfs ? "tmpfs (/dev/shm)" : "disk",
         },
         settings: { durationSec, connections, rounds },
         database: Deno.env.get("BENCH_DATABASE_URL")

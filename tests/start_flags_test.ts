@@ -8,6 +8,22 @@
 import { assert, assertEquals } from "./assert.ts";
 import { benchV8Flags, startTaskEnv, startTaskV8Flags } from "../bench/cachely_proc.ts";
 
+/** Runs `code` in a child Deno with `v8Flags` and `env`; the numbers it printed on one line. */
+async function evalNumbers(
+  code: string,
+  v8Flags: string[],
+  env: Record<string, string> = {},
+): Promise<number[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `--v8-flags=${v8Flags.join(",")}`, code],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+}
+
 /** New space committed after a burst in which what is allocated survives, then a full GC. */
 const BURST = `
 import v8 from "node:v8";
@@ -19,14 +35,7 @@ console.log(s.space_size / 1048576, keep.length);
 `;
 
 Deno.test("deno task start caps V8's young generation at 2 × 8 MiB after a burst", async () => {
-  const flags = [...startTaskV8Flags(), "--expose-gc"].join(",");
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", `--v8-flags=${flags}`, BURST],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const [young, kept] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+  const [young, kept] = await evalNumbers(BURST, [...startTaskV8Flags(), "--expose-gc"]);
   assertEquals(kept, 1_500_000);
   // ~9.5 MiB with the flag; without it ~40–51 MiB on a 24 GB machine.
   assert(young <= 16, `new space ${young} MiB`);
@@ -60,14 +69,7 @@ console.log(Math.round((full - Deno.memoryUsage().rss) / 1048576), slabs.filter(
 Deno.test("the start task's malloc setting gives a dead slab's MiB back to the system", async () => {
   const env = startTaskEnv();
   assertEquals(env.MALLOC_MMAP_THRESHOLD_, "131072");
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--v8-flags=--expose-gc", SLAB_CHURN],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const [returned, alive] = new TextDecoder().decode(out.stdout).trim().split(" ").map(Number);
+  const [returned, alive] = await evalNumbers(SLAB_CHURN, ["--expose-gc"], env);
   assertEquals(alive, 100);
   // 100 MiB with the setting; 0 without it (glibc 2.36)
   assert(returned >= 80, `${returned} MiB returned of 100 freed`);

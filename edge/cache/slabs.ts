@@ -8,8 +8,8 @@
  * entries cannot pin slabs that are otherwise dead, the packer tracks each slab's live
  * bytes and, when a full slab falls below a quarter live and stays there for
  * COMPACT_AFTER_RELEASES releases, moves its remaining bodies into the current slab. A
- * queued slab that has died is held until its turn (a few MiB). Responses copy the body they are given, so moving one never changes
- * what a response in flight sends.
+ * queued slab that has died is held until its turn (a few MiB). Responses copy the body
+ * they are given, so moving one never changes what a response in flight sends.
  */
 import type { Bytes, CachedObject } from "./object.ts";
 
@@ -32,7 +32,7 @@ export type Slab = {
  * (a cache at its bound taking unique misses) the oldest slab's last quarter is what the
  * next evictions take: moving it at once copied bodies that died a moment later, and the
  * copies left every new slab a quarter full of them (2 KB bodies churned through a 256 MiB
- * cache: 1.33× the live bytes in slabs; waiting: 1.02×, bench/ANALYSIS.md "Session 7").
+ * cache: 1.33× the live bytes in slabs; waiting: 1.05×, bench/ANALYSIS.md "Session 7").
  * Bodies that do outlive the wait (hot entries pinning a slab) still move.
  */
 export const COMPACT_AFTER_RELEASES = 1024;
@@ -75,7 +75,7 @@ export class SlabPacker {
     obj.detach();
     s.live -= obj.bodyLength;
     this.releases++;
-    if (s !== this.current && !s.queued && s.live * 4 < s.used) {
+    if (s !== this.current && !s.queued && sparse(s)) {
       s.queued = true;
       this.sparse.push({ slab: s, at: this.releases + COMPACT_AFTER_RELEASES });
     }
@@ -89,7 +89,7 @@ export class SlabPacker {
       if (at > this.releases) break;
       this.sparseHead++;
       slab.queued = false;
-      if (slab.live > 0 && slab.live * 4 < slab.used) {
+      if (slab.live > 0 && sparse(slab)) {
         const keep = slab.objs.filter((o) => o.slab === slab);
         slab.objs = [];
         slab.live = 0;
@@ -109,4 +109,9 @@ export class SlabPacker {
     this.sparse = [];
     this.sparseHead = 0;
   }
+}
+
+/** Under a quarter of the slab's used bytes still live. */
+function sparse(s: Slab): boolean {
+  return s.live * 4 < s.used;
 }
