@@ -11,8 +11,9 @@
  * Before any cache lookup, scrapers and AI crawlers are refused (403, no bytes).
  * A response whose type is outside the tenant's allow-list is 403 and never
  * cached; SVG gets a script-forbidding CSP; every answer carries nosniff.
- * Range requests are served from a cached whole object when one exists, and
- * forwarded to the upstream otherwise.
+ * Range requests are served from a cached whole object when one exists, a closed
+ * range from cached 1 MiB slices of the object (edge/slices.ts), and anything else
+ * is forwarded to the upstream.
  */
 import type { EdgeContext, RequestContext } from "./context.ts";
 import {
@@ -23,12 +24,14 @@ import {
   type Outcome,
 } from "./respond.ts";
 import { assetKey, normaliseQuery } from "./cache/keys.ts";
-import { freshInMemory, type Loaded, readThrough } from "./cache/through.ts";
+import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream } from "./url_join.ts";
 import { fetchUpstream, RequestHeaders, type UpstreamResult } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { ifRangeMatches, planRange, rangeResponseParts } from "./range.ts";
-import { type CachedObject, cachedObject } from "./cache/store.ts";
+import type { CachedObject } from "./cache/store.ts";
+import { partialObject } from "./cache/object.ts";
+import { asSlice, closedRange, serveSlices, SLICE_BYTES, sliceRange } from "./slices.ts";
 import {
   compileProviderRoutes,
   type ProviderConfig,
@@ -54,6 +57,7 @@ const ASSET_HEADERS: [string, string][] = [
   ["x-content-type-options", "nosniff"],
 ];
 const NOSNIFF = { "x-content-type-options": "nosniff" };
+const EMPTY = new Uint8Array(0);
 const UA = "Cachely-Edge/1";
 /** Default asset TTL when a snapshot predates asset settings: one day. */
 const DEFAULT_ASSET_TTL_S = 86_400;
@@ -280,7 +284,11 @@ export async function handleAsset(
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
     if (obj && ec.through.cache.isFresh(obj, now)) return ranged(obj, rc, range, "HIT", now);
-    return await forwardRange(ec, rc, route.plan, upstream, range);
+    const closed = rc.req.headers.get("if-range") === null
+      ? closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes)
+      : null;
+    const sliced = closed && await slicedRange(ec, route.plan, route.key, upstream, closed);
+    return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
   const served = await readThrough(
     ec.through,
@@ -339,14 +347,7 @@ function ranged(
   const plan = planRange(range, obj.body.byteLength);
   if (plan.kind === "full") return objectResponse(obj, false, cache, now, ASSET_HEADERS);
   const part = rangeResponseParts(obj, plan);
-  const partial = cachedObject(
-    part.status,
-    part.headers,
-    part.body,
-    obj.storedAt,
-    obj.ttlMs,
-    obj.noCdn,
-  );
+  const partial = partialObject(part.status, part.headers, part.body, obj.storedAt, obj.ttlMs);
   return objectResponse(partial, false, cache, now, ASSET_HEADERS);
 }
 
@@ -370,15 +371,53 @@ async function forwardRange(
   const ifRange = rc.req.headers.get("if-range");
   if (ifRange) headers.set("if-range", ifRange.slice(0, 200));
   const r = await fetchUpstream(ec.deps, { url: upstream, headers: headers.pairs, maxBuffer: 0 });
-  const loaded = gateType(
+  return passedOn(ec, partLoaded(ec, plan, r, 0));
+}
+
+/**
+ * A closed range from cached slices of the object (edge/slices.ts), or null when the
+ * range must be forwarded instead.
+ */
+async function slicedRange(
+  ec: EdgeContext,
+  plan: AssetPlan,
+  key: string,
+  upstream: URL,
+  range: [number, number],
+): Promise<Outcome | null> {
+  const answer = await serveSlices(ec.through, key, range, async (start) => {
+    const headers = assetRequestHeaders(plan, { range: sliceRange(start) });
+    const r = await fetchUpstream(ec.deps, {
+      url: upstream,
+      headers: headers.pairs,
+      maxBuffer: SLICE_BYTES,
+    });
+    return asSlice(partLoaded(ec, plan, r, plan.ttlMs), start);
+  });
+  if (answer.kind === "forward") return null;
+  if (answer.kind === "as-is") return passedOn(ec, answer.served);
+  return objectResponse(answer.obj, false, answer.cache, ec.deps.clock.now(), ASSET_HEADERS);
+}
+
+/**
+ * An upstream answer to a Range: never rewritten (a part of a text cannot be). A 416 is
+ * passed on as its status and Content-Range only (its body would be the origin's error page).
+ */
+function partLoaded(ec: EdgeContext, plan: AssetPlan, r: UpstreamResult, ttlMs: number): Loaded {
+  const now = ec.deps.clock.now();
+  if (r.kind !== "error" && r.status === 416) {
+    if (r.kind === "stream") r.body?.cancel().catch(() => {});
+    const cr = r.headers.filter((h) => h[0] === "content-range");
+    return { kind: "object", obj: partialObject(416, cr, EMPTY, now, 0), cacheable: false };
+  }
+  return gateType(
     plan,
-    finishUpstream(r, {
-      now: ec.deps.clock.now(),
-      ttlMs: 0,
-      rewrite: (t) => t,
-      location: () => null,
-    }),
+    finishUpstream(r, { now, ttlMs, rewrite: (t) => t, location: () => null }),
   );
+}
+
+/** An upstream answer the edge did not cut itself, passed on uncached. */
+function passedOn(ec: EdgeContext, loaded: Loaded | Served): Outcome {
   if (loaded.kind === "object") {
     return objectResponse(loaded.obj, false, "BYPASS", ec.deps.clock.now(), ASSET_HEADERS);
   }

@@ -199,7 +199,7 @@ export type Finishing = {
 };
 
 /** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
-function forbidsStore(headers: [string, string][]): boolean {
+export function forbidsStore(headers: [string, string][]): boolean {
   for (const [k, v] of headers) {
     if (k === "cache-control" && /\b(?:no-store|private)\b/i.test(v)) return true;
   }

@@ -5,6 +5,7 @@
  *   api:    a|<tenantId>|<apiVersion>|<tenantOrigin>|<path>?<normalised query>[|t=<profile>@<regen>]
  *   assets: s|<tenantId>|<assetVersion>|<tenantOrigin>|<path>[?<normalised query>]
  *   site:   h|<tenantId>|<htmlVersion>|<tenantOrigin>|<path>?<normalised query>
+ *   slice:  r|<start>+<length>|<asset key>   (edge/slices.ts)
  *
  * The tenant origin is part of the key because bodies are rewritten to the host
  * they were requested on (tenant host, preview host or a custom domain).
@@ -72,6 +73,14 @@ export function assetKey(
   query: string,
 ): string {
   return `s|${tenantId}|${version}|${tenantOrigin}|${path}${query ? `?${query}` : ""}`;
+}
+
+/**
+ * The key of one byte slice of an asset: its own namespace (no path can make an asset key
+ * start with `r|`), the asset key whole, so a version bump drops the slices with the object.
+ */
+export function sliceKey(objectKey: string, start: number, length: number): string {
+  return `r|${start}+${length}|${objectKey}`;
 }
 
 export function siteKey(

@@ -188,20 +188,45 @@ export function cachedObject(
   ttlMs: number,
   noCdn = false,
 ): CachedObject {
+  // The bound counts body.byteLength, so the object must not pin a larger buffer (a view
+  // into a read buffer cost 64 KB per 2 KB entry: 2.5 GB for a 100 MB cache).
+  if (body.byteLength !== body.buffer.byteLength) body = body.slice();
+  return objectOf(status, sharedHeaders(headers), body, storedAt, ttlMs, noCdn);
+}
+
+/**
+ * An object made for one response and never stored (a byte range cut from a cached body):
+ * its body stays a view of the cached bytes and its headers (a per-response Content-Range)
+ * stay out of the shared lists.
+ */
+export function partialObject(
+  status: number,
+  headers: [string, string][],
+  body: Bytes,
+  storedAt: number,
+  ttlMs: number,
+): CachedObject {
+  return objectOf(status, headers, body, storedAt, ttlMs, false);
+}
+
+function objectOf(
+  status: number,
+  headers: [string, string][],
+  body: Bytes,
+  storedAt: number,
+  ttlMs: number,
+  noCdn: boolean,
+): CachedObject {
   let etag: string | null = null;
   let lastModified: string | null = null;
   let contentType = "";
   let hsize = 0;
-  headers = sharedHeaders(headers);
   for (const [k, v] of headers) {
     hsize += k.length + v.length;
     if (k === "etag") etag = v;
     else if (k === "last-modified") lastModified = v;
     else if (k === "content-type") contentType = v;
   }
-  // The bound counts body.byteLength, so the object must not pin a larger buffer (a view
-  // into a read buffer cost 64 KB per 2 KB entry: 2.5 GB for a 100 MB cache).
-  if (body.byteLength !== body.buffer.byteLength) body = body.slice();
   const size = body.byteLength + hsize + OVERHEAD;
   return new CachedObject(
     status,

@@ -3,6 +3,8 @@
  * through a host-mapping fetch) on a real loopback port. Serves deterministic
  * bytes for any path, honours single byte ranges itself (so forwarded ranges
  * can be told apart from ranges cut by the edge), and counts requests per path.
+ * A file name ending `_<n>b.<ext>` has n bytes (`?size=n` too, where the query is
+ * kept); a path with `/norange/` ignores Range like some origins do.
  */
 import { serveOnLoopback } from "../harness.ts";
 import { connectTo, createHttp1Client } from "../../edge/http1/client.ts";
@@ -17,6 +19,8 @@ export type FakeAssetHost = {
   host: string;
   seen: Array<{ path: string; query: string; headers: Headers; hostHeader: string }>;
   count(path: string): number;
+  /** Bumped by a test to change every object (its ETag) between two requests. */
+  revision: number;
   close(): Promise<void>;
 };
 
@@ -47,6 +51,7 @@ const TYPE_BY_EXT: Record<string, string> = {
 
 export function startAssetHost(): FakeAssetHost {
   const seen: FakeAssetHost["seen"] = [];
+  let revision = 0;
   const server = serveOnLoopback((req) => {
     const url = new URL(req.url);
     seen.push({
@@ -62,19 +67,23 @@ export function startAssetHost(): FakeAssetHost {
         { headers: { "content-type": "text/css" } },
       );
     }
-    const size = Number(url.searchParams.get("size") ?? 1000);
+    const size = Number(
+      url.searchParams.get("size") ?? /_(\d+)b\.\w+$/.exec(url.pathname)?.[1] ?? 1000,
+    );
     const body = assetBytes(url.pathname, size);
     const type = TYPE_BY_EXT[url.pathname.slice(url.pathname.lastIndexOf(".") + 1)] ??
       (url.pathname.includes("/video/") ? "video/mp4" : "image/jpeg");
     const common = {
       "content-type": type,
-      etag: `"${url.pathname.length}-${size}"`,
+      etag: `"${url.pathname.length}-${size}${revision ? `-r${revision}` : ""}"`,
       "last-modified": ASSET_LAST_MODIFIED,
       "cache-control": "public, max-age=31536000",
       "accept-ranges": "bytes",
     };
     const range = req.headers.get("range");
-    const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
+    const m = range && !url.pathname.includes("/norange/")
+      ? /^bytes=(\d+)-(\d*)$/.exec(range)
+      : null;
     if (m) {
       const s = Number(m[1]);
       const e = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
@@ -93,6 +102,12 @@ export function startAssetHost(): FakeAssetHost {
     host: new URL(server.url).host,
     seen,
     count: (path) => seen.filter((s) => s.path === path).length,
+    get revision() {
+      return revision;
+    },
+    set revision(v) {
+      revision = v;
+    },
     close: () => server.close(),
   };
 }

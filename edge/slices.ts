@@ -1,0 +1,146 @@
+/**
+ * Byte ranges of objects the edge does not hold whole, served from cached slices (nginx's
+ * slice module, Fastly's segmented caching; docs/decisions.md "Range requests and slices").
+ *
+ * A closed range `bytes=a-b` no longer than the object bound is answered from the aligned
+ * 1 MiB slices that cover it: each slice is fetched once with `Range: bytes=s-(s+1MiB-1)`,
+ * kept in the edge cache under its own key (edge/cache/keys.ts sliceKey) with the asset's
+ * TTL, and coalesced like any miss, so a video seeked by many visitors costs the origin one
+ * request per slice. The answer is a 206 cut from the slices.
+ *
+ * Anything else (open-ended, suffix or multiple ranges, If-Range, a range longer than the
+ * bound) is forwarded as before. So is a slice answer that is not a proper slice: an upstream
+ * that ignores Range (its 200 is passed on: a server may ignore Range), a 416 or an error
+ * (passed on), a 206 of another range or of an unknown total length, or slices whose
+ * validators disagree (the object changed between two slice fetches: they are dropped and
+ * the range forwarded). Like a forwarded range, a slice is never rewritten: a part of a
+ * text cannot be.
+ */
+import type { CachedObject } from "./cache/store.ts";
+import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
+import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
+import { sliceKey } from "./cache/keys.ts";
+import { forbidsStore } from "./respond.ts";
+
+/** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
+export const SLICE_BYTES = 1 << 20;
+
+const CLOSED = /^\s*bytes\s*=\s*(\d{1,15})\s*-\s*(\d{1,15})\s*$/i;
+const CONTENT_RANGE = /^\s*bytes\s+(\d{1,15})-(\d{1,15})\/(\d{1,15})\s*$/i;
+
+/** `bytes=a-b` with a ≤ b and at most `maxBytes` long, as [a, b]; else null (forwarded). */
+export function closedRange(header: string, maxBytes: number): [number, number] | null {
+  const m = CLOSED.exec(header);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return a <= b && b - a + 1 <= maxBytes ? [a, b] : null;
+}
+
+/** The upstream Range of the slice starting at `start`. */
+export function sliceRange(start: number): string {
+  return `bytes=${start}-${start + SLICE_BYTES - 1}`;
+}
+
+/** A Content-Range `bytes s-e/total`, or null (`*` total, other units, malformed). */
+export function parseContentRange(v: string | undefined): [number, number, number] | null {
+  const m = v === undefined ? null : CONTENT_RANGE.exec(v);
+  if (!m) return null;
+  const s = Number(m[1]), e = Number(m[2]), total = Number(m[3]);
+  return s <= e && e < total ? [s, e, total] : null;
+}
+
+const header = (obj: CachedObject, name: string) => obj.headers.find((h) => h[0] === name)?.[1];
+
+/** The total length when `obj` is the slice that starts at `start`, else null. */
+function sliceTotal(obj: CachedObject, start: number): number | null {
+  if (obj.status !== 206) return null;
+  const cr = parseContentRange(header(obj, "content-range"));
+  if (!cr || cr[0] !== start || cr[1] !== Math.min(start + SLICE_BYTES, cr[2]) - 1) return null;
+  return cr[1] - cr[0] + 1 === obj.bodyLength ? cr[2] : null;
+}
+
+/**
+ * A slice loader's result as readThrough should keep it: a proper slice is cacheable unless
+ * the upstream forbids storing it; anything else is passed on uncached.
+ */
+export function asSlice(loaded: Loaded, start: number): Loaded {
+  if (loaded.kind !== "object") return loaded;
+  const ok = sliceTotal(loaded.obj, start) !== null && !forbidsStore(loaded.obj.headers);
+  return ok === loaded.cacheable ? loaded : { ...loaded, cacheable: ok };
+}
+
+/** What serveSlices decided. */
+export type SliceAnswer =
+  /** The 206 (or 416) cut from the slices, as a partial object. */
+  | { kind: "part"; obj: CachedObject; cache: "HIT" | "MISS" | "STALE" }
+  /** The first slice's answer was no slice: pass it on as it is. */
+  | { kind: "as-is"; served: Served }
+  /** Give up on slices for this request: forward the visitor's range. */
+  | { kind: "forward" };
+
+/**
+ * Answers [a, b] of the object cached under `key` from its slices, loading missing ones
+ * through `load(start)` (which must fetch `sliceRange(start)` and return it via asSlice).
+ */
+export async function serveSlices(
+  through: ThroughContext,
+  key: string,
+  [a, b]: [number, number],
+  load: (start: number) => Promise<Loaded>,
+): Promise<SliceAnswer> {
+  const slice = (start: number) =>
+    readThrough(through, sliceKey(key, start, SLICE_BYTES), () => load(start));
+  const firstStart = a - (a % SLICE_BYTES);
+  const first = await slice(firstStart);
+  if (first.kind !== "object") return { kind: "as-is", served: first };
+  const total = sliceTotal(first.obj, firstStart);
+  if (total === null) {
+    // a 206 of another range cannot answer this one; anything else is a whole answer
+    return first.obj.status === 206 ? { kind: "forward" } : { kind: "as-is", served: first };
+  }
+  const base = first.obj.headers.filter((h) => h[0] !== "content-range");
+  if (a >= total) {
+    const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
+    return { kind: "part", obj, cache: first.cache };
+  }
+  const end = Math.min(b, total - 1);
+  const rest: Promise<Served>[] = [];
+  for (let s = firstStart + SLICE_BYTES; s <= end; s += SLICE_BYTES) rest.push(slice(s));
+  const slices = [first];
+  for (const r of await Promise.all(rest)) {
+    const start = firstStart + slices.length * SLICE_BYTES;
+    if (
+      r.kind !== "object" || sliceTotal(r.obj, start) !== total || r.obj.etag !== first.obj.etag ||
+      r.obj.lastModified !== first.obj.lastModified
+    ) {
+      // the object changed between slice fetches (or the origin failed): drop them all, so
+      // the next request fetches one consistent set
+      for (let s = firstStart; s <= end; s += SLICE_BYTES) {
+        void through.cache.delete(sliceKey(key, s, SLICE_BYTES));
+      }
+      return { kind: "forward" };
+    }
+    slices.push(r);
+  }
+  const pieces = slices.map(({ obj }, i) => {
+    const start = firstStart + i * SLICE_BYTES;
+    return obj.body.subarray(Math.max(0, a - start), Math.min(obj.bodyLength, end - start + 1));
+  });
+  const body: Bytes = pieces.length === 1 ? pieces[0] : concatBytes(pieces, end - a + 1);
+  const obj = partialObject(
+    206,
+    [...base, ["content-range", `bytes ${a}-${end}/${total}`]],
+    body,
+    first.obj.storedAt,
+    first.obj.ttlMs,
+  );
+  const cache = slices.some((r) => r.cache === "STALE")
+    ? "STALE"
+    : slices.every((r) => r.cache === "HIT")
+    ? "HIT"
+    : "MISS";
+  return { kind: "part", obj, cache };
+}
+
+const EMPTY = new Uint8Array(0);
