@@ -37,8 +37,9 @@ export async function probe(
   target: Target,
   originPath: string,
   header: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; value: string | null }> {
-  const res = await rawGet(target.base, target.path(originPath), target.host);
+  const res = await rawGet(target.base, target.path(originPath), target.host, headers);
   return { status: res.status, value: res.headers.get(header) };
 }
 

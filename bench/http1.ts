@@ -6,12 +6,18 @@
 
 export type RawResponse = { status: number; headers: Headers; bodyBytes: number };
 
-export async function rawGet(base: string, path: string, host?: string): Promise<RawResponse> {
+export async function rawGet(
+  base: string,
+  path: string,
+  host?: string,
+  send: Record<string, string> = {},
+): Promise<RawResponse> {
   const u = new URL(base);
   const conn = await Deno.connect({ hostname: u.hostname, port: Number(u.port) });
   try {
     const req = `GET ${path} HTTP/1.1\r\nHost: ${host ?? u.host}\r\nConnection: close\r\n` +
-      `User-Agent: cachely-bench\r\n\r\n`;
+      `User-Agent: cachely-bench\r\n` +
+      Object.entries(send).map(([k, v]) => `${k}: ${v}\r\n`).join("") + "\r\n";
     await conn.write(new TextEncoder().encode(req));
     const chunks: Uint8Array[] = [];
     let total = 0;

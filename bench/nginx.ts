@@ -68,6 +68,22 @@ http {
       proxy_buffers 16 64k;
       proxy_busy_buffers_size 128k;
       proxy_max_temp_file_size 0;
+    }
+    # Ranges of big media as an operator caches them with nginx: the slice module cuts the
+    # object into 1m slices, each fetched with its own Range and cached, as Cachely caches
+    # 1 MiB slices (edge/slices.ts). /slice/<origin path> is the origin path.
+    location ^~ /slice/ {
+      slice 1m;
+      rewrite ^/slice(/.*)$ $1 break;
+      proxy_pass http://origin;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Range $slice_range;
+      proxy_cache bench;
+      proxy_cache_key $uri$is_args$args$slice_range;
+      proxy_cache_valid 200 206 1d; # Cachely's default asset TTL
+      proxy_cache_lock on;
+      add_header X-Cache $upstream_cache_status;
     }`
   }
     location / {

@@ -31,7 +31,15 @@ import { edgeError, oversizeHeaders } from "./http.ts";
 import { ifRangeMatches, planRange, rangeResponseParts } from "./range.ts";
 import type { CachedObject } from "./cache/store.ts";
 import { partialObject } from "./cache/object.ts";
-import { asSlice, closedRange, serveSlices, SLICE_BYTES, sliceRange } from "./slices.ts";
+import {
+  answerPart,
+  asSlice,
+  closedRange,
+  serveSlices,
+  SLICE_BYTES,
+  sliceRange,
+  templatedPart,
+} from "./slices.ts";
 import {
   compileProviderRoutes,
   type ProviderConfig,
@@ -287,7 +295,9 @@ export async function handleAsset(
     const closed = rc.req.headers.get("if-range") === null
       ? closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes)
       : null;
-    const sliced = closed && await slicedRange(ec, route.plan, route.key, upstream, closed);
+    const sliced = closed &&
+      (templatedPart(ec.through, route.key, closed, now) ??
+        await slicedRange(ec, route.plan, route.key, upstream, closed));
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
   const served = await readThrough(
@@ -396,7 +406,7 @@ async function slicedRange(
   });
   if (answer.kind === "forward") return null;
   if (answer.kind === "as-is") return passedOn(ec, answer.served);
-  return objectResponse(answer.obj, false, answer.cache, ec.deps.clock.now(), ASSET_HEADERS);
+  return answerPart(answer, ASSET_HEADERS, ec.deps.clock.now());
 }
 
 /**

@@ -20,7 +20,8 @@ import type { CachedObject } from "./cache/store.ts";
 import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
 import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
 import { sliceKey } from "./cache/keys.ts";
-import { forbidsStore } from "./respond.ts";
+import { forbidsStore, objectResponse, type Outcome } from "./respond.ts";
+import { rangeTemplates } from "./cache/hit_templates.ts";
 
 /** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
 export const SLICE_BYTES = 1 << 20;
@@ -70,10 +71,19 @@ export function asSlice(loaded: Loaded, start: number): Loaded {
   return ok === loaded.cacheable ? loaded : { ...loaded, cacheable: ok };
 }
 
+/** A 206 (or 416) cut from the slices, as a partial object. */
+export type SlicePart = {
+  kind: "part";
+  obj: CachedObject;
+  cache: "HIT" | "MISS" | "STALE";
+  /** The slice holding the whole range (null: it spans several), and the range's id. */
+  within: CachedObject | null;
+  id: string;
+};
+
 /** What serveSlices decided. */
 export type SliceAnswer =
-  /** The 206 (or 416) cut from the slices, as a partial object. */
-  | { kind: "part"; obj: CachedObject; cache: "HIT" | "MISS" | "STALE" }
+  | SlicePart
   /** The first slice's answer was no slice: pass it on as it is. */
   | { kind: "as-is"; served: Served }
   /** Give up on slices for this request: forward the visitor's range. */
@@ -102,7 +112,7 @@ export async function serveSlices(
   const base = first.obj.headers.filter((h) => h[0] !== "content-range");
   if (a >= total) {
     const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
-    return { kind: "part", obj, cache: first.cache };
+    return { kind: "part", obj, cache: first.cache, within: null, id: "" };
   }
   const end = Math.min(b, total - 1);
   const rest: Promise<Served>[] = [];
@@ -140,7 +150,65 @@ export async function serveSlices(
     : slices.every((r) => r.cache === "HIT")
     ? "HIT"
     : "MISS";
-  return { kind: "part", obj, cache };
+  const within = slices.length === 1 ? first.obj : null;
+  return { kind: "part", obj, cache, within, id: rangeId(a, b) };
 }
 
 const EMPTY = new Uint8Array(0);
+const rangeId = (a: number, b: number) => `${a}-${b}`;
+
+/**
+ * The prebuilt answer for [a, b] when its one slice is cached, fresh, and holds a template
+ * for exactly this range (answerPart): a clone, without a cache lookup past the slice's.
+ */
+export function templatedPart(
+  through: ThroughContext,
+  key: string,
+  [a, b]: [number, number],
+  now: number,
+): Outcome | null {
+  const start = a - (a % SLICE_BYTES);
+  if (b - start >= SLICE_BYTES) return null;
+  const obj = through.cache.peek(sliceKey(key, start, SLICE_BYTES));
+  const t = obj?.sent;
+  if (t === undefined || t.extra !== rangeId(a, b) || !through.cache.isFresh(obj!, now)) {
+    return null;
+  }
+  t.used = true;
+  const res = t.res.clone();
+  const age = Math.floor((now - obj!.storedAt) / 1000);
+  if (age > 0) res.headers.set("age", String(age));
+  return { res, cache: "HIT", bytes: b - a + 1 };
+}
+
+/**
+ * The response for a part. A range within one cached slice, hit again, gets a template in
+ * the slice's slot (edge/cache/hit_templates.ts rangeTemplates), kept while it is served:
+ * another range of the slice replaces it only once it went a whole turn unserved.
+ */
+export function answerPart(
+  part: SlicePart,
+  extra: readonly (readonly [string, string])[],
+  now: number,
+): Outcome {
+  const s = part.within;
+  if (s === null || part.cache !== "HIT" || !s.kept) {
+    return objectResponse(part.obj, false, part.cache, now, extra);
+  }
+  const t = s.sent;
+  if (!s.hitBefore || t?.used) {
+    s.hitBefore = true;
+    if (t) t.used = false;
+    return objectResponse(part.obj, false, part.cache, now, extra);
+  }
+  const made = rangeTemplates.admit(
+    s,
+    part.id,
+    () => objectResponse(part.obj, false, "HIT", part.obj.storedAt, extra).res,
+    part.obj.bodyLength,
+  );
+  const res = made.res.clone();
+  const age = Math.floor((now - part.obj.storedAt) / 1000);
+  if (age > 0) res.headers.set("age", String(age));
+  return { res, cache: "HIT", bytes: part.obj.bodyLength };
+}

@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { edgeFixture } from "./fakes/upstream.ts";
 import { assetBytes, startAssetHost } from "./fakes/asset_host.ts";
+import { rangeTemplates } from "../edge/cache/hit_templates.ts";
 
 const MiB = 1024 * 1024;
 
@@ -160,4 +161,38 @@ Deno.test("a cache-version bump drops the slices with the object", async () => {
   assertEquals(after.headers.get("x-cachely-cache"), "MISS");
   await after.arrayBuffer();
   assertEquals(t.host.seen.length, 2);
+});
+
+Deno.test("a range asked again is a clone of a template in its slice's slot, gone with the slice", async () => {
+  await using t = await imageHost();
+  const whole = assetBytes(UPSTREAM, SIZE);
+  const before = rangeTemplates.count;
+  const answers = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await t.fx.request(PATH, { headers: { range: "bytes=1000-1999" } });
+    answers.push({ cache: r.headers.get("x-cachely-cache"), body: await bytesOf(r), r });
+  }
+  assertEquals(answers.map((a) => a.cache), ["MISS", "HIT", "HIT", "HIT"]);
+  for (const a of answers) {
+    assertEquals(a.r.status, 206);
+    assertEquals(a.r.headers.get("content-range"), `bytes 1000-1999/${SIZE}`);
+    assertEquals(a.body, whole.subarray(1000, 2000));
+  }
+  assertEquals(rangeTemplates.count, before + 1, "the third request built one template");
+  t.fx.clock.advance(5_000);
+  const aged = await t.fx.request(PATH, { headers: { range: "bytes=1000-1999" } });
+  assertEquals(aged.headers.get("age"), "5");
+  assertEquals(await bytesOf(aged), whole.subarray(1000, 2000));
+  // another range of the same slice is cut afresh; the hot template stays
+  const other = await t.fx.request(PATH, { headers: { range: "bytes=5-9" } });
+  assertEquals(await bytesOf(other), whole.subarray(5, 10));
+  assertEquals(rangeTemplates.count, before + 1);
+  // the object changes: its slices are dropped, and the template with them
+  t.host.revision = 1;
+  await (await t.fx.request(PATH, { headers: { range: "bytes=1048570-1048580" } })).arrayBuffer();
+  assertEquals(rangeTemplates.count, before);
+  const fresh = await t.fx.request(PATH, { headers: { range: "bytes=1000-1999" } });
+  assertEquals(fresh.headers.get("x-cachely-cache"), "MISS");
+  assertEquals(fresh.headers.get("etag"), `"${UPSTREAM.length}-${SIZE}-r1"`);
+  await fresh.arrayBuffer();
 });

@@ -59,13 +59,15 @@ export class HitTemplates {
     build: () => Response,
     bodyBytes: number,
   ): HitTemplate {
+    // a holder with another set's template keeps it (each set counts only its own)
+    const foreign = holder.sent !== undefined && !this.holders.has(holder);
     this.release(holder);
     const res = build();
     // The constructor pre-built a native response (a second body copy, and a finalizer);
     // reading `headers` drops it. Clones never build one.
     void res.headers;
     const t: HitTemplate = { extra, res, cost: bodyBytes + TEMPLATE_OBJECT_COST, used: false };
-    if (t.cost > this.maxBytes) return t; // served once, never kept
+    if (t.cost > this.maxBytes || foreign) return t; // served once, never kept
     // CLOCK (second chance): the oldest goes unless it was served since eviction last
     // passed it; then it moves to the back, unmarked. Under a Zipf workload this keeps the
     // hot keys' templates where first in, first out evicted them in turn (simulated over
@@ -89,10 +91,9 @@ export class HitTemplates {
   /** Drops the holder's template (the object left the cache, or is rebuilt). */
   release(holder: TemplateHolder): void {
     const t = holder.sent;
-    if (t === undefined) return;
+    if (t === undefined || !this.holders.delete(holder)) return;
     holder.sent = undefined;
     this.held -= t.cost;
-    this.holders.delete(holder);
   }
 
   /** Drops every template (the edge cache was cleared). */
@@ -110,3 +111,12 @@ export class HitTemplates {
  * (bench/ANALYSIS.md "Session 7").
  */
 export const hitTemplates = new HitTemplates(32 * 1024 * 1024, 8192);
+
+/**
+ * Range answers cut from cached slices (edge/slices.ts): a slice is never served whole, so
+ * its template slot holds its hot range's answer instead (the same range asked again, as a
+ * video's segment is by every viewer). A 1 MiB answer through the constructor ran ~1,200
+ * req/s in a bare Deno.serve, a clone ~4,100 (bench/ANALYSIS.md "Session 8"): its own set,
+ * so 1 MiB answers never push the small hit templates out. 32 MiB, 1,024 at most.
+ */
+export const rangeTemplates = new HitTemplates(32 * 1024 * 1024, 1024);

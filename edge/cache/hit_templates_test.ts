@@ -89,3 +89,19 @@ Deno.test("a template served since eviction last passed it gets a second chance 
   assertEquals(hot.sent, undefined, "unserved since, it goes in turn");
   assertEquals(t.count, 3);
 });
+
+Deno.test("two template sets: each releases and replaces only the templates it holds", () => {
+  const hits = new HitTemplates(1 << 20, 10);
+  const ranges = new HitTemplates(1 << 20, 10);
+  const a: TemplateHolder = {};
+  const kept = ranges.admit(a, "0-9", build(100), 100);
+  hits.release(a); // the store releases every evicted object from both sets
+  assertEquals(a.sent, kept);
+  assertEquals(hits.bytes, 0);
+  const other = hits.admit(a, "x", build(100), 100);
+  assert(other !== kept);
+  assertEquals(a.sent, kept, "a holder keeps the other set's template");
+  assertEquals(hits.count, 0);
+  ranges.release(a);
+  assertEquals([a.sent, ranges.count, ranges.bytes], [undefined, 0, 0]);
+});

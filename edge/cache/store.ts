@@ -11,7 +11,7 @@
  */
 import { ByteLru } from "./lru.ts";
 import { SlabPacker } from "./slabs.ts";
-import { hitTemplates } from "./hit_templates.ts";
+import { hitTemplates, rangeTemplates } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
 
 export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from "./object.ts";
@@ -57,6 +57,7 @@ export class EdgeCache {
       (obj) => {
         this.slabs.release(obj);
         hitTemplates.release(obj);
+        rangeTemplates.release(obj);
       },
     );
   }
@@ -145,6 +146,7 @@ export class EdgeCache {
     this.lru.clear();
     this.slabs.reset();
     hitTemplates.clear();
+    rangeTemplates.clear();
   }
 
   /**
