@@ -21,7 +21,7 @@ import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
 import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
 import { sliceKey } from "./cache/keys.ts";
 import { forbidsStore, objectResponse, type Outcome } from "./respond.ts";
-import { rangeTemplates } from "./cache/hit_templates.ts";
+import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
 
 /** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
 export const SLICE_BYTES = 1 << 20;
@@ -76,8 +76,8 @@ export type SlicePart = {
   kind: "part";
   obj: CachedObject;
   cache: "HIT" | "MISS" | "STALE";
-  /** The slice holding the whole range (null: it spans several), and the range's id. */
-  within: CachedObject | null;
+  /** The slice where the range starts (its template's holder; null for a 416), the range's id. */
+  holder: CachedObject | null;
   id: string;
 };
 
@@ -112,7 +112,7 @@ export async function serveSlices(
   const base = first.obj.headers.filter((h) => h[0] !== "content-range");
   if (a >= total) {
     const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
-    return { kind: "part", obj, cache: first.cache, within: null, id: "" };
+    return { kind: "part", obj, cache: first.cache, holder: null, id: "" };
   }
   const end = Math.min(b, total - 1);
   const rest: Promise<Served>[] = [];
@@ -150,16 +150,17 @@ export async function serveSlices(
     : slices.every((r) => r.cache === "HIT")
     ? "HIT"
     : "MISS";
-  const within = slices.length === 1 ? first.obj : null;
-  return { kind: "part", obj, cache, within, id: rangeId(a, b) };
+  return { kind: "part", obj, cache, holder: first.obj, id: rangeId(a, b) };
 }
 
 const EMPTY = new Uint8Array(0);
 const rangeId = (a: number, b: number) => `${a}-${b}`;
 
 /**
- * The prebuilt answer for [a, b] when its one slice is cached, fresh, and holds a template
- * for exactly this range (answerPart): a clone, without a cache lookup past the slice's.
+ * The prebuilt answer for [a, b] when the slice it starts in is cached, fresh, and holds a
+ * template for exactly this range (answerPart): a clone, with one cache lookup. A template
+ * is a copy of the bytes it was cut from, all of one version (serveSlices checked them), and
+ * goes when its holder leaves the cache, as it does when slices disagree.
  */
 export function templatedPart(
   through: ThroughContext,
@@ -167,9 +168,7 @@ export function templatedPart(
   [a, b]: [number, number],
   now: number,
 ): Outcome | null {
-  const start = a - (a % SLICE_BYTES);
-  if (b - start >= SLICE_BYTES) return null;
-  const obj = through.cache.peek(sliceKey(key, start, SLICE_BYTES));
+  const obj = through.cache.peek(sliceKey(key, a - (a % SLICE_BYTES), SLICE_BYTES));
   const t = obj?.sent;
   if (t === undefined || t.extra !== rangeId(a, b) || !through.cache.isFresh(obj!, now)) {
     return null;
@@ -178,20 +177,21 @@ export function templatedPart(
   const res = t.res.clone();
   const age = Math.floor((now - obj!.storedAt) / 1000);
   if (age > 0) res.headers.set("age", String(age));
-  return { res, cache: "HIT", bytes: b - a + 1 };
+  return { res, cache: "HIT", bytes: t.cost - TEMPLATE_OBJECT_COST };
 }
 
 /**
- * The response for a part. A range within one cached slice, hit again, gets a template in
- * the slice's slot (edge/cache/hit_templates.ts rangeTemplates), kept while it is served:
- * another range of the slice replaces it only once it went a whole turn unserved.
+ * The response for a part. A range hit again gets a template in the slot of the slice it
+ * starts in (a slice is never served whole, so the slot is free; edge/cache/hit_templates.ts
+ * rangeTemplates), kept while it is served: another range starting in that slice replaces
+ * it only once it went a whole turn unserved.
  */
 export function answerPart(
   part: SlicePart,
   extra: readonly (readonly [string, string])[],
   now: number,
 ): Outcome {
-  const s = part.within;
+  const s = part.holder;
   if (s === null || part.cache !== "HIT" || !s.kept) {
     return objectResponse(part.obj, false, part.cache, now, extra);
   }

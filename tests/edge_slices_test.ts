@@ -196,3 +196,21 @@ Deno.test("a range asked again is a clone of a template in its slice's slot, gon
   assertEquals(fresh.headers.get("etag"), `"${UPSTREAM.length}-${SIZE}-r1"`);
   await fresh.arrayBuffer();
 });
+
+Deno.test("a range across slices, asked again, is templated too; a clamped one counts its real bytes", async () => {
+  await using t = await imageHost();
+  const whole = assetBytes(UPSTREAM, SIZE);
+  const before = rangeTemplates.count;
+  for (const range of ["bytes=1000000-1100000", "bytes=2400000-2600000"]) {
+    const [a, b] = range.slice(6).split("-").map(Number);
+    const end = Math.min(b, SIZE - 1);
+    for (let i = 0; i < 4; i++) {
+      const r = await t.fx.request(PATH, { headers: { range } });
+      assertEquals(r.headers.get("content-range"), `bytes ${a}-${end}/${SIZE}`);
+      assertEquals(await bytesOf(r), whole.subarray(a, end + 1), `${range} #${i}`);
+    }
+  }
+  assertEquals(rangeTemplates.count, before + 2);
+  const served = t.fx.usage.filter((u) => u.cache === "HIT").map((u) => u.bytes);
+  assertEquals(served.slice(-2), [SIZE - 2400000, SIZE - 2400000]);
+});

@@ -10,7 +10,8 @@ import { mib, rssOf, rssPeak } from "../rss.ts";
 import { VIDEO_BYTES } from "../origin.ts";
 
 const VIDEO = "/bench/video/upload/v1/video.mp4";
-const RANGE = { range: "bytes=10485760-11534335" }; // 1 MiB in the middle
+const RANGE = { range: "bytes=10485760-11534335" }; // 1 MiB in the middle, one aligned slice
+const UNALIGNED = { range: "bytes=10000000-11048575" }; // 1 MiB across two slices
 const MiB = 1024 * 1024;
 const MAX_OBJECT = 8 * MiB; // EDGE_CACHE_MAX_OBJECT_BYTES default
 
@@ -47,6 +48,7 @@ export const scenario: Scenario = {
     }
     const whole = { connections: 4 };
     const ranged = { connections: 16, headers: RANGE };
+    const across = { connections: 16, headers: UNALIGNED };
     const res = await interleaved(ctx, [
       { label: "50 MB video, whole", target: nginx, path: VIDEO, opts: whole },
       { label: "50 MB video, whole", target: cachelyImg, path: VIDEO, opts: whole },
@@ -55,10 +57,12 @@ export const scenario: Scenario = {
       { label: "50 MB video, 1 MB range", target: cachelyImg, path: VIDEO, opts: ranged },
       { label: "50 MB video, 1 MB range", target: nginx, path: VIDEO, opts: ranged },
       { label: "50 MB video, 1 MB range", target: floorProxy, path: VIDEO, opts: ranged },
+      { label: "1 MB range across two slices", target: nginxSlice, path: VIDEO, opts: across },
+      { label: "1 MB range across two slices", target: cachelyImg, path: VIDEO, opts: across },
     ]);
     const mbps = (rps: number, bytes: number) =>
       `${((rps * bytes) / 1024 / 1024).toFixed(0)} MiB/s`;
-    const [wn, wy, wf, rn, ry, rs, rf] = res;
+    const [wn, wy, wf, rn, ry, rs, rf, un, uy] = res;
     const WHOLE = "50 MB video, whole", RANGED = "50 MB video, 1 MB range";
     rows.push(
       row(WHOLE, "nginx", wn, mbps(wn.rps, VIDEO_BYTES)),
@@ -68,11 +72,18 @@ export const scenario: Scenario = {
       row(RANGED, "cachely (slice cache)", ry, mbps(ry.rps, MiB)),
       row(RANGED, "nginx, streaming (context)", rs, mbps(rs.rps, MiB)),
       row(RANGED, `${floorProxy.name} (context)`, rf, mbps(rf.rps, MiB)),
+      row(`${RANGED}, across two slices`, nginxSlice.name, un, mbps(un.rps, MiB)),
+      row(`${RANGED}, across two slices`, "cachely (slice cache)", uy, mbps(uy.rps, MiB)),
     );
     checks.push(
       ratioCheck(`${WHOLE}: throughput vs nginx`, ratio(wy.rps, wn.rps), 0.8),
       ratioCheck(`${WHOLE}: throughput vs the fetch-proxy floor`, ratio(wy.rps, wf.rps), 0.8),
       ratioCheck(`${RANGED}: throughput vs nginx's slice cache`, ratio(ry.rps, rn.rps), 0.8),
+      ratioCheck(
+        `${RANGED} across two slices: throughput vs nginx's slice cache (context)`,
+        ratio(uy.rps, un.rps),
+        0.8,
+      ),
       ratioCheck(
         `${RANGED}: throughput vs nginx streaming it uncached (context)`,
         ratio(ry.rps, rs.rps),
@@ -108,7 +119,7 @@ export const scenario: Scenario = {
           mib(maxObject)
         } MiB), so Cachely streams it whole uncached (its declared length is over the bound, so nothing is buffered). \`floor, fetch proxy\` is a bare Deno.serve that fetch()es the origin and returns its body: the runtime's own ceiling for a proxied stream.`,
         'Whole: nginx streams `/video/upload/` with proxy_cache off, as Cachely streams a body over its bound: every request reaches the origin (checked above). Its buffers are tuned for streaming (`proxy_buffers 16 64k`, `proxy_max_temp_file_size 0`), the fastest of four set-ups measured (bench/ANALYSIS.md "Session 6").',
-        "1 MB range (one aligned 1 MiB slice of the video): Cachely cuts a closed range from cached 1 MiB slices, each fetched once from the origin with its own Range (edge/slices.ts); the reference is what an operator configures for ranges of big media with nginx, the slice module (`slice 1m`, `proxy_cache_key …$slice_range`, `proxy_cache_valid 200 206`) with its cache on the same tmpfs. For context, nginx and the fetch-proxy floor streaming the range from the origin uncached (what Cachely did before session 8).",
+        "1 MB range (one aligned 1 MiB slice of the video): Cachely cuts a closed range from cached 1 MiB slices, each fetched once from the origin with its own Range (edge/slices.ts); the reference is what an operator configures for ranges of big media with nginx, the slice module (`slice 1m`, `proxy_cache_key …$slice_range`, `proxy_cache_valid 200 206`) with its cache on the same tmpfs. For context, nginx and the fetch-proxy floor streaming the range from the origin uncached (what Cachely did before session 8), and a 1 MiB range that starts mid-slice (bytes=10000000-11048575), cut from two slices by both.",
         "Whole: 4 connections; range: 16 connections. RSS is sampled every 100 ms from /proc during a separate run of one connection streaming the whole video.",
       ],
     };
