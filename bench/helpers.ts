@@ -1,6 +1,7 @@
 /** Small helpers shared by scenarios. */
 import type { BenchContext, Check, ResultRow, Target, WrkOptions, WrkResult } from "./types.ts";
 import { rawGet } from "./http1.ts";
+import { cpuMicros } from "./rss.ts";
 
 /** Runs wrk ctx.rounds times against one target: medians, like interleaved(). */
 export async function bestOf(
@@ -52,7 +53,14 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-export type Run = { label: string; target: Target; path: string; opts?: WrkOptions };
+export type Run = {
+  label: string;
+  target: Target;
+  path: string;
+  opts?: WrkOptions;
+  /** Also measure this process's CPU time per request (from /proc) around each run. */
+  cpuPid?: number;
+};
 
 /**
  * Runs every entry once per round, in turn, for ctx.rounds rounds, and reports per entry
@@ -63,11 +71,15 @@ export async function interleaved(ctx: BenchContext, runs: Run[]): Promise<WrkRe
   const all: WrkResult[][] = runs.map(() => []);
   for (let r = 0; r < ctx.rounds; r++) {
     for (const [i, x] of runs.entries()) {
+      const cpu0 = x.cpuPid === undefined ? 0 : await cpuMicros(x.cpuPid);
       const w = await ctx.wrk(x.target, x.path, x.opts);
+      if (x.cpuPid !== undefined) w.cpuUs = ((await cpuMicros(x.cpuPid)) - cpu0) / w.requests;
       ctx.log(
         `  round ${r + 1} ${x.label} (${x.target.name}): ${w.rps.toFixed(0)} req/s p50 ${
           w.p50Ms.toFixed(3)
-        } ms p99 ${w.p99Ms.toFixed(3)} ms errors ${w.errors}`,
+        } ms p99 ${w.p99Ms.toFixed(3)} ms errors ${w.errors}${
+          w.cpuUs === undefined ? "" : ` cpu ${w.cpuUs.toFixed(1)} µs/request`
+        }`,
       );
       all[i].push(w);
     }
@@ -80,6 +92,7 @@ export async function interleaved(ctx: BenchContext, runs: Run[]): Promise<WrkRe
     p99Ms: median(ws.map((w) => w.p99Ms)),
     meanMs: median(ws.map((w) => w.meanMs)),
     errors: ws.reduce((n, w) => n + w.errors, 0),
+    cpuUs: ws[0].cpuUs === undefined ? undefined : median(ws.map((w) => w.cpuUs!)),
   }));
 }
 

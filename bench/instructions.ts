@@ -21,6 +21,7 @@
  * throughput it does not count the time the server waited for a core.
  */
 import { runWrk } from "./wrk.ts";
+import { cpuTimes } from "./rss.ts";
 import type { Target, WrkOptions } from "./types.ts";
 
 /** Instructions (user space) spent by `pid` while wrk runs against it, and the request count. */
@@ -109,14 +110,6 @@ async function callgrindPerRequest(
   return { perRequest: n / w.requests, requests: w.requests, rps: w.rps };
 }
 
-/** User and system CPU time of `pid` so far, in µs (from /proc/PID/stat, clock ticks of 10 ms). */
-async function cpuMicros(pid: number): Promise<{ user: number; system: number }> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // fields 14 and 15 (utime, stime), counted from 1 with pid and comm first
-  return { user: Number(f[11]) * 10_000, system: Number(f[12]) * 10_000 };
-}
-
 /** CPU µs (user, system) that `pid` spent per request while wrk drives it, after a warm-up. */
 export async function cpuPerRequest(
   tmp: string,
@@ -125,9 +118,9 @@ export async function cpuPerRequest(
   originPath: string,
   opts: WrkOptions & { connections: number; durationSec: number },
 ): Promise<{ userUs: number; systemUs: number; requests: number; rps: number }> {
-  const a = await cpuMicros(pid);
+  const a = await cpuTimes(pid);
   const w = await runWrk(tmp, target, originPath, opts);
-  const b = await cpuMicros(pid);
+  const b = await cpuTimes(pid);
   return {
     userUs: (b.user - a.user) / w.requests,
     systemUs: (b.system - a.system) / w.requests,

@@ -1,4 +1,4 @@
-/** Resident set size of a process, sampled from /proc (Linux). */
+/** Resident set size and CPU time of a process, read from /proc (Linux). */
 
 /** VmRSS of `pid` in bytes (0 when unreadable). */
 export async function rssOf(pid: number): Promise<number> {
@@ -27,3 +27,17 @@ export function rssPeak(pid: number, ms = 100): { stop(): Promise<number> } {
 }
 
 export const mib = (b: number) => (b / 1024 / 1024).toFixed(1);
+
+/** User and system CPU time of `pid` so far, in µs (from /proc/PID/stat, clock ticks of 10 ms). */
+export async function cpuTimes(pid: number): Promise<{ user: number; system: number }> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields 14 and 15 (utime, stime), counted from 1 with pid and comm first
+  return { user: Number(f[11]) * 10_000, system: Number(f[12]) * 10_000 };
+}
+
+/** User + system CPU time of `pid` so far, in µs. */
+export async function cpuMicros(pid: number): Promise<number> {
+  const t = await cpuTimes(pid);
+  return t.user + t.system;
+}

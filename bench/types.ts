@@ -41,6 +41,8 @@ export type WrkResult = {
   meanMs: number;
   /** Socket errors plus non-2xx/3xx responses. */
   errors: number;
+  /** The server's CPU time (user + system) per request, when measured (helpers.interleaved). */
+  cpuUs?: number;
 };
 
 export type BenchContext = {
