@@ -35,9 +35,11 @@ import {
   answerPart,
   asSlice,
   closedRange,
+  openRange,
   serveSlices,
   SLICE_BYTES,
   sliceRange,
+  streamSlices,
   templatedPart,
 } from "./slices.ts";
 import {
@@ -292,12 +294,9 @@ export async function handleAsset(
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
     if (obj && ec.through.cache.isFresh(obj, now)) return ranged(obj, rc, range, "HIT", now);
-    const closed = rc.req.headers.get("if-range") === null
-      ? closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes)
+    const sliced = rc.req.headers.get("if-range") === null
+      ? await fromSlices(ec, route.plan, route.key, upstream, range, now)
       : null;
-    const sliced = closed &&
-      (templatedPart(ec.through, route.key, closed, now) ??
-        await slicedRange(ec, route.plan, route.key, upstream, closed));
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
   const served = await readThrough(
@@ -385,17 +384,18 @@ async function forwardRange(
 }
 
 /**
- * A closed range from cached slices of the object (edge/slices.ts), or null when the
- * range must be forwarded instead.
+ * A closed range cut from cached slices of the object, or an open-ended one streamed from
+ * them (edge/slices.ts); null when the range must be forwarded instead.
  */
-async function slicedRange(
+async function fromSlices(
   ec: EdgeContext,
   plan: AssetPlan,
   key: string,
   upstream: URL,
-  range: [number, number],
+  range: string,
+  now: number,
 ): Promise<Outcome | null> {
-  const answer = await serveSlices(ec.through, key, range, async (start) => {
+  const load = async (start: number) => {
     const headers = assetRequestHeaders(plan, { range: sliceRange(start) });
     const r = await fetchUpstream(ec.deps, {
       url: upstream,
@@ -403,9 +403,22 @@ async function slicedRange(
       maxBuffer: SLICE_BYTES,
     });
     return asSlice(partLoaded(ec, plan, r, plan.ttlMs), start);
-  });
+  };
+  const closed = closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes);
+  const from = openRange(range);
+  if (closed === null && from === null) return null;
+  const tmpl = closed && templatedPart(ec.through, key, closed, now);
+  if (tmpl) return tmpl;
+  const answer = closed
+    ? await serveSlices(ec.through, key, closed, load)
+    : await streamSlices(ec.through, key, from!, load);
   if (answer.kind === "forward") return null;
   if (answer.kind === "as-is") return passedOn(ec, answer.served);
+  if (answer.kind === "stream") {
+    const out = otherResponse(answer.stream, false, ASSET_HEADERS, answer.cache);
+    if (answer.age > 0) out.res.headers.set("age", String(answer.age));
+    return out;
+  }
   return answerPart(answer, ASSET_HEADERS, ec.deps.clock.now());
 }
 

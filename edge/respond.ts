@@ -170,19 +170,21 @@ export function otherResponse(
   served: Exclude<Served, { kind: "object" }>,
   head: boolean,
   extra: readonly (readonly [string, string])[],
+  /** BYPASS for an upstream body passed through; a stream cut from cached slices says its own. */
+  cache: CacheOutcome = "BYPASS",
 ): Outcome {
   if (served.kind === "error") {
     return { res: edgeError(served.status, served.code, served.message), cache: null, bytes: 0 };
   }
   const headers = new Headers(served.headers);
   for (const [k, v] of extra) headers.set(k, v);
-  headers.set("x-cachely-cache", "BYPASS");
-  headers.set("x-cache", "BYPASS");
+  headers.set("x-cachely-cache", cache);
+  headers.set("x-cache", cache);
   if (served.length !== null) headers.set("content-length", String(served.length));
   if (head) served.body?.cancel().catch(() => {});
   return {
     res: new Response(head ? null : served.body, { status: served.status, headers }),
-    cache: "BYPASS",
+    cache,
     bytes: served.length ?? 0,
   };
 }

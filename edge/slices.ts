@@ -8,8 +8,9 @@
  * TTL, and coalesced like any miss, so a video seeked by many visitors costs the origin one
  * request per slice. The answer is a 206 cut from the slices.
  *
- * Anything else (open-ended, suffix or multiple ranges, If-Range, a range longer than the
- * bound) is forwarded as before. So is a slice answer that is not a proper slice: an upstream
+ * An open-ended range `bytes=a-` (a > 0; a media player's seek) is streamed from the same
+ * slices, one after another as the visitor reads (streamSlices). Anything else (suffix or
+ * multiple ranges, If-Range, a closed range longer than the bound) is forwarded as before. So is a slice answer that is not a proper slice: an upstream
  * that ignores Range (its 200 is passed on: a server may ignore Range), a 416 or an error
  * (passed on), a 206 of another range or of an unknown total length, or slices whose
  * validators disagree (the object changed between two slice fetches: they are dropped and
@@ -22,11 +23,13 @@ import { type Loaded, readThrough, type Served, type ThroughContext } from "./ca
 import { sliceKey } from "./cache/keys.ts";
 import { forbidsStore, objectResponse, type Outcome } from "./respond.ts";
 import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
+import type { UpstreamStream } from "./upstream_types.ts";
 
 /** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
 export const SLICE_BYTES = 1 << 20;
 
 const CLOSED = /^\s*bytes\s*=\s*(\d{1,15})\s*-\s*(\d{1,15})\s*$/i;
+const OPEN = /^\s*bytes\s*=\s*(\d{1,15})\s*-\s*$/i;
 const CONTENT_RANGE = /^\s*bytes\s+(\d{1,15})-(\d{1,15})\/(\d{1,15})\s*$/i;
 
 /** `bytes=a-b` with a ≤ b and at most `maxBytes` long, as [a, b]; else null (forwarded). */
@@ -89,18 +92,29 @@ export type SliceAnswer =
   /** Give up on slices for this request: forward the visitor's range. */
   | { kind: "forward" };
 
-/**
- * Answers [a, b] of the object cached under `key` from its slices, loading missing ones
- * through `load(start)` (which must fetch `sliceRange(start)` and return it via asSlice).
- */
-export async function serveSlices(
+/** Loads the slice at `start` through the cache (coalesced, stored when it is a proper slice). */
+type SliceReader = (start: number) => Promise<Served>;
+
+function sliceReader(
   through: ThroughContext,
   key: string,
-  [a, b]: [number, number],
   load: (start: number) => Promise<Loaded>,
-): Promise<SliceAnswer> {
-  const slice = (start: number) =>
-    readThrough(through, sliceKey(key, start, SLICE_BYTES), () => load(start));
+): SliceReader {
+  return (start) => readThrough(through, sliceKey(key, start, SLICE_BYTES), () => load(start));
+}
+
+/** The slice a range starts in, its object's total length and headers; or the decision. */
+type Opening =
+  | {
+    kind: "open";
+    first: Served & { kind: "object" };
+    firstStart: number;
+    total: number;
+    base: [string, string][];
+  }
+  | SliceAnswer;
+
+async function openAt(slice: SliceReader, a: number): Promise<Opening> {
   const firstStart = a - (a % SLICE_BYTES);
   const first = await slice(firstStart);
   if (first.kind !== "object") return { kind: "as-is", served: first };
@@ -114,21 +128,52 @@ export async function serveSlices(
     const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
     return { kind: "part", obj, cache: first.cache, holder: null, id: "" };
   }
+  return { kind: "open", first, firstStart, total, base };
+}
+
+/** Whether `r` is the slice at `start` of the same object version as `first`. */
+function sameVersion(
+  r: Served,
+  start: number,
+  total: number,
+  first: CachedObject,
+): r is Served & { kind: "object" } {
+  return r.kind === "object" && sliceTotal(r.obj, start) === total &&
+    r.obj.etag === first.etag && r.obj.lastModified === first.lastModified;
+}
+
+/**
+ * The object changed between slice fetches (or the origin failed): drop the slices in
+ * [from, to], so the next request fetches one consistent set.
+ */
+function dropSlices(through: ThroughContext, key: string, from: number, to: number): void {
+  for (let s = from; s <= to; s += SLICE_BYTES) {
+    void through.cache.delete(sliceKey(key, s, SLICE_BYTES));
+  }
+}
+
+/**
+ * Answers [a, b] of the object cached under `key` from its slices, loading missing ones
+ * through `load(start)` (which must fetch `sliceRange(start)` and return it via asSlice).
+ */
+export async function serveSlices(
+  through: ThroughContext,
+  key: string,
+  [a, b]: [number, number],
+  load: (start: number) => Promise<Loaded>,
+): Promise<SliceAnswer> {
+  const slice = sliceReader(through, key, load);
+  const o = await openAt(slice, a);
+  if (o.kind !== "open") return o;
+  const { first, firstStart, total, base } = o;
   const end = Math.min(b, total - 1);
   const rest: Promise<Served>[] = [];
   for (let s = firstStart + SLICE_BYTES; s <= end; s += SLICE_BYTES) rest.push(slice(s));
   const slices = [first];
   for (const r of await Promise.all(rest)) {
     const start = firstStart + slices.length * SLICE_BYTES;
-    if (
-      r.kind !== "object" || sliceTotal(r.obj, start) !== total || r.obj.etag !== first.obj.etag ||
-      r.obj.lastModified !== first.obj.lastModified
-    ) {
-      // the object changed between slice fetches (or the origin failed): drop them all, so
-      // the next request fetches one consistent set
-      for (let s = firstStart; s <= end; s += SLICE_BYTES) {
-        void through.cache.delete(sliceKey(key, s, SLICE_BYTES));
-      }
+    if (!sameVersion(r, start, total, first.obj)) {
+      dropSlices(through, key, firstStart, end);
       return { kind: "forward" };
     }
     slices.push(r);
@@ -151,6 +196,76 @@ export async function serveSlices(
     ? "HIT"
     : "MISS";
   return { kind: "part", obj, cache, holder: first.obj, id: rangeId(a, b) };
+}
+
+/** `bytes=a-` with a > 0, as a; else null. (`bytes=0-`, a player's first request, fills the whole-object cache.) */
+export function openRange(header: string): number | null {
+  const m = OPEN.exec(header);
+  if (!m) return null;
+  const a = Number(m[1]);
+  return a > 0 ? a : null;
+}
+
+/** A 206 streamed from slices: its cache outcome is that of the slice it starts in. */
+export type SliceStream = {
+  kind: "stream";
+  stream: UpstreamStream;
+  cache: "HIT" | "MISS" | "STALE";
+  /** Seconds since the first slice was stored. */
+  age: number;
+};
+
+/**
+ * Answers `bytes=a-` (what Chrome's media player sends when it seeks) from the object's
+ * slices, streamed: each slice after the first is read through the cache when the visitor
+ * has taken the one before (one slice ahead at most), so a visitor who stops watching costs
+ * no further slices and a connection holds at most two slices' copies. The chunks are
+ * copies: a cached body's memory may be reused once its entry is evicted, while the socket
+ * may still be writing it. A slice of another version ends the stream early (the visitor
+ * sees a short body against its Content-Length; players retry) and drops the slices read.
+ */
+export async function streamSlices(
+  through: ThroughContext,
+  key: string,
+  a: number,
+  load: (start: number) => Promise<Loaded>,
+): Promise<SliceAnswer | SliceStream> {
+  const slice = sliceReader(through, key, load);
+  const o = await openAt(slice, a);
+  if (o.kind !== "open") return o;
+  const { first, firstStart, total, base } = o;
+  let next = firstStart; // the slice the next pull enqueues
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const start = next;
+      if (start === firstStart) {
+        controller.enqueue(first.obj.body.slice(a - firstStart));
+      } else {
+        const r = await slice(start).catch(() => null);
+        if (r === null || !sameVersion(r, start, total, first.obj)) {
+          dropSlices(through, key, firstStart, start);
+          controller.error(new Error(`slice at ${start} is not of the version streamed`));
+          return;
+        }
+        controller.enqueue(r.obj.body.slice());
+      }
+      next = start + SLICE_BYTES;
+      if (next >= total) controller.close();
+    },
+  });
+  const now = through.clock.now();
+  return {
+    kind: "stream",
+    stream: {
+      kind: "stream",
+      status: 206,
+      headers: [...base, ["content-range", `bytes ${a}-${total - 1}/${total}`]],
+      body,
+      length: total - a,
+    },
+    cache: first.cache,
+    age: Math.max(0, Math.floor((now - first.obj.storedAt) / 1000)),
+  };
 }
 
 const EMPTY = new Uint8Array(0);

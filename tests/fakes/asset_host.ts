@@ -25,11 +25,17 @@ export type FakeAssetHost = {
 };
 
 /** The bytes served for a path: `size` bytes derived from the path (default 1000). */
-export function assetBytes(path: string, size = 1000): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
+export function assetBytes(
+  path: string,
+  size = 1000,
+  /** Only the bytes [from, to) of the object (a range, without making the rest). */
+  from = 0,
+  to = size,
+): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(to - from);
   let h = 0;
   for (const c of path) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  for (let i = 0; i < size; i++) out[i] = (h + i * 7) & 0xff;
+  for (let i = from; i < to; i++) out[i - from] = (h + i * 7) & 0xff;
   return out;
 }
 
@@ -70,7 +76,6 @@ export function startAssetHost(): FakeAssetHost {
     const size = Number(
       url.searchParams.get("size") ?? /_(\d+)b\.\w+$/.exec(url.pathname)?.[1] ?? 1000,
     );
-    const body = assetBytes(url.pathname, size);
     const type = TYPE_BY_EXT[url.pathname.slice(url.pathname.lastIndexOf(".") + 1)] ??
       (url.pathname.includes("/video/") ? "video/mp4" : "image/jpeg");
     const common = {
@@ -90,12 +95,12 @@ export function startAssetHost(): FakeAssetHost {
       if (s >= size) {
         return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
       }
-      return new Response(body.subarray(s, e + 1), {
+      return new Response(assetBytes(url.pathname, size, s, e + 1), {
         status: 206,
         headers: { ...common, "content-range": `bytes ${s}-${e}/${size}`, "x-fake-ranged": "1" },
       });
     }
-    return new Response(body, { headers: common });
+    return new Response(assetBytes(url.pathname, size), { headers: common });
   });
   return {
     url: server.url,
