@@ -219,10 +219,11 @@ export type SliceStream = {
  * Answers `bytes=a-` (what Chrome's media player sends when it seeks) from the object's
  * slices, streamed: each slice after the first is read through the cache when the visitor
  * has taken the one before (one slice ahead at most), so a visitor who stops watching costs
- * no further slices and a connection holds at most two slices' copies. The chunks are
- * copies: a cached body's memory may be reused once its entry is evicted, while the socket
- * may still be writing it. A slice of another version ends the stream early (the visitor
- * sees a short body against its Content-Length; players retry) and drops the slices read.
+ * no further slices. The chunks are views of the cached bodies, not copies: a cached body's
+ * bytes never change (a slab is written once, edge/cache/slabs.ts; larger bodies are buffers
+ * of their own), and a view keeps them alive after eviction. A slice of another version ends
+ * the stream early (the visitor sees a short body against its Content-Length; players retry)
+ * and drops the slices read.
  */
 export async function streamSlices(
   through: ThroughContext,
@@ -239,7 +240,7 @@ export async function streamSlices(
     async pull(controller) {
       const start = next;
       if (start === firstStart) {
-        controller.enqueue(first.obj.body.slice(a - firstStart));
+        controller.enqueue(first.obj.body.subarray(a - firstStart));
       } else {
         const r = await slice(start).catch(() => null);
         if (r === null || !sameVersion(r, start, total, first.obj)) {
@@ -247,7 +248,7 @@ export async function streamSlices(
           controller.error(new Error(`slice at ${start} is not of the version streamed`));
           return;
         }
-        controller.enqueue(r.obj.body.slice());
+        controller.enqueue(r.obj.body);
       }
       next = start + SLICE_BYTES;
       if (next >= total) controller.close();

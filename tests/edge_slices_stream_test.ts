@@ -46,16 +46,36 @@ Deno.test("an open-ended range streams from 1 MiB slices fetched once each, then
   assertEquals(t.fx.usage.slice(-3).map((u) => u.bytes), [SIZE - 1048000, SIZE - 2000000, 10]);
 });
 
+/** The fixture's edge behind a real Deno.serve on loopback. */
+function edgeServer(fx: Fixture["fx"]) {
+  return serveOnLoopback((req) =>
+    fx.edge.handle(req, { surface: "tenant", slug: fx.snapshot.slug }, { clientIp: "203.0.113.9" })
+  );
+}
+type Fixture = Awaited<ReturnType<typeof imageHostFixture>>;
+
+Deno.test("the cached slices stream the same bytes again and again over a real socket", async () => {
+  await using t = await imageHostFixture();
+  const server = edgeServer(t.fx);
+  try {
+    const whole = assetBytes(UPSTREAM, SIZE);
+    for (const range of ["bytes=5-", "bytes=5-", "bytes=1048576-", "bytes=5-"]) {
+      const r = await fetch(`${server.url}${PATH}`, { headers: { range } });
+      const from = Number(range.slice(6, -1));
+      assertEquals(await bytesOf(r), whole.subarray(from), range);
+    }
+    assertEquals(t.host.seen.length, 3, "one request per slice");
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("a visitor who pauses or leaves costs no further slices (real socket)", async () => {
   await using t = await imageHostFixture();
   const slices = 40;
   const size = slices * 1024 * 1024;
   const path = `/video/upload/v1/long_${size}b.mp4`;
-  const server = serveOnLoopback((req) =>
-    t.fx.edge.handle(req, { surface: "tenant", slug: t.fx.snapshot.slug }, {
-      clientIp: "203.0.113.9",
-    })
-  );
+  const server = edgeServer(t.fx);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     const res = await fetch(`${server.url}${path}`, { headers: { range: "bytes=5-" } });
