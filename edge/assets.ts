@@ -35,10 +35,10 @@ import {
   answerPart,
   asSlice,
   closedRange,
-  openRange,
   serveSlices,
   SLICE_BYTES,
   sliceRange,
+  streamRange,
   streamSlices,
   templatedPart,
 } from "./slices.ts";
@@ -294,9 +294,7 @@ export async function handleAsset(
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
     if (obj && ec.through.cache.isFresh(obj, now)) return ranged(obj, rc, range, "HIT", now);
-    const sliced = rc.req.headers.get("if-range") === null
-      ? await fromSlices(ec, route.plan, route.key, upstream, range, now)
-      : null;
+    const sliced = await fromSlices(ec, rc, route.plan, route.key, upstream, range, now);
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
   const served = await readThrough(
@@ -384,11 +382,14 @@ async function forwardRange(
 }
 
 /**
- * A closed range cut from cached slices of the object, or an open-ended one streamed from
- * them (edge/slices.ts); null when the range must be forwarded instead.
+ * A range of the object from its cached slices (edge/slices.ts): a closed one within the
+ * object bound cut in memory, an open-ended or longer one streamed; null when the range
+ * must be forwarded instead. With If-Range, the slices answer only when their validators
+ * match it (RFC 9110 §13.1.5); otherwise the origin decides, as before.
  */
 async function fromSlices(
   ec: EdgeContext,
+  rc: RequestContext,
   plan: AssetPlan,
   key: string,
   upstream: URL,
@@ -404,16 +405,21 @@ async function fromSlices(
     });
     return asSlice(partLoaded(ec, plan, r, plan.ttlMs), start);
   };
+  const ifRange = rc.req.headers.get("if-range");
   const closed = closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes);
-  const from = openRange(range);
-  if (closed === null && from === null) return null;
-  const tmpl = closed && templatedPart(ec.through, key, closed, now);
+  const streamed = closed ? null : streamRange(range);
+  if (closed === null && streamed === null) return null;
+  const tmpl = closed && ifRange === null && templatedPart(ec.through, key, closed, now);
   if (tmpl) return tmpl;
   const answer = closed
     ? await serveSlices(ec.through, key, closed, load)
-    : await streamSlices(ec.through, key, from!, load);
+    : await streamSlices(ec.through, key, streamed!, load);
   if (answer.kind === "forward") return null;
   if (answer.kind === "as-is") return passedOn(ec, answer.served);
+  if (!ifRangeMatches(ifRange, answer.first)) {
+    if (answer.kind === "stream") answer.stream.body?.cancel().catch(() => {});
+    return null;
+  }
   if (answer.kind === "stream") {
     const out = otherResponse(answer.stream, false, ASSET_HEADERS, answer.cache);
     if (answer.age > 0) out.res.headers.set("age", String(answer.age));

@@ -8,9 +8,10 @@
  * TTL, and coalesced like any miss, so a video seeked by many visitors costs the origin one
  * request per slice. The answer is a 206 cut from the slices.
  *
- * An open-ended range `bytes=a-` (a > 0; a media player's seek) is streamed from the same
- * slices, one after another as the visitor reads (streamSlices). Anything else (suffix or
- * multiple ranges, If-Range, a closed range longer than the bound) is forwarded as before. So is a slice answer that is not a proper slice: an upstream
+ * An open-ended range `bytes=a-` (a > 0; a media player's seek) or a closed one longer than
+ * the bound is streamed from the same slices, one after another as the visitor reads
+ * (streamSlices). With If-Range, the first slice's validators decide (edge/assets.ts).
+ * Suffix and multiple ranges are forwarded as before. So is a slice answer that is not a proper slice: an upstream
  * that ignores Range (its 200 is passed on: a server may ignore Range), a 416 or an error
  * (passed on), a 206 of another range or of an unknown total length, or slices whose
  * validators disagree (the object changed between two slice fetches: they are dropped and
@@ -81,6 +82,8 @@ export type SlicePart = {
   cache: "HIT" | "MISS" | "STALE";
   /** The slice where the range starts (its template's holder; null for a 416), the range's id. */
   holder: CachedObject | null;
+  /** The slice it was cut from first: the validators If-Range is checked against. */
+  first: CachedObject;
   id: string;
 };
 
@@ -126,7 +129,7 @@ async function openAt(slice: SliceReader, a: number): Promise<Opening> {
   const base = first.obj.headers.filter((h) => h[0] !== "content-range");
   if (a >= total) {
     const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
-    return { kind: "part", obj, cache: first.cache, holder: null, id: "" };
+    return { kind: "part", obj, cache: first.cache, holder: null, first: first.obj, id: "" };
   }
   return { kind: "open", first, firstStart, total, base };
 }
@@ -195,29 +198,42 @@ export async function serveSlices(
     : slices.every((r) => r.cache === "HIT")
     ? "HIT"
     : "MISS";
-  return { kind: "part", obj, cache, holder: first.obj, id: rangeId(a, b) };
+  return { kind: "part", obj, cache, holder: first.obj, first: first.obj, id: rangeId(a, b) };
 }
 
-/** `bytes=a-` with a > 0, as a; else null. (`bytes=0-`, a player's first request, fills the whole-object cache.) */
-export function openRange(header: string): number | null {
-  const m = OPEN.exec(header);
+/**
+ * A range to stream from slices, as [a, b] (b = Infinity when open-ended): `bytes=a-` with
+ * a > 0 (`bytes=0-`, a player's first request, fills the whole-object cache instead) or a
+ * closed `bytes=a-b` of any length; else null.
+ */
+export function streamRange(header: string): [number, number] | null {
+  const open = OPEN.exec(header);
+  if (open) {
+    const a = Number(open[1]);
+    return a > 0 ? [a, Infinity] : null;
+  }
+  const m = CLOSED.exec(header);
   if (!m) return null;
   const a = Number(m[1]);
-  return a > 0 ? a : null;
+  const b = Number(m[2]);
+  return a <= b ? [a, b] : null;
 }
 
 /** A 206 streamed from slices: its cache outcome is that of the slice it starts in. */
 export type SliceStream = {
   kind: "stream";
   stream: UpstreamStream;
+  /** The slice it starts in: the validators If-Range is checked against. */
+  first: CachedObject;
   cache: "HIT" | "MISS" | "STALE";
   /** Seconds since the first slice was stored. */
   age: number;
 };
 
 /**
- * Answers `bytes=a-` (what Chrome's media player sends when it seeks) from the object's
- * slices, streamed: each slice after the first is read through the cache when the visitor
+ * Answers [a, b] (b may be Infinity: `bytes=a-`) from the object's slices, streamed: what
+ * Chrome's media player asks when it seeks (open-ended, or closed to the end of what it has
+ * buffered, often tens of MB). Each slice after the first is read through the cache when the visitor
  * has taken the one before (one slice ahead at most), so a visitor who stops watching costs
  * no further slices. The chunks are views of the cached bodies, not copies: a cached body's
  * bytes never change (a slab is written once, edge/cache/slabs.ts; larger bodies are buffers
@@ -228,19 +244,23 @@ export type SliceStream = {
 export async function streamSlices(
   through: ThroughContext,
   key: string,
-  a: number,
+  [a, b]: [number, number],
   load: (start: number) => Promise<Loaded>,
 ): Promise<SliceAnswer | SliceStream> {
   const slice = sliceReader(through, key, load);
   const o = await openAt(slice, a);
   if (o.kind !== "open") return o;
   const { first, firstStart, total, base } = o;
+  const end = Math.min(b, total - 1);
+  /** The part of the slice at `start` inside [a, end]: a view, never a copy. */
+  const piece = (obj: CachedObject, start: number) =>
+    obj.body.subarray(Math.max(0, a - start), Math.min(obj.bodyLength, end - start + 1));
   let next = firstStart; // the slice the next pull enqueues
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const start = next;
       if (start === firstStart) {
-        controller.enqueue(first.obj.body.subarray(a - firstStart));
+        controller.enqueue(piece(first.obj, start));
       } else {
         const r = await slice(start).catch(() => null);
         if (r === null || !sameVersion(r, start, total, first.obj)) {
@@ -248,10 +268,10 @@ export async function streamSlices(
           controller.error(new Error(`slice at ${start} is not of the version streamed`));
           return;
         }
-        controller.enqueue(r.obj.body);
+        controller.enqueue(piece(r.obj, start));
       }
       next = start + SLICE_BYTES;
-      if (next >= total) controller.close();
+      if (next > end) controller.close();
     },
   });
   const now = through.clock.now();
@@ -260,10 +280,11 @@ export async function streamSlices(
     stream: {
       kind: "stream",
       status: 206,
-      headers: [...base, ["content-range", `bytes ${a}-${total - 1}/${total}`]],
+      headers: [...base, ["content-range", `bytes ${a}-${end}/${total}`]],
       body,
-      length: total - a,
+      length: end - a + 1,
     },
+    first: first.obj,
     cache: first.cache,
     age: Math.max(0, Math.floor((now - first.obj.storedAt) / 1000)),
   };

@@ -103,6 +103,25 @@ Deno.test("a visitor who pauses or leaves costs no further slices (real socket)"
   }
 });
 
+Deno.test("a closed range longer than the object bound streams from slices too", async () => {
+  await using t = await imageHostFixture({ EDGE_CACHE_MAX_OBJECT_BYTES: String(1024 * 1024) });
+  const whole = assetBytes(UPSTREAM, SIZE);
+  // what Chrome asks after reading the index: up to the end of what it has, megabytes long
+  const r = await t.fx.request(PATH, { headers: { range: "bytes=100-2200000" } });
+  assertEquals(r.status, 206);
+  assertEquals(r.headers.get("content-range"), `bytes 100-2200000/${SIZE}`);
+  assertEquals(r.headers.get("content-length"), String(2200000 - 100 + 1));
+  assertEquals(r.headers.get("x-cachely-cache"), "MISS");
+  assertEquals(await bytesOf(r), whole.subarray(100, 2200001));
+  assertEquals(t.host.seen.length, 3);
+  // one that ends inside a slice, past the end: clamped
+  const tail = await t.fx.request(PATH, { headers: { range: "bytes=5-9999999" } });
+  assertEquals(tail.headers.get("content-range"), `bytes 5-${SIZE - 1}/${SIZE}`);
+  assertEquals(tail.headers.get("x-cachely-cache"), "HIT");
+  assertEquals(await bytesOf(tail), whole.subarray(5));
+  assertEquals(t.host.seen.length, 3);
+});
+
 Deno.test("an open-ended range at or past the end is 416 with the object's size", async () => {
   await using t = await imageHostFixture();
   // inside the last slice: the slice's total says where the object ends
