@@ -35,6 +35,7 @@ import {
   answerPart,
   asSlice,
   closedRange,
+  knownOverBound,
   serveSlices,
   SLICE_BYTES,
   sliceRange,
@@ -297,6 +298,15 @@ export async function handleAsset(
     const sliced = await fromSlices(ec, rc, route.plan, route.key, upstream, range, now);
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
+  // bytes=0- of an object its cached first slice shows to be over the bound: from the
+  // slices too, instead of streaming the whole from the origin for every viewer.
+  if (
+    range !== null &&
+    knownOverBound(ec.through, route.key, ec.deps.config.edgeCacheMaxObjectBytes, now)
+  ) {
+    const sliced = await fromSlices(ec, rc, route.plan, route.key, upstream, range, now);
+    if (sliced) return sliced;
+  }
   const served = await readThrough(
     ec.through,
     route.key,
@@ -407,7 +417,7 @@ async function fromSlices(
   };
   const ifRange = rc.req.headers.get("if-range");
   const closed = closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes);
-  const streamed = closed ? null : streamRange(range);
+  const streamed = closed ? null : streamRange(range, true);
   if (closed === null && streamed === null) return null;
   const tmpl = closed && ifRange === null && templatedPart(ec.through, key, closed, now);
   if (tmpl) return tmpl;

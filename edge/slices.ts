@@ -202,21 +202,34 @@ export async function serveSlices(
 }
 
 /**
- * A range to stream from slices, as [a, b] (b = Infinity when open-ended): `bytes=a-` with
- * a > 0 (`bytes=0-`, a player's first request, fills the whole-object cache instead) or a
- * closed `bytes=a-b` of any length; else null.
+ * A range to stream from slices, as [a, b] (b = Infinity when open-ended): `bytes=a-` or a
+ * closed `bytes=a-b` of any length; else null. `bytes=0-`, a player's first request, only
+ * with `zero` (the caller knows the object is over the bound; else it fills the whole-object
+ * cache).
  */
-export function streamRange(header: string): [number, number] | null {
+export function streamRange(header: string, zero = false): [number, number] | null {
   const open = OPEN.exec(header);
   if (open) {
     const a = Number(open[1]);
-    return a > 0 ? [a, Infinity] : null;
+    return a > 0 || zero ? [a, Infinity] : null;
   }
   const m = CLOSED.exec(header);
   if (!m) return null;
   const a = Number(m[1]);
   const b = Number(m[2]);
   return a <= b ? [a, b] : null;
+}
+
+/** Whether the object's first slice is cached, fresh, and shows a total over `maxBytes`. */
+export function knownOverBound(
+  through: ThroughContext,
+  key: string,
+  maxBytes: number,
+  now: number,
+): boolean {
+  const first = through.cache.peek(sliceKey(key, 0, SLICE_BYTES));
+  if (first === undefined || !through.cache.isFresh(first, now)) return false;
+  return (sliceTotal(first, 0) ?? 0) > maxBytes;
 }
 
 /** A 206 streamed from slices: its cache outcome is that of the slice it starts in. */

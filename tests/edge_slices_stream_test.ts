@@ -122,6 +122,38 @@ Deno.test("a closed range longer than the object bound streams from slices too",
   assertEquals(t.host.seen.length, 3);
 });
 
+Deno.test("bytes=0- of an object its first slice shows over the bound streams from slices", async () => {
+  await using t = await imageHostFixture({ EDGE_CACHE_MAX_OBJECT_BYTES: String(1024 * 1024) });
+  const whole = assetBytes(UPSTREAM, SIZE);
+  // nothing known yet: the whole-object path, streamed through from the origin
+  const first = await t.fx.request(PATH, { headers: { range: "bytes=0-" } });
+  assertEquals(first.headers.get("x-cachely-cache"), "BYPASS");
+  await first.arrayBuffer();
+  assertEquals(t.host.seen.at(-1)!.headers.get("range"), null);
+  // a seek caches slice 0, whose total (2.5 MB) is over the 1 MiB bound
+  await (await t.fx.request(PATH, { headers: { range: "bytes=100-199" } })).arrayBuffer();
+  const before = t.host.seen.length;
+  for (const cache of ["HIT", "HIT"]) {
+    const r = await t.fx.request(PATH, { headers: { range: "bytes=0-" } });
+    assertEquals(r.status, 206);
+    assertEquals(r.headers.get("x-cachely-cache"), cache);
+    assertEquals(r.headers.get("content-range"), `bytes 0-${SIZE - 1}/${SIZE}`);
+    assertEquals(await bytesOf(r), whole);
+  }
+  assertEquals(
+    t.host.seen.slice(before).map((s) => s.headers.get("range")),
+    ["bytes=1048576-2097151", "bytes=2097152-3145727"],
+    "the rest of the slices, once",
+  );
+  // a small object keeps the whole-object cache: its slice 0 is the whole of it
+  const small = "/video/upload/v1/small_5000b.mp4";
+  await (await t.fx.request(small, { headers: { range: "bytes=10-19" } })).arrayBuffer();
+  const z = await t.fx.request(small, { headers: { range: "bytes=0-" } });
+  assertEquals(z.headers.get("x-cachely-cache"), "MISS");
+  await z.arrayBuffer();
+  assertEquals(t.host.seen.at(-1)!.headers.get("range"), null, "fetched whole, to be cached");
+});
+
 Deno.test("an open-ended range at or past the end is 416 with the object's size", async () => {
   await using t = await imageHostFixture();
   // inside the last slice: the slice's total says where the object ends
