@@ -417,7 +417,7 @@ async function fromSlices(
   };
   const ifRange = rc.req.headers.get("if-range");
   const closed = closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes);
-  const streamed = closed ? null : streamRange(range, true);
+  const streamed = closed ? null : streamRange(range);
   if (closed === null && streamed === null) return null;
   const tmpl = closed && ifRange === null && templatedPart(ec.through, key, closed, now);
   if (tmpl) return tmpl;

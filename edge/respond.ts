@@ -57,6 +57,18 @@ function replayHeaders(
  * knows the body's length. Age is sent only when it is above 0 (an absent Age means 0,
  * RFC 9111 §4.2.3).
  */
+/** Whole seconds since the object was stored (the Age header). */
+export function ageSeconds(obj: { storedAt: number }, now: number): number {
+  return Math.max(0, Math.floor((now - obj.storedAt) / 1000));
+}
+
+/** A clone of a template Response, with Age when above 0 (templates are built with none). */
+export function cloneAged(template: Response, age: number): Response {
+  const res = template.clone();
+  if (age > 0) res.headers.set("age", String(age));
+  return res;
+}
+
 export function objectResponse(
   obj: CachedObject,
   head: boolean,
@@ -76,9 +88,7 @@ export function objectResponse(
     headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
     return { res: responseWith(null, 304, headers), cache, bytes: 0 };
   }
-  const age = cache === "HIT" || cache === "STALE"
-    ? Math.max(0, Math.floor((now - obj.storedAt) / 1000))
-    : 0;
+  const age = cache === "HIT" || cache === "STALE" ? ageSeconds(obj, now) : 0;
   if (head) {
     const headers = responseHeaders(obj, extra, cache, age);
     headers.push(["content-length", String(obj.body.byteLength)]);
@@ -102,9 +112,7 @@ export function objectResponse(
     // ones) is answered through the constructor: rebuilding on every switch would cost more
     // than the template saves. The object's next version starts afresh.
     if (t.extra === extra) {
-      const res = t.res.clone();
-      if (age > 0) res.headers.set("age", String(age));
-      return { res, cache, bytes: obj.body.byteLength };
+      return { res: cloneAged(t.res, age), cache, bytes: obj.body.byteLength };
     }
   }
   // A miss is answered once (responseWith, not a template): no template costs memory for an

@@ -11,8 +11,8 @@
  * An open-ended range `bytes=a-` (a > 0; a media player's seek) or a closed one longer than
  * the bound is streamed from the same slices, one after another as the visitor reads
  * (streamSlices). With If-Range, the first slice's validators decide (edge/assets.ts).
- * Suffix and multiple ranges are forwarded as before. So is a slice answer that is not a proper slice: an upstream
- * that ignores Range (its 200 is passed on: a server may ignore Range), a 416 or an error
+ * Suffix and multiple ranges are forwarded as before. So is a slice answer that is not a
+ * proper slice: an upstream that ignores Range (its 200 is passed on: a server may ignore Range), a 416 or an error
  * (passed on), a 206 of another range or of an unknown total length, or slices whose
  * validators disagree (the object changed between two slice fetches: they are dropped and
  * the range forwarded). Like a forwarded range, a slice is never rewritten: a part of a
@@ -22,7 +22,7 @@ import type { CachedObject } from "./cache/store.ts";
 import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
 import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
 import { sliceKey } from "./cache/keys.ts";
-import { forbidsStore, objectResponse, type Outcome } from "./respond.ts";
+import { ageSeconds, cloneAged, forbidsStore, objectResponse, type Outcome } from "./respond.ts";
 import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
 import type { UpstreamStream } from "./upstream_types.ts";
 
@@ -80,10 +80,12 @@ export type SlicePart = {
   kind: "part";
   obj: CachedObject;
   cache: "HIT" | "MISS" | "STALE";
-  /** The slice where the range starts (its template's holder; null for a 416), the range's id. */
-  holder: CachedObject | null;
-  /** The slice it was cut from first: the validators If-Range is checked against. */
+  /**
+   * The slice the range starts in: the validators If-Range is checked against, and the
+   * holder of the range's template (a 206's only).
+   */
   first: CachedObject;
+  /** The range's id (its template's tag). */
   id: string;
 };
 
@@ -129,7 +131,7 @@ async function openAt(slice: SliceReader, a: number): Promise<Opening> {
   const base = first.obj.headers.filter((h) => h[0] !== "content-range");
   if (a >= total) {
     const obj = partialObject(416, [...base, ["content-range", `bytes */${total}`]], EMPTY, 0, 0);
-    return { kind: "part", obj, cache: first.cache, holder: null, first: first.obj, id: "" };
+    return { kind: "part", obj, cache: first.cache, first: first.obj, id: "" };
   }
   return { kind: "open", first, firstStart, total, base };
 }
@@ -198,21 +200,17 @@ export async function serveSlices(
     : slices.every((r) => r.cache === "HIT")
     ? "HIT"
     : "MISS";
-  return { kind: "part", obj, cache, holder: first.obj, first: first.obj, id: rangeId(a, b) };
+  return { kind: "part", obj, cache, first: first.obj, id: rangeId(a, b) };
 }
 
 /**
  * A range to stream from slices, as [a, b] (b = Infinity when open-ended): `bytes=a-` or a
- * closed `bytes=a-b` of any length; else null. `bytes=0-`, a player's first request, only
- * with `zero` (the caller knows the object is over the bound; else it fills the whole-object
- * cache).
+ * closed `bytes=a-b` of any length; else null. (Whether `bytes=0-`, a player's first
+ * request, goes to the slices or fills the whole-object cache is edge/assets.ts's call.)
  */
-export function streamRange(header: string, zero = false): [number, number] | null {
+export function streamRange(header: string): [number, number] | null {
   const open = OPEN.exec(header);
-  if (open) {
-    const a = Number(open[1]);
-    return a > 0 || zero ? [a, Infinity] : null;
-  }
+  if (open) return [Number(open[1]), Infinity];
   const m = CLOSED.exec(header);
   if (!m) return null;
   const a = Number(m[1]);
@@ -299,7 +297,7 @@ export async function streamSlices(
     },
     first: first.obj,
     cache: first.cache,
-    age: Math.max(0, Math.floor((now - first.obj.storedAt) / 1000)),
+    age: ageSeconds(first.obj, now),
   };
 }
 
@@ -324,10 +322,11 @@ export function templatedPart(
     return null;
   }
   t.used = true;
-  const res = t.res.clone();
-  const age = Math.floor((now - obj!.storedAt) / 1000);
-  if (age > 0) res.headers.set("age", String(age));
-  return { res, cache: "HIT", bytes: t.cost - TEMPLATE_OBJECT_COST };
+  return {
+    res: cloneAged(t.res, ageSeconds(obj!, now)),
+    cache: "HIT",
+    bytes: t.cost - TEMPLATE_OBJECT_COST,
+  };
 }
 
 /**
@@ -341,8 +340,8 @@ export function answerPart(
   extra: readonly (readonly [string, string])[],
   now: number,
 ): Outcome {
-  const s = part.holder;
-  if (s === null || part.cache !== "HIT" || !s.kept) {
+  const s = part.first;
+  if (part.obj.status !== 206 || part.cache !== "HIT" || !s.kept) {
     return objectResponse(part.obj, false, part.cache, now, extra);
   }
   const t = s.sent;
@@ -357,8 +356,6 @@ export function answerPart(
     () => objectResponse(part.obj, false, "HIT", part.obj.storedAt, extra).res,
     part.obj.bodyLength,
   );
-  const res = made.res.clone();
-  const age = Math.floor((now - part.obj.storedAt) / 1000);
-  if (age > 0) res.headers.set("age", String(age));
+  const res = cloneAged(made.res, ageSeconds(part.obj, now));
   return { res, cache: "HIT", bytes: part.obj.bodyLength };
 }
