@@ -5,7 +5,7 @@
  */
 import { assertEquals } from "./assert.ts";
 import { edgeFixture, startUpstream } from "./fakes/upstream.ts";
-import { startAssetHost } from "./fakes/asset_host.ts";
+import { imageHostFixture } from "./fakes/image_host_fixture.ts";
 import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import type { QuotaSnapshot } from "../lib/kv/quota.ts";
@@ -18,21 +18,8 @@ const ASSETS: EdgeAssetSettings = {
   referer: null,
 };
 
-async function assetTenant(cdnOffload: boolean, env: Record<string, string> = {}) {
-  const host = startAssetHost();
-  const fx = await edgeFixture(null, {
-    env: { IMAGE_HOST_ASSET_ORIGIN: host.url, ...env },
-    snapshot: { cms: "cloudinary", cloudName: "demo", cdnOffload, assets: ASSETS, tenantId: 7 },
-  });
-  return {
-    host,
-    fx,
-    async [Symbol.asyncDispose]() {
-      fx.close();
-      await host.close();
-    },
-  };
-}
+const assetTenant = (cdnOffload: boolean, env: Record<string, string> = {}) =>
+  imageHostFixture(env, { cdnOffload, assets: ASSETS, tenantId: 7 });
 
 const cdnOf = (r: Response) => [r.headers.get("cdn-cache-control"), r.headers.get("cache-tag")];
 const NONE = [null, null];

@@ -4,8 +4,8 @@
  * (403 before any cache lookup or upstream fetch, counted as blocked, no bytes).
  */
 import { assertEquals, assertMatch } from "./assert.ts";
-import { edgeFixture } from "./fakes/upstream.ts";
-import { hostMappingClient, startAssetHost } from "./fakes/asset_host.ts";
+import { hostMappingClient } from "./fakes/asset_host.ts";
+import { assetHostFixture } from "./fakes/image_host_fixture.ts";
 import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
 import { AI_CRAWLER_TOKENS, SCRAPER_TOKENS } from "../lib/providers/bots.ts";
 
@@ -17,25 +17,15 @@ const DEFAULTS: EdgeAssetSettings = {
   referer: null,
 };
 
-async function imgix(assets: Partial<EdgeAssetSettings> = {}) {
-  const host = startAssetHost();
-  const fx = await edgeFixture(null, {
+const imgix = (assets: Partial<EdgeAssetSettings> = {}) =>
+  assetHostFixture((host) => ({
     snapshot: {
       cms: "imgix",
       provider: { cms: "imgix", imgixDomain: "acme.imgix.net" },
       assets: { ...DEFAULTS, ...assets },
     },
     upstream: hostMappingClient(["acme.imgix.net"], host),
-  });
-  return {
-    host,
-    fx,
-    async [Symbol.asyncDispose]() {
-      fx.close();
-      await host.close();
-    },
-  };
-}
+  }));
 
 const GPTBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";

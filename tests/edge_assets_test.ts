@@ -4,47 +4,15 @@
  * and Range requests (tests/fixtures/corpora/range-cases-nginx.json as a table).
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { edgeFixture } from "./fakes/upstream.ts";
-import {
-  ASSET_LAST_MODIFIED,
-  assetBytes,
-  hostMappingClient,
-  startAssetHost,
-} from "./fakes/asset_host.ts";
+import { ASSET_LAST_MODIFIED, assetBytes, hostMappingClient } from "./fakes/asset_host.ts";
+import { assetHostFixture, bytesOf, imageHostFixture } from "./fakes/image_host_fixture.ts";
 
-async function imageHost() {
-  const host = startAssetHost();
-  const fx = await edgeFixture(null, {
-    env: { IMAGE_HOST_ASSET_ORIGIN: host.url },
-    snapshot: { cms: "cloudinary", cloudName: "demo" },
-  });
-  return {
-    host,
-    fx,
-    async [Symbol.asyncDispose]() {
-      fx.close();
-      await host.close();
-    },
-  };
-}
-
-async function contentful() {
-  const host = startAssetHost();
-  const fx = await edgeFixture(null, {
+const imageHost = () => imageHostFixture();
+const contentful = () =>
+  assetHostFixture((host) => ({
     snapshot: { cms: "contentful" },
     upstream: hostMappingClient(["images.ctfassets.net", "evil.example"], host),
-  });
-  return {
-    host,
-    fx,
-    async [Symbol.asyncDispose]() {
-      fx.close();
-      await host.close();
-    },
-  };
-}
-
-const bytesOf = async (r: Response) => new Uint8Array(await r.arrayBuffer());
+  }));
 
 // ---- happy: image/video host ----
 
