@@ -9,8 +9,6 @@ import { ASSET_LAST_MODIFIED, assetBytes } from "./fakes/asset_host.ts";
 import { bytesOf, imageHostFixture } from "./fakes/image_host_fixture.ts";
 import { rangeTemplates } from "../edge/cache/hit_templates.ts";
 
-const MiB = 1024 * 1024;
-
 const SIZE = 2_500_000; // slices 0-1048575, 1048576-2097151, 2097152-2499999
 const PATH = `/video/upload/v1/clip_${SIZE}b.mp4`;
 const UPSTREAM = `/demo${PATH}`;
