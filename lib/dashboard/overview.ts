@@ -1,27 +1,22 @@
-/** Read models for dashboard pages: what a tenant page shows, tenant-isolated. */
-import { and, desc, eq, gte } from "drizzle-orm";
+/**
+ * Read models for dashboard pages: what a tenant page shows, tenant-isolated. Traffic
+ * figures are the UTC month's, from lib/usage/query.ts like the Usage page and the API.
+ */
+import { eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
-import { domains, tenantMembers, usageDaily, users } from "../db/schema/mod.ts";
+import { domains, tenantMembers, users } from "../db/schema/mod.ts";
+import { currentPeriod, previousPeriod, tenantPeriodUsage } from "../usage/query.ts";
 
 export async function tenantOverview(s: Services, tenantId: number) {
-  const since = new Date(s.clock.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-  const [domainRows, memberRows, usageRows] = await Promise.all([
+  const period = currentPeriod(s.clock.now());
+  const [domainRows, memberRows, thisMonth, lastMonth] = await Promise.all([
     s.db.select().from(domains).where(eq(domains.tenantId, tenantId)).orderBy(domains.hostname),
     s.db.select({ email: users.email, role: tenantMembers.role, userId: users.id })
       .from(tenantMembers).innerJoin(users, eq(users.id, tenantMembers.userId))
       .where(eq(tenantMembers.tenantId, tenantId)).orderBy(users.email),
-    s.db.select().from(usageDaily)
-      .where(and(eq(usageDaily.tenantId, tenantId), gte(usageDaily.day, since)))
-      .orderBy(desc(usageDaily.day)),
+    tenantPeriodUsage(s, tenantId, period),
+    tenantPeriodUsage(s, tenantId, previousPeriod(period)),
   ]);
-  const totals = usageRows.reduce(
-    (t, r) => ({
-      requests: t.requests + r.requests,
-      bytes: t.bytes + r.bytes,
-      hits: t.hits + r.hits,
-    }),
-    { requests: 0, bytes: 0, hits: 0 },
-  );
   return {
     domains: domainRows.map((d) => ({
       hostname: d.hostname,
@@ -30,6 +25,7 @@ export async function tenantOverview(s: Services, tenantId: number) {
       token: d.verificationToken,
     })),
     members: memberRows,
-    usage30d: { ...totals, hitRatio: totals.requests ? totals.hits / totals.requests : 0 },
+    thisMonth,
+    lastMonth,
   };
 }

@@ -7,6 +7,7 @@ import type { Services } from "../services.ts";
 import { aiUsageDaily, usageDaily } from "../db/schema/mod.ts";
 import { periodRange, previousPeriod } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
+import { cacheHitRatio } from "../usage/figures.ts";
 
 export type DaySeries = { days: string[]; requests: number[]; bytes: number[]; hitRatio: number[] };
 
@@ -25,7 +26,7 @@ async function monthSeries(s: Services, tenantId: number, period: string): Promi
     days,
     requests: pick((r) => r.requests),
     bytes: pick((r) => r.bytes),
-    hitRatio: pick((r) => (r.requests ? r.hits / r.requests : 0)),
+    hitRatio: pick(cacheHitRatio),
   };
 }
 

@@ -9,6 +9,7 @@ import { requestLogs, usageDaily } from "../db/schema/mod.ts";
 import { sumUsage } from "../ai/usage.ts";
 import { periodRange, type PeriodUsage, previousPeriod, tenantPeriodUsage } from "./query.ts";
 import { daysInclusive, zeroFill } from "./days.ts";
+import { errorRate } from "./figures.ts";
 
 export const TOP_PATHS = 10;
 export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
@@ -18,12 +19,10 @@ const SAMPLED_NOTE = "Breakdowns count sampled request logs (REQUEST_LOG_SAMPLE_
 
 const count = sql<string>`count(*)`;
 const sumBytes = sql<string>`coalesce(sum(${requestLogs.bytes}), 0)`;
-const ratio = (part: number, whole: number) =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
 
 /** Exact usage with errorRate = errors / requests (4 decimals, 0 without traffic). */
 function withErrorRate(u: PeriodUsage) {
-  return { ...u, errorRate: ratio(u.errors, u.requests) };
+  return { ...u, errorRate: errorRate(u) };
 }
 
 /** The analytics object for one tenant and UTC month (`to` exclusive, as in /usage). */

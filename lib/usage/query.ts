@@ -5,6 +5,7 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { usageDaily } from "../db/schema/mod.ts";
+import { cacheHitRatio } from "./figures.ts";
 
 /** `YYYY-MM` with a real month. */
 export const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -19,7 +20,7 @@ export type UsageTotals = {
   errors: number;
   /** Bots refused on the asset path (not in requests or bytes). */
   blocked: number;
-  /** hits / (hits + misses + stale), 0 when nothing was cacheable. */
+  /** lib/usage/figures.ts cacheHitRatio. */
   cacheHitRatio: number;
 };
 
@@ -48,7 +49,6 @@ export function periodRange(period: string): { from: string; to: string } {
 function totalsOf(r: Partial<Record<keyof UsageTotals, unknown>> | undefined): UsageTotals {
   const n = (v: unknown) => Number(v ?? 0);
   const hits = n(r?.hits);
-  const cacheable = hits + n(r?.misses) + n(r?.stale);
   return {
     requests: n(r?.requests),
     bytes: n(r?.bytes),
@@ -58,7 +58,7 @@ function totalsOf(r: Partial<Record<keyof UsageTotals, unknown>> | undefined): U
     bypass: n(r?.bypass),
     errors: n(r?.errors),
     blocked: n(r?.blocked),
-    cacheHitRatio: cacheable === 0 ? 0 : Math.round((hits / cacheable) * 10_000) / 10_000,
+    cacheHitRatio: cacheHitRatio({ hits, misses: n(r?.misses), stale: n(r?.stale) }),
   };
 }
 

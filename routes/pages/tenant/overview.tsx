@@ -1,17 +1,14 @@
-/** Overview: where the tenant is reachable, how it is set up, the last 30 days at a glance. */
+/** Overview: where the tenant is reachable, how it is set up, this month at a glance. */
 import type { TenantAreaPage } from "./shell.tsx";
 import { tenantOverview } from "../../../lib/dashboard/overview.ts";
 import { ApiForm, Field } from "../../../components/ApiForm.tsx";
-import { Bytes, Empty, Stat } from "../../../components/ui.tsx";
-import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
+import { Empty, Stat } from "../../../components/ui.tsx";
+import { formatPercent } from "../../../lib/dashboard/format.ts";
 import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
-import { currentPeriod, previousPeriod, tenantPeriodUsage } from "../../../lib/usage/query.ts";
 
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
-  const period = currentPeriod(t.s.clock.now());
-  const thisMonth = await tenantPeriodUsage(t.s, t.tenant.id, period);
-  const lastMonth = await tenantPeriodUsage(t.s, t.tenant.id, previousPeriod(period));
+  const { thisMonth, lastMonth } = o;
   const v = t.view;
   const steps = [
     !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
@@ -21,9 +18,10 @@ export const overviewPage: TenantAreaPage = async (t) => {
   return (
     <>
       <div class="cards">
-        <Stat label="Requests, last 30 days" value={formatCount(o.usage30d.requests)} />
-        <Stat label="Bandwidth, last 30 days" value={<Bytes n={o.usage30d.bytes} />} />
-        <Stat label="Cache hit ratio" value={formatPercent(o.usage30d.hitRatio)} />
+        <Stat
+          label={`Cache hit ratio, ${thisMonth.period}`}
+          value={formatPercent(thisMonth.cacheHitRatio)}
+        />
         <Stat label="Custom domains" value={o.domains.length} />
       </div>
       <TenantMonthStats current={thisMonth} previous={lastMonth} />
@@ -109,7 +107,7 @@ export const overviewPage: TenantAreaPage = async (t) => {
           />
         </ApiForm>
       </section>
-      {o.usage30d.requests === 0 && (
+      {thisMonth.requests === 0 && lastMonth.requests === 0 && (
         <Empty title="No traffic yet">
           Send a request to <code>{v.proxyBase}/~api/</code> and it shows up under{" "}
           <a href={`${t.href}/usage`}>Usage &amp; analytics</a>.

@@ -1,0 +1,24 @@
+/**
+ * The one definition of each derived usage figure (docs/decisions.md "Usage figures").
+ * Every page, the API and the CLI compute these here, so the same traffic shows the same
+ * number wherever it is read.
+ */
+
+/** Rounds a fraction to 4 decimals (what the API answers and the pages format). */
+export const fraction4 = (part: number, whole: number): number =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+
+/**
+ * Cache hit ratio: hits / (hits + misses + stale). BYPASS (preview, uncacheable,
+ * streamed) and refused requests are not cache decisions and stay out of both sides;
+ * STALE is served from the cache but only because the origin failed, so it counts
+ * against the ratio. 0 when nothing was cacheable.
+ */
+export function cacheHitRatio(u: { hits: number; misses: number; stale: number }): number {
+  return fraction4(u.hits, u.hits + u.misses + u.stale);
+}
+
+/** Error rate: responses with status >= 500 / requests. */
+export function errorRate(u: { errors: number; requests: number }): number {
+  return fraction4(u.errors, u.requests);
+}
