@@ -17,7 +17,7 @@ import type {
   RequestInfo,
   UsageRecord,
 } from "./types.ts";
-import { SnapshotCache } from "./snapshots.ts";
+import { kvSnapshotSource, SnapshotCache } from "./snapshots.ts";
 import { EdgeCache } from "./cache/store.ts";
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { Outcome } from "./respond.ts";
@@ -54,7 +54,7 @@ export type EdgeOptions = {
 
 export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cache: EdgeCache } {
   const snapshots = new SnapshotCache(
-    deps.kv,
+    kvSnapshotSource(deps.kv),
     deps.clock,
     deps.config.edgeSnapshotTtlMs,
     deps.config.edgeSnapshotMaxStaleMs,

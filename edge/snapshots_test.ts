@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/assert.ts";
-import { SnapshotCache } from "./snapshots.ts";
+import { kvSnapshotSource, SnapshotCache } from "./snapshots.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { type EdgeSnapshot, writeHostRoute, writeSnapshot } from "../lib/kv/snapshot.ts";
 
@@ -10,7 +10,7 @@ Deno.test("SnapshotCache.get() memoises, then serves the old value while one rel
   const kv = await Deno.openKv(":memory:");
   try {
     const clock = new ManualClock();
-    const cache = new SnapshotCache(kv, clock, 1000);
+    const cache = new SnapshotCache(kvSnapshotSource(kv), clock, 1000);
     await writeSnapshot(kv, snap(1));
     assertEquals((await cache.get("acme"))?.tenantId, 1);
     await writeSnapshot(kv, snap(2));
@@ -27,7 +27,7 @@ Deno.test("SnapshotCache.get() memoises, then serves the old value while one rel
 Deno.test("SnapshotCache.invalidate() makes the next read go to KV; domains resolve to slugs", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const cache = new SnapshotCache(kv, new ManualClock(), 60_000);
+    const cache = new SnapshotCache(kvSnapshotSource(kv), new ManualClock(), 60_000);
     await writeSnapshot(kv, snap(1));
     await cache.get("acme");
     await writeSnapshot(kv, snap(3));
@@ -47,7 +47,7 @@ Deno.test("SnapshotCache.get() never serves a value older than the staleness bou
   const kv = await Deno.openKv(":memory:");
   try {
     const clock = new ManualClock();
-    const cache = new SnapshotCache(kv, clock, 1000, 5000);
+    const cache = new SnapshotCache(kvSnapshotSource(kv), clock, 1000, 5000);
     await writeSnapshot(kv, snap(1));
     assertEquals((await cache.get("acme"))?.tenantId, 1);
     await writeSnapshot(kv, snap(2));
@@ -63,7 +63,7 @@ Deno.test("SnapshotCache.get() never serves a value older than the staleness bou
 Deno.test("SnapshotCache: a background reload that fails after invalidate() is never an unhandled rejection", async () => {
   const kv = await Deno.openKv(":memory:");
   const clock = new ManualClock();
-  const cache = new SnapshotCache(kv, clock, 1000);
+  const cache = new SnapshotCache(kvSnapshotSource(kv), clock, 1000);
   await writeSnapshot(kv, snap(1));
   assertEquals((await cache.get("acme"))?.tenantId, 1);
   clock.advance(1001);
