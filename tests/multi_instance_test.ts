@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 /**
  * Many instances, one truth (issue 8): real processes of the program (`deno run -A
  * main.ts`) against one PostgreSQL database — through pgbouncer in transaction mode when
@@ -9,169 +8,19 @@
 import postgres from "postgres";
 import { assert, assertEquals } from "./assert.ts";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
+import {
+  Agent,
+  edgeGet,
+  type Instance,
+  signUp,
+  startInstance,
+  startPgbouncer,
+  stop,
+} from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) {
   console.log("multi_instance_test: skipped: TEST_DATABASE_URL is not set (no PostgreSQL)");
-}
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** pgbouncer in transaction mode in front of `direct`, or null when not installed. */
-async function startPgbouncer(dir: string, direct: URL) {
-  const bin = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((p) => {
-    try {
-      return Deno.statSync(p).isFile;
-    } catch {
-      return false;
-    }
-  });
-  if (!bin) {
-    console.log("multi_instance_test: pgbouncer not installed: instances use PostgreSQL directly");
-    return null;
-  }
-  const port = freePort();
-  const db = direct.pathname.slice(1);
-  await Deno.writeTextFile(
-    `${dir}/pgbouncer.ini`,
-    `[databases]\n${db} = host=${direct.hostname} port=${direct.port || 5432} dbname=${db} user=${
-      direct.username || "postgres"
-    }\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${port}\nauth_type = any\n` +
-      `pool_mode = transaction\nmax_client_conn = 200\ndefault_pool_size = 10\n` +
-      `ignore_startup_parameters = extra_float_digits,options\nunix_socket_dir =\n`,
-  );
-  await Deno.chmod(dir, 0o755);
-  const args = Deno.uid() === 0
-    ? ["-u", "postgres", `${dir}/pgbouncer.ini`]
-    : [`${dir}/pgbouncer.ini`];
-  const child = new Deno.Command(bin, { args, stdout: "null", stderr: "piped" }).spawn();
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      const url = new URL(direct);
-      url.host = `127.0.0.1:${port}`;
-      return { url: url.toString(), child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  child.kill();
-  throw new Error("pgbouncer did not start");
-}
-
-type Instance = { port: number; child: Deno.ChildProcess; out: string[]; exited: Promise<number> };
-
-/** Starts `deno run -A main.ts`; resolves once it listens (or rejects with its output). */
-async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
-    env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const out: string[] = [];
-  let resolvePort: (p: number) => void;
-  const port = new Promise<number>((r) => resolvePort = r);
-  const read = async (s: ReadableStream<Uint8Array>) => {
-    const text = s.pipeThrough(
-      new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
-    );
-    for await (const line of text.pipeThrough(lines())) {
-      out.push(line);
-      const m = line.includes("cachely listening") ? line.match(/"port":(\d+)/) : null;
-      if (m) resolvePort(Number(m[1]));
-    }
-  };
-  read(child.stdout);
-  read(child.stderr);
-  const exited = child.status.then((s) => s.code);
-  const first = await Promise.race([port, exited.then((c) => -1 - c)]);
-  if (first < 0) throw new Error(`instance exited before listening:\n${out.join("\n")}`);
-  return { port: first, child, out, exited };
-}
-
-function lines(): TransformStream<string, string> {
-  let buf = "";
-  return new TransformStream({
-    transform(chunk, ctl) {
-      buf += chunk;
-      const parts = buf.split("\n");
-      buf = parts.pop()!;
-      for (const p of parts) ctl.enqueue(p);
-    },
-    flush(ctl) {
-      if (buf) ctl.enqueue(buf);
-    },
-  });
-}
-
-/** A user agent with a cookie jar, talking to one instance or another. */
-class Agent {
-  cookie = "";
-  async req(inst: Instance, method: string, path: string, body?: unknown) {
-    const origin = `http://127.0.0.1:${inst.port}`;
-    const headers: Record<string, string> = { origin };
-    if (this.cookie) headers.cookie = this.cookie;
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = res.headers.get("set-cookie");
-    if (set) this.cookie = set.split(";")[0];
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch { /* not JSON */ }
-    return { status: res.status, body: json, text };
-  }
-}
-
-/** GET with a tenant Host header (fetch keeps its own Host): raw HTTP/1.1, returns the status. */
-async function edgeGet(inst: Instance, host: string, path: string): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port: inst.port });
-  try {
-    await conn.write(
-      new TextEncoder().encode(
-        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
-      ),
-    );
-    const buf = new Uint8Array(64);
-    const n = await conn.read(buf);
-    const head = new TextDecoder().decode(buf.subarray(0, n ?? 0));
-    return Number(head.split(" ")[1]);
-  } finally {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
-}
-
-async function signUp(inst: Instance): Promise<Agent & { id: string; email: string }> {
-  const a = new Agent() as Agent & { id: string; email: string };
-  a.email = `u-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const r = await a.req(inst, "POST", "/api/auth/signup", {
-    email: a.email,
-    password: "correct horse battery",
-  });
-  if (r.status !== 201) throw new Error(`signup: ${r.status} ${r.text}`);
-  a.id = r.body.user.id;
-  return a;
-}
-
-async function stop(inst: Instance) {
-  try {
-    inst.child.kill("SIGTERM");
-  } catch { /* gone */ }
-  await inst.exited;
 }
 
 Deno.test({

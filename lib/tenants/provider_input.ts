@@ -88,6 +88,10 @@ export function providerEnv(s: Services): ProviderEnv {
   };
 }
 
+type ProviderInput = Partial<
+  Record<keyof StoredProvider | "cloudName", string | null | undefined>
+>;
+
 /**
  * The stored identifiers after applying `input` (null clears a field) to
  * `current`, checked against the kind (400 naming the field). Origins of the
@@ -96,27 +100,60 @@ export function providerEnv(s: Services): ProviderEnv {
 export async function resolveProvider(
   s: Services,
   cms: CmsKind,
-  input: Partial<Record<keyof StoredProvider | "cloudName", string | null | undefined>>,
+  input: ProviderInput,
   current: StoredProvider,
   currentCloudName: string | null,
 ): Promise<{ provider: StoredProvider; cloudName: string | null; config: ProviderConfig }> {
-  const provider: StoredProvider = {};
-  const fields = PROVIDER_FIELDS[cms];
+  return mergeProvider(cms, await checkProviderOrigins(s, cms, input), current, currentCloudName);
+}
+
+/**
+ * `input` with its originUrl / videoOrigin through the SSRF check (400 naming the field,
+ * or a field of another kind). It resolves DNS, so an update runs it before taking the
+ * tenant's row lock and merges with `mergeProvider` under the lock.
+ */
+export async function checkProviderOrigins<T extends ProviderInput>(
+  s: Services,
+  cms: CmsKind,
+  input: T,
+): Promise<T> {
+  refuseForeignFields(cms, input);
+  const out = { ...input };
+  for (const key of ["originUrl", "videoOrigin"] as const) {
+    const v = input[key];
+    if (v) out[key] = await validateUpstreamOrigin(s, key, v);
+  }
+  return out;
+}
+
+function refuseForeignFields(cms: CmsKind, input: ProviderInput): void {
+  const fields = PROVIDER_FIELDS[cms] as readonly string[];
   for (const k of IDENTIFIER_FIELDS) {
     const v = input[k];
-    if (v === undefined || v === null) continue;
-    if (!(fields as readonly string[]).includes(k)) {
+    if (v !== undefined && v !== null && !fields.includes(k)) {
       throw badRequest(`Invalid ${k}: does not apply to cms ${cms}`);
     }
   }
-  for (const f of fields) {
+}
+
+/**
+ * The identifiers after applying an input whose origins `checkProviderOrigins` already
+ * checked to `current` (synchronous: safe under a row lock), checked against the kind.
+ */
+export function mergeProvider(
+  cms: CmsKind,
+  input: ProviderInput,
+  current: StoredProvider,
+  currentCloudName: string | null,
+): { provider: StoredProvider; cloudName: string | null; config: ProviderConfig } {
+  refuseForeignFields(cms, input);
+  const provider: StoredProvider = {};
+  for (const f of PROVIDER_FIELDS[cms]) {
     if (f === "cloudName") continue;
     const key = f as keyof StoredProvider;
     const v = input[key] !== undefined ? input[key] : current[key];
     if (v === null || v === undefined || v === "") continue;
-    provider[key] = (key === "originUrl" || key === "videoOrigin") && input[key]
-      ? await validateUpstreamOrigin(s, key, v)
-      : v;
+    provider[key] = v;
   }
   const cloudName = input.cloudName !== undefined ? input.cloudName : currentCloudName;
   const config = { ...provider, cms, cloudName } as ProviderConfig;

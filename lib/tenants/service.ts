@@ -7,14 +7,16 @@ import { slugProblem } from "./slug.ts";
 import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
 import type { CmsKind } from "../providers/mod.ts";
 import { validateUpstreamOrigin } from "./upstream.ts";
-import { badRequest, conflict, forbidden } from "../errors.ts";
+import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
 import {
   canonicalApiSettings,
+  checkProviderOrigins,
   DEFAULT_API_TTL_SECONDS,
   DEFAULT_ASSET_TTL_SECONDS,
   DEFAULT_PREVIEW_PARAM,
   derivedApiOrigin,
+  mergeProvider,
   providerConfigOf,
   providerEnv,
   resolveProvider,
@@ -237,15 +239,52 @@ export async function updateTenant(
   input: UpdateTenantInput,
   action = "tenant.updated",
 ): Promise<Tenant> {
+  // Origins the input names pass the SSRF check first: it resolves DNS, too slow to hold
+  // the row lock over. Everything read from the tenant is read again under the lock.
+  const checked = await checkProviderOrigins(s, tenant.cms as CmsKind, input);
+  if (typeof input.apiOrigin === "string") {
+    checked.apiOrigin = await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin);
+  }
+  if (typeof input.websiteOrigin === "string") {
+    checked.websiteOrigin = await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin);
+  }
+  const now = new Date(s.clock.now());
+  const { before, updated } = await changeTenant(s, tenant.id, async (tx) => {
+    // changeTenant holds the row lock: this read sees every change committed before ours,
+    // so a concurrent PUT of another key (originUrl, videoOrigin…) is never written back.
+    const current = await findTenantById(tx, tenant.id);
+    if (!current) throw notFound("Tenant");
+    const { patch, settings } = updatePatch(s, current, checked);
+    const settingsUpdate = settings ? { settings } : {};
+    const [updated] = await tx.db.update(tenants)
+      .set({ ...patch, ...settingsUpdate, updatedAt: now })
+      .where(eq(tenants.id, tenant.id)).returning();
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actorUserId,
+      action,
+      target: tenant.slug,
+      metadata: { changed: Object.keys(input) },
+    });
+    return { before: current, updated };
+  });
+  await purgeAfterSettings(s, before, updated, input);
+  return updated;
+}
+
+/**
+ * The column and settings changes `input` (origins already checked) makes to `t`, the
+ * row as read under its lock. Synchronous, so the lock is held for no I/O but the update.
+ */
+function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
   const patch: Partial<typeof tenants.$inferInsert> = {};
   const api = canonicalApiSettings(input);
-  const before = providerConfigOf(tenant);
-  const ids = await resolveProvider(
-    s,
-    tenant.cms as CmsKind,
+  const before = providerConfigOf(t);
+  const ids = mergeProvider(
+    t.cms as CmsKind,
     input,
-    (tenant.settings.provider ?? {}) as StoredProvider,
-    tenant.cloudName,
+    (t.settings.provider ?? {}) as StoredProvider,
+    t.cloudName,
   );
   if (input.cloudName !== undefined) patch.cloudName = ids.cloudName;
   // A changed identifier moves the API origin along when it was the derived one.
@@ -253,26 +292,18 @@ export async function updateTenant(
   const newDerived = derivedApiOrigin(s, ids.config);
   if (
     input.apiOrigin === undefined && newDerived !== oldDerived &&
-    (tenant.apiOrigin === null || tenant.apiOrigin === oldDerived)
+    (t.apiOrigin === null || t.apiOrigin === oldDerived)
   ) {
     patch.apiOrigin = newDerived;
   }
-  if (input.apiOrigin !== undefined) {
-    patch.apiOrigin = input.apiOrigin === null
-      ? null
-      : await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin);
-  }
-  if (input.websiteOrigin !== undefined) {
-    patch.websiteOrigin = input.websiteOrigin === null
-      ? null
-      : await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin);
-  }
+  if (input.apiOrigin !== undefined) patch.apiOrigin = input.apiOrigin;
+  if (input.websiteOrigin !== undefined) patch.websiteOrigin = input.websiteOrigin;
   if (input.websiteDomain !== undefined) patch.websiteDomain = input.websiteDomain;
   if (api.apiTtl !== undefined) patch.cacheTtl = api.apiTtl;
   if (input.apiAuthMode !== undefined) patch.apiAuthMode = input.apiAuthMode;
   if (api.apiAuthHeader !== undefined) patch.apiAuthHeader = api.apiAuthHeader;
-  const mode = input.apiAuthMode ?? tenant.apiAuthMode;
-  const param = api.apiAuthHeader !== undefined ? api.apiAuthHeader : tenant.apiAuthHeader;
+  const mode = input.apiAuthMode ?? t.apiAuthMode;
+  const param = api.apiAuthHeader !== undefined ? api.apiAuthHeader : t.apiAuthHeader;
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
@@ -285,22 +316,7 @@ export async function updateTenant(
     ...assetSettingsPatch(input),
     provider: ids.provider,
   });
-  const settingsUpdate = settings ? { settings } : {};
-  patch.updatedAt = new Date(s.clock.now());
-  const updated = await changeTenant(s, tenant.id, async (tx) => {
-    const [updated] = await tx.db.update(tenants).set({ ...patch, ...settingsUpdate })
-      .where(eq(tenants.id, tenant.id)).returning();
-    await recordAudit(tx, {
-      tenantId: tenant.id,
-      actorUserId,
-      action,
-      target: tenant.slug,
-      metadata: { changed: Object.keys(input) },
-    });
-    return updated;
-  });
-  await purgeAfterSettings(s, tenant, updated, input);
-  return updated;
+  return { patch, settings };
 }
 
 /**
