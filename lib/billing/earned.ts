@@ -7,7 +7,7 @@ import type { Services } from "../services.ts";
 import { requestLogs, usageDaily } from "../db/schema/mod.ts";
 import { billingOwner } from "./owners.ts";
 import { accountMonth, overageOf } from "./quota.ts";
-import { accountPlan } from "./state.ts";
+import { accountPlan } from "./account.ts";
 import { currentPeriod, periodRange } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
 import { UNIT_PRICES } from "../admin/platform/cost_model.ts";

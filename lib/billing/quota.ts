@@ -5,7 +5,7 @@
  */
 import type { Services } from "../services.ts";
 import type { Plan } from "./plans.ts";
-import { accountPlan } from "./state.ts";
+import { accountPlan } from "./account.ts";
 import { billedTenants } from "./owners.ts";
 import { currentPeriod, type PeriodUsage, usageByTenant } from "../usage/query.ts";
 import type { QuotaLevel } from "../kv/quota.ts";

@@ -2,34 +2,14 @@
  * Billing state per account (the user; decisions.md "Billing"). Accounts without a row are
  * on free with status `none`. Every write goes through here so the override rule lives in one place.
  */
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { billingAccounts } from "../db/schema/mod.ts";
 import { billingEnabled } from "../config.ts";
-import { type Plan, type PlanCode, planForSubscriptionStatus, planLimits } from "./plans.ts";
+import { type Plan, planForSubscriptionStatus, planLimits } from "./plans.ts";
 import { publishQuota } from "./quota_publish.ts";
 import { overageOf, type QuotaState } from "./quota.ts";
-
-export type BillingAccount = typeof billingAccounts.$inferSelect;
-
-export async function findBilling(s: Services, userId: string): Promise<BillingAccount | null> {
-  const [row] = await s.db.select().from(billingAccounts).where(eq(billingAccounts.userId, userId));
-  return row ?? null;
-}
-
-export async function findBillingByCustomer(
-  s: Services,
-  customerId: string,
-): Promise<BillingAccount | null> {
-  const [row] = await s.db.select().from(billingAccounts)
-    .where(eq(billingAccounts.stripeCustomerId, customerId));
-  return row ?? null;
-}
-
-/** The plan whose limits apply to this account's tenants. */
-export async function accountPlan(s: Services, userId: string): Promise<PlanCode> {
-  return (await findBilling(s, userId))?.planCode ?? "free";
-}
+import { type BillingAccount, findBilling } from "./account.ts";
 
 /**
  * Inserts or updates the account's row with `patch`. A plan change stamps planChangedAt (in

@@ -1,7 +1,8 @@
 /** Reading a Stripe subscription into the facts billing stores, and re-reading it on sync. */
 import type Stripe from "stripe";
 import type { Services } from "../services.ts";
-import { applySubscription, type BillingAccount, type SubscriptionFacts } from "./state.ts";
+import { applySubscription, type SubscriptionFacts } from "./state.ts";
+import type { BillingAccount } from "./account.ts";
 import { callStripe, stripeClient } from "./stripe_client.ts";
 
 export function subscriptionFacts(sub: Stripe.Subscription): SubscriptionFacts {

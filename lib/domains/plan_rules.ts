@@ -10,7 +10,7 @@ import { domains } from "../db/schema/mod.ts";
 import { ApiError, badRequest } from "../errors.ts";
 import type { PlanCode } from "../billing/plans.ts";
 import { billedTenants, billingOwner } from "../billing/owners.ts";
-import { accountPlan, findBilling } from "../billing/state.ts";
+import { accountPlan, findBilling } from "../billing/account.ts";
 import { nextPeriodStart } from "../billing/quota.ts";
 import { currentPeriod } from "../usage/query.ts";
 import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";

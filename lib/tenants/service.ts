@@ -26,7 +26,7 @@ import { DEFAULT_ALLOWED_TYPES } from "../providers/content_types.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import type { Plan } from "../billing/plans.ts";
-import { accountPlan } from "../billing/state.ts";
+import { accountPlan } from "../billing/account.ts";
 import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { settingsPatch } from "./settings_patch.ts";

@@ -10,7 +10,8 @@ import { parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate
 import { ApiError, forbidden, notFound } from "../../lib/errors.ts";
 import { findUserById } from "../../lib/users/mod.ts";
 import { PLAN_CODES } from "../../lib/billing/plans.ts";
-import { billingView, findBilling, upsertBilling } from "../../lib/billing/state.ts";
+import { billingView, upsertBilling } from "../../lib/billing/state.ts";
+import { findBilling } from "../../lib/billing/account.ts";
 import { callStripe, notConfigured, stripeClient } from "../../lib/billing/stripe_client.ts";
 import { refreshSubscription } from "../../lib/billing/subscription.ts";
 import { accountMonth } from "../../lib/billing/quota.ts";

@@ -5,7 +5,8 @@
  * payment provider for the subscription again (POST /api/billing/sync), e.g. after checkout.
  */
 import type { AccountCtx } from "./shell.tsx";
-import { billingView, findBilling } from "../../../lib/billing/state.ts";
+import { billingView } from "../../../lib/billing/state.ts";
+import { findBilling } from "../../../lib/billing/account.ts";
 import { accountMonth, type QuotaState } from "../../../lib/billing/quota.ts";
 import { QuotaBanner } from "../../../components/QuotaBanner.tsx";
 import { billingEnabled } from "../../../lib/config.ts";
