@@ -23,7 +23,7 @@ import { offloadable, withCdnHeaders } from "./cdn.ts";
 export const TRANSFORM_PARAM = "transform";
 
 /** Cache outcome headers, exposed to browsers on every API response (issue 9). */
-const CACHE_EXPOSE = "x-cachely-cache, x-cache, age";
+const CACHE_EXPOSE = "x-cachely-cache, x-cache, age, x-parsed";
 const EXPOSE = [CACHE_EXPOSE, ...EXPERIMENT_EXPOSE_HEADERS].join(", ");
 /**
  * Headers on every API response: CORS for browsers. Kept short on purpose: each header
@@ -150,7 +150,9 @@ function planApi(rc: RequestContext, apiPath: string): ApiPlan {
   const transformedExtra = offload && profile !== null
     ? withCdnHeaders(snap, API_HEADERS_EXPOSED, "api-exposed", "api", profile)
     : transformHeaders(cors);
-  const key = apiKey(snap.tenantId, snap.versions.api, rc.tenantOrigin, apiPath, q.query);
+  // Bodies kept as the upstream sent them (transformApiUrls off) are other objects.
+  const keyOrigin = snap.api.rewriteUrls === false ? `${rc.tenantOrigin}#raw` : rc.tenantOrigin;
+  const key = apiKey(snap.tenantId, snap.versions.api, keyOrigin, apiPath, q.query);
   return {
     head,
     profile,
@@ -304,12 +306,13 @@ async function loadApi(
   });
   const authParam = api.authMode === "query" ? api.authParam : null;
   const secrets = token ? credentialForms(api.authMode, token) : null;
+  // transformApiUrls off: provider URLs stay as they are; the credential is scrubbed anyway.
+  const urls = api.rewriteUrls !== false ? (t: string) => rc.rewrite(t) : (t: string) => t;
   return finishUpstream(r, {
     now: deps.clock.now(),
     ttlMs: rc.snap.cacheTtl * 1000,
-    rewrite: secrets
-      ? (text) => scrubToken(rc.rewrite(text), secrets)
-      : (t: string) => rc.rewrite(t),
+    rewrite: secrets ? (text) => scrubToken(urls(text), secrets) : urls,
+    parsed: api.rewriteUrls !== false,
     secrets,
     location: (v) => mapApiLocation(v, url, origin, authParam, rc),
   });

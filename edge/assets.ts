@@ -482,6 +482,7 @@ async function loadAsset(
       // assetCacheVersion in the key refreshes them on demand.
       ttlMs: plan.ttlMs,
       rewrite: (t) => rc.rewrite(t),
+      parsed: true,
       location: (v) => rc.rewrite(v),
     }),
   );

@@ -202,6 +202,11 @@ export type Finishing = {
   ttlMs: number;
   /** Rewrites provider URLs in text bodies. */
   rewrite: (text: string) => string;
+  /**
+   * `rewrite` maps provider URLs: a text body it ran over carries `X-Parsed: true` (the
+   * original product's header). False when it only scrubs (transformApiUrls off).
+   */
+  parsed?: boolean;
   /** Maps an upstream Location header to what the visitor should see (null drops it). */
   location?: (value: string) => string | null;
   /** Every form of the injected credential (credentialForms): a header echoing one is dropped. */
@@ -244,6 +249,7 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     const text = dec.decode(body);
     const out = f.rewrite(text);
     if (out !== text) body = enc.encode(out) as Bytes;
+    if (f.parsed) headers = [...headers, ["x-parsed", "true"]];
   }
   const obj = cachedObject(r.status, headers, body, f.now, f.ttlMs, r.setCookie === true);
   return { kind: "object", obj, cacheable: r.status === 200 && !forbidsStore(headers) };

@@ -141,22 +141,41 @@ export const PROVIDER_FIELDS: Record<ProviderKind, readonly (keyof ProviderConfi
   generic: ["originUrl", "videoOrigin"],
 };
 
-/** `https://host[:port][/base]`, no query, fragment or credentials; else null. */
-export function parseHttpsOrigin(value: string): { host: string; base: string } | null {
-  const m = /^https:\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
+/**
+ * `http(s)://host[:port][/base]`, no query, fragment or credentials; else null. http only
+ * where the server allows private upstreams (ALLOW_PRIVATE_UPSTREAMS; a self-hoster's MinIO).
+ */
+export function parseOrigin(
+  value: string,
+): { scheme: "http" | "https"; host: string; base: string } | null {
+  const m = /^(https?):\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
   if (!m) return null;
-  const host = m[1].toLowerCase();
-  const base = (m[2] ?? "").replace(/\/+$/, "");
+  const host = m[2].toLowerCase();
+  const base = (m[3] ?? "").replace(/\/+$/, "");
   if (base.split("/").some((s, i) => i > 0 && (s === "" || s === "." || s === ".."))) return null;
   if (/%2f|%5c|\\/i.test(base)) return null;
-  return { host, base };
+  return { scheme: m[1].toLowerCase() as "http" | "https", host, base };
 }
+
+/** `https://host[:port][/base]`, no query, fragment or credentials; else null. */
+export function parseHttpsOrigin(value: string): { host: string; base: string } | null {
+  const o = parseOrigin(value);
+  return o?.scheme === "https" ? o : null;
+}
+
+/** The origin URL of a parsed origin. */
+const originUrl = (o: { scheme: string; host: string; base: string }) =>
+  `${o.scheme}://${o.host}${o.base}`;
 
 /**
  * Checks the identifier fields of a config: the first problem, or null. Fields
- * the kind requires must be present; fields of other kinds are ignored.
+ * the kind requires must be present; fields of other kinds are ignored. `allowHttp`:
+ * http origins pass too (a server with ALLOW_PRIVATE_UPSTREAMS).
  */
-export function validateProviderConfig(cfg: ProviderConfig): ProviderProblem | null {
+export function validateProviderConfig(
+  cfg: ProviderConfig,
+  opts: { allowHttp?: boolean } = {},
+): ProviderProblem | null {
   for (const f of REQUIRED_FIELDS[cfg.cms]) {
     if (!cfg[f]) return { field: f, message: `is required for ${cfg.cms}` };
   }
@@ -169,8 +188,13 @@ export function validateProviderConfig(cfg: ProviderConfig): ProviderProblem | n
         return { field: f, message: `must be one of ${STORYBLOK_REGIONS.join(", ")}` };
       }
     } else if (f === "originUrl" || f === "videoOrigin") {
-      if (!parseHttpsOrigin(v)) {
-        return { field: f, message: "must be an https:// origin without query or fragment" };
+      if (!(opts.allowHttp ? parseOrigin(v) : parseHttpsOrigin(v))) {
+        return {
+          field: f,
+          message: opts.allowHttp
+            ? "must be an http:// or https:// origin without query or fragment"
+            : "must be an https:// origin without query or fragment",
+        };
       }
     } else {
       const rule = IDENTIFIER_RULES[f as keyof typeof IDENTIFIER_RULES];
@@ -295,10 +319,10 @@ export function deriveOrigins(cfg: ProviderConfig, env: ProviderEnv = {}): Deriv
     }
     case "generic": {
       const assets: DerivedOrigin[] = [];
-      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
-      if (o) assets.push({ role: "origin", url: `https://${o.host}${o.base}` });
-      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
-      if (v) assets.push({ role: "videos", url: `https://${v.host}${v.base}` });
+      const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
+      if (o) assets.push({ role: "origin", url: originUrl(o) });
+      const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
+      if (v) assets.push({ role: "videos", url: originUrl(v) });
       return { api: null, assets };
     }
   }
@@ -392,7 +416,7 @@ export function providerSources(
     case "generic": {
       const out: SourceRule[] = [];
       for (const raw of [cfg.videoOrigin, cfg.originUrl]) {
-        const o = raw ? parseHttpsOrigin(raw) : null;
+        const o = raw ? parseOrigin(raw) : null;
         if (o) {
           out.push({
             host: o.host,
@@ -595,8 +619,8 @@ export function compileProviderRoutes(cfg: ProviderConfig, env: ProviderEnv = {}
       };
     }
     case "generic": {
-      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
-      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
+      const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
+      const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
       if (!o && !v) return NONE;
       return {
         route(path, strict) {
@@ -605,7 +629,7 @@ export function compileProviderRoutes(cfg: ProviderConfig, env: ProviderEnv = {}
           if (strict && cls === "other") return null;
           const use = v && (cls === "video" || !o) ? v : o!;
           return {
-            origin: `https://${use.host}${use.base}`,
+            origin: originUrl(use),
             path,
             query: "keep",
             role: use === v ? "videos" : "origin",

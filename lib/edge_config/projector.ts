@@ -17,6 +17,7 @@ import {
   writeSnapshot,
 } from "../kv/snapshot.ts";
 import type { AuthMode, CmsKind } from "../providers/mod.ts";
+import { EVERY_TYPE } from "../providers/content_types.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
 import { billingOwner } from "../billing/owners.ts";
@@ -47,6 +48,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
       authParam: tenant.apiAuthHeader,
       tokenEnc: tenant.apiTokenEnc,
       previewParam: tenant.settings.previewParam ?? DEFAULT_PREVIEW_PARAM,
+      rewriteUrls: tenant.settings.transformApiUrls !== false,
     },
     website: {
       origin: tenant.websiteOrigin,
@@ -55,7 +57,8 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     provider: providerConfigOf(tenant),
     assets: {
       ttl: (tenant.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS,
-      allowedTypes: (tenant.settings.allowedTypes as string[] | undefined) ?? null,
+      // Unset serves every type (issue 24); null in a snapshot means the safe list (older builds).
+      allowedTypes: (tenant.settings.allowedTypes as string[] | undefined) ?? [...EVERY_TYPE],
       blockBots: (tenant.settings.blockBots as boolean | undefined) ?? true,
       allowImageSearchBots: (tenant.settings.allowImageSearchBots as boolean | undefined) ?? false,
       referer: tenant.websiteDomain ? `https://${tenant.websiteDomain}/` : null,

@@ -30,6 +30,8 @@ export type EdgeSnapshot = {
     tokenEnc: string | null;
     /** Query parameter that bypasses the cache for draft content. */
     previewParam: string;
+    /** transformApiUrls: provider URLs in API bodies rewritten (absent → on). */
+    rewriteUrls?: boolean;
   };
   website: { origin: string | null; siteProxy: boolean };
   /** Provider identifiers (issue 9); absent in snapshots built before them. */
@@ -51,7 +53,7 @@ export type EdgeSnapshot = {
 export type EdgeAssetSettings = {
   /** Asset cache time-to-live in seconds. */
   ttl: number;
-  /** Allowed content types (MIME types or families); null → the default list. */
+  /** Allowed content types (MIME types, families, EVERY_TYPE); null → the safe list. */
   allowedTypes: string[] | null;
   blockBots: boolean;
   allowImageSearchBots: boolean;

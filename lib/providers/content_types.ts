@@ -5,7 +5,11 @@
  * a CMS upload must not be served from it. Pure; compiled once per snapshot.
  */
 
-/** The default list: images, pdf, video, audio and fonts. */
+/**
+ * The safe list: images, pdf, video, audio and fonts. The dashboard preselects it for a
+ * new tenant; a snapshot whose list is null (built before `allowedTypes` unset meant every
+ * type) is read with it.
+ */
 export const DEFAULT_ALLOWED_TYPES: readonly string[] = [
   "image/jpeg",
   "image/png",
@@ -36,11 +40,18 @@ export function mediaTypeOf(contentType: string | null): string {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
+/** The stored list that serves every type: what `allowedTypes` unset means (issue 24). */
+export const EVERY_TYPE: readonly string[] = ["*/*"];
+
+const allowAll: TypeAllowList = () => true;
+
 /**
- * Compiles a list of MIME types (`image/png`) and families (`image`, `image/*`).
- * A response without a Content-Type is not allowed (it would be sniffed).
+ * Compiles a list of MIME types (`image/png`) and families (`image`, `image/*`); `*` or
+ * `*` + `/*` allows every type, even an answer without one. Otherwise a response without
+ * a Content-Type is not allowed (it would be sniffed).
  */
 export function compileTypeAllowList(list: readonly string[] | null | undefined): TypeAllowList {
+  if (list?.some((t) => t === "*" || t === "*/*")) return allowAll;
   const exact = new Set<string>();
   const families = new Set<string>();
   for (const raw of list ?? DEFAULT_ALLOWED_TYPES) {

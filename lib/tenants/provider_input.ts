@@ -7,6 +7,7 @@
 import type { Services } from "../services.ts";
 import type { tenants } from "../db/schema/mod.ts";
 import {
+  type AuthMode,
   type CmsKind,
   deriveOrigins,
   PROVIDER_FIELDS,
@@ -51,24 +52,52 @@ export const DEFAULT_API_TTL_SECONDS = 60;
 type Synonyms = {
   cacheTTL?: number;
   apiCacheTTL?: number;
+  assetCacheTTL?: number;
   apiAuthHeader?: string | null;
   apiTokenHeader?: string | null;
+  apiAuthMode?: AuthMode;
   previewParam?: string;
   previewBypassParam?: string;
 };
 
 /**
- * Resolves the synonyms customers already use: apiCacheTTL (wins over the former
- * cacheTTL), apiTokenHeader (= apiAuthHeader), previewBypassParam (= previewParam).
+ * Kinds that serve assets only (no API derived): there the original product's `cacheTTL`
+ * is the asset lifetime (docs/providers.md "TTLs"); elsewhere it is the API TTL.
  */
-export function canonicalApiSettings(input: Synonyms): {
+export const ASSET_TTL_KINDS: readonly CmsKind[] = ["imgix", "generic"];
+
+const API_TTL = { min: 10, max: 3600 };
+const ASSET_TTL = { min: 60, max: 31_536_000 };
+
+function ttlIn(field: string, v: number | undefined, r: { min: number; max: number }) {
+  if (v !== undefined && (v < r.min || v > r.max)) {
+    throw badRequest(`Invalid ${field}: must be ${r.min}-${r.max} seconds`);
+  }
+  return v;
+}
+
+/**
+ * Resolves the names customers already use for `cms`: cacheTTL (the asset TTL of the
+ * asset-only kinds, else the API TTL; the explicit apiCacheTTL / assetCacheTTL win),
+ * apiTokenHeader (= apiAuthHeader; given alone, without an auth mode, it moves the
+ * credential to that header), previewBypassParam (= previewParam). 400 naming the field.
+ */
+export function canonicalApiSettings(cms: CmsKind, input: Synonyms): {
   apiTtl?: number;
+  assetTtl?: number;
   apiAuthHeader?: string | null;
+  apiAuthMode?: AuthMode;
   previewParam?: string;
 } {
+  const assetKind = ASSET_TTL_KINDS.includes(cms);
+  const cacheTTL = ttlIn("cacheTTL", input.cacheTTL, assetKind ? ASSET_TTL : API_TTL);
+  const header = input.apiAuthHeader !== undefined ? input.apiAuthHeader : input.apiTokenHeader;
   return {
-    apiTtl: input.apiCacheTTL ?? input.cacheTTL,
-    apiAuthHeader: input.apiAuthHeader !== undefined ? input.apiAuthHeader : input.apiTokenHeader,
+    apiTtl: input.apiCacheTTL ?? (assetKind ? undefined : cacheTTL),
+    assetTtl: input.assetCacheTTL ?? (assetKind ? cacheTTL : undefined),
+    apiAuthHeader: header,
+    apiAuthMode: input.apiAuthMode ??
+      (input.apiAuthHeader === undefined && input.apiTokenHeader ? "header" : undefined),
     previewParam: input.previewParam ?? input.previewBypassParam,
   };
 }
@@ -104,7 +133,8 @@ export async function resolveProvider(
   current: StoredProvider,
   currentCloudName: string | null,
 ): Promise<{ provider: StoredProvider; cloudName: string | null; config: ProviderConfig }> {
-  return mergeProvider(cms, await checkProviderOrigins(s, cms, input), current, currentCloudName);
+  const checked = await checkProviderOrigins(s, cms, input);
+  return mergeProvider(cms, checked, current, currentCloudName, s.config.allowPrivateUpstreams);
 }
 
 /**
@@ -139,12 +169,14 @@ function refuseForeignFields(cms: CmsKind, input: ProviderInput): void {
 /**
  * The identifiers after applying an input whose origins `checkProviderOrigins` already
  * checked to `current` (synchronous: safe under a row lock), checked against the kind.
+ * `allowHttp`: ALLOW_PRIVATE_UPSTREAMS (http origins pass).
  */
 export function mergeProvider(
   cms: CmsKind,
   input: ProviderInput,
   current: StoredProvider,
   currentCloudName: string | null,
+  allowHttp: boolean,
 ): { provider: StoredProvider; cloudName: string | null; config: ProviderConfig } {
   refuseForeignFields(cms, input);
   const provider: StoredProvider = {};
@@ -157,7 +189,7 @@ export function mergeProvider(
   }
   const cloudName = input.cloudName !== undefined ? input.cloudName : currentCloudName;
   const config = { ...provider, cms, cloudName } as ProviderConfig;
-  const problem = validateProviderConfig(config);
+  const problem = validateProviderConfig(config, { allowHttp });
   if (problem) throw badRequest(`Invalid ${problem.field}: ${problem.message}`);
   return { provider, cloudName: cloudName ?? null, config };
 }

@@ -32,10 +32,10 @@ const apiTtl = z.number().int().min(10, "must be 10-3600 seconds").max(
   3600,
   "must be 10-3600 seconds",
 );
-/** A MIME type (`image/png`), a family (`image`, `image/*`). */
+// A MIME type (`image/png`), a family (`image`, `image/*`), or every type (`*/*`, `*`).
 const mimeOrFamily = str().trim().toLowerCase().regex(
-  /^[a-z]+(?:\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))?$/,
-  "must be a MIME type such as image/png or a family such as image",
+  /^(?:\*(?:\/\*)?|[a-z]+(?:\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))?)$/,
+  "must be a MIME type such as image/png, a family such as image, or */*",
 );
 
 /**
@@ -60,8 +60,12 @@ export const tenantConfigFields = {
   ...providerFields,
   websiteDomain: hostnameSchema.nullable().optional(),
   websiteOrigin: urlString.nullable().optional(),
-  /** Former name of apiCacheTTL (docs/decisions.md "Provider set-up"). */
-  cacheTTL: apiTtl.optional(),
+  /**
+   * The original product's name: the asset TTL for the asset-only kinds (imgix, generic),
+   * the API TTL (former name of apiCacheTTL) for the others; range checked with the kind
+   * (lib/tenants/provider_input.ts canonicalApiSettings, docs/providers.md).
+   */
+  cacheTTL: z.number().int().optional(),
   apiCacheTTL: apiTtl.optional(),
   /** Asset cache time-to-live: default one day, at most one year. */
   assetCacheTTL: z.number().int().min(60, "must be 60-31536000 seconds").max(
@@ -78,8 +82,10 @@ export const tenantConfigFields = {
   previewBypassParam: queryParamName.optional(),
   siteProxy: z.boolean().optional(),
   cdnOffload: z.boolean().optional(),
-  /** Content types served from asset origins; null restores the default list. */
+  /** Content types served from asset origins; null (or unset) serves every type. */
   allowedTypes: z.array(mimeOrFamily).min(1).max(50).nullable().optional(),
+  /** Provider URLs in API bodies rewritten to the tenant host (default on). */
+  transformApiUrls: z.boolean().optional(),
   /** 403 for scrapers and AI crawlers on assets (default on). */
   blockBots: z.boolean().optional(),
   /** Let search engines' image crawlers through when blockBots is on (default off). */
@@ -116,8 +122,10 @@ export const apiConfigSchema = z.object({
   apiAuthMode: tenantConfigFields.apiAuthMode,
   apiAuthHeader: tenantConfigFields.apiAuthHeader,
   apiTokenHeader: tenantConfigFields.apiTokenHeader,
-  cacheTTL: tenantConfigFields.cacheTTL,
+  /** Here always the API TTL (an API context), whatever the kind. */
+  cacheTTL: apiTtl.optional(),
   apiCacheTTL: tenantConfigFields.apiCacheTTL,
+  transformApiUrls: tenantConfigFields.transformApiUrls,
   previewParam: tenantConfigFields.previewParam,
   previewBypassParam: tenantConfigFields.previewBypassParam,
 }).strict();

@@ -10,6 +10,7 @@ import { validateUpstreamOrigin } from "./upstream.ts";
 import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
 import {
+  ASSET_TTL_KINDS,
   canonicalApiSettings,
   checkProviderOrigins,
   DEFAULT_API_TTL_SECONDS,
@@ -22,7 +23,7 @@ import {
   resolveProvider,
   type StoredProvider,
 } from "./provider_input.ts";
-import { DEFAULT_ALLOWED_TYPES } from "../providers/content_types.ts";
+import { EVERY_TYPE } from "../providers/content_types.ts";
 import { encryptSecret } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import type { Plan } from "../billing/plans.ts";
@@ -51,6 +52,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
     env: providerEnv(s),
   });
   const provider = (t.settings.provider ?? {}) as StoredProvider;
+  const assetTtl = (t.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS;
   return {
     key: t.slug,
     value: {
@@ -66,10 +68,12 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       sampleAsset: described.sample,
       websiteDomain: t.websiteDomain,
       websiteOrigin: t.websiteOrigin,
-      cacheTTL: t.cacheTtl,
+      // cacheTTL is the asset TTL of the asset-only kinds (provider_input.ts ASSET_TTL_KINDS).
+      cacheTTL: ASSET_TTL_KINDS.includes(t.cms as CmsKind) ? assetTtl : t.cacheTtl,
       apiCacheTTL: t.cacheTtl,
-      assetCacheTTL: (t.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS,
-      allowedTypes: (t.settings.allowedTypes as string[] | undefined) ?? [...DEFAULT_ALLOWED_TYPES],
+      assetCacheTTL: assetTtl,
+      allowedTypes: (t.settings.allowedTypes as string[] | undefined) ?? [...EVERY_TYPE],
+      transformApiUrls: t.settings.transformApiUrls !== false,
       blockBots: (t.settings.blockBots as boolean | undefined) ?? true,
       allowImageSearchBots: (t.settings.allowImageSearchBots as boolean | undefined) ?? false,
       apiOrigin: t.apiOrigin,
@@ -109,8 +113,8 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
     imageHostApiOrigin: s.config.imageHostApiOrigin,
   };
   const provider = providerFor(input.cms, ctx, input.cloudName);
+  const api = canonicalApiSettings(input.cms, input);
   const ids = await resolveProvider(s, input.cms, input, {}, null);
-  const api = canonicalApiSettings(input);
   // An explicit apiOrigin wins over the one derived from the identifier.
   const apiOrigin = input.apiOrigin
     ? await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin)
@@ -118,7 +122,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   const websiteOrigin = input.websiteOrigin
     ? await validateUpstreamOrigin(s, "websiteOrigin", input.websiteOrigin)
     : null;
-  const authMode = input.apiAuthMode ?? provider.defaultAuthMode;
+  const authMode = api.apiAuthMode ?? provider.defaultAuthMode;
   let token = input.token;
   if (input.cms === "cloudinary" && input.apiKey && input.apiSecret && !token) {
     token = imageHostToken(input.apiKey, input.apiSecret);
@@ -142,7 +146,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
         ...(api.previewParam ? { previewParam: api.previewParam } : {}),
         ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
         ...(input.cdnOffload ? { cdnOffload: true } : {}),
-        ...assetSettingsPatch(input),
+        ...assetSettingsPatch(input, api.assetTtl),
         ...(Object.keys(ids.provider).length ? { provider: ids.provider } : {}),
       },
       createdBy: userId,
@@ -171,10 +175,17 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   return tenant;
 }
 
-/** Asset settings from an input (only the fields given; null allowedTypes → default). */
-function assetSettingsPatch(input: UpdateTenantInput): Record<string, unknown> {
+/**
+ * Asset settings from an input (only the fields given; null allowedTypes → unset, every
+ * type) and the asset TTL canonicalApiSettings resolved; transformApiUrls rides along.
+ */
+function assetSettingsPatch(
+  input: UpdateTenantInput,
+  assetTtl: number | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (input.assetCacheTTL !== undefined) out.assetCacheTtl = input.assetCacheTTL;
+  if (assetTtl !== undefined) out.assetCacheTtl = assetTtl;
+  if (input.transformApiUrls !== undefined) out.transformApiUrls = input.transformApiUrls;
   if (input.allowedTypes !== undefined) out.allowedTypes = input.allowedTypes ?? undefined;
   if (input.blockBots !== undefined) out.blockBots = input.blockBots;
   if (input.allowImageSearchBots !== undefined) {
@@ -278,13 +289,14 @@ export async function updateTenant(
  */
 function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
   const patch: Partial<typeof tenants.$inferInsert> = {};
-  const api = canonicalApiSettings(input);
+  const api = canonicalApiSettings(t.cms as CmsKind, input);
   const before = providerConfigOf(t);
   const ids = mergeProvider(
     t.cms as CmsKind,
     input,
     (t.settings.provider ?? {}) as StoredProvider,
     t.cloudName,
+    s.config.allowPrivateUpstreams,
   );
   if (input.cloudName !== undefined) patch.cloudName = ids.cloudName;
   // A changed identifier moves the API origin along when it was the derived one.
@@ -300,9 +312,9 @@ function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
   if (input.websiteOrigin !== undefined) patch.websiteOrigin = input.websiteOrigin;
   if (input.websiteDomain !== undefined) patch.websiteDomain = input.websiteDomain;
   if (api.apiTtl !== undefined) patch.cacheTtl = api.apiTtl;
-  if (input.apiAuthMode !== undefined) patch.apiAuthMode = input.apiAuthMode;
+  if (api.apiAuthMode !== undefined) patch.apiAuthMode = api.apiAuthMode;
   if (api.apiAuthHeader !== undefined) patch.apiAuthHeader = api.apiAuthHeader;
-  const mode = input.apiAuthMode ?? t.apiAuthMode;
+  const mode = api.apiAuthMode ?? t.apiAuthMode;
   const param = api.apiAuthHeader !== undefined ? api.apiAuthHeader : t.apiAuthHeader;
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
@@ -313,7 +325,7 @@ function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
     ...(api.previewParam !== undefined ? { previewParam: api.previewParam } : {}),
     ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
     ...(input.cdnOffload !== undefined ? { cdnOffload: input.cdnOffload } : {}),
-    ...assetSettingsPatch(input),
+    ...assetSettingsPatch(input, api.assetTtl),
     provider: ids.provider,
   });
   return { patch, settings };

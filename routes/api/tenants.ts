@@ -145,9 +145,11 @@ export function tenantRoutes(): Routes {
     response: apiConfigResponseSchema,
   }, async (c) => {
     const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, apiConfigSchema);
+    const { cacheTTL, ...body } = await parseJsonBody(c, apiConfigSchema);
     const s = c.get("services");
-    const t = await updateTenant(s, tenant, auth.user.id, body, "tenant.api_config.updated");
+    // An API context: cacheTTL is the API TTL here whatever the kind.
+    const input = { ...body, apiCacheTTL: body.apiCacheTTL ?? cacheTTL };
+    const t = await updateTenant(s, tenant, auth.user.id, input, "tenant.api_config.updated");
     const v = tenantView(s, t).value;
     return c.json({
       ok: true,
@@ -155,7 +157,7 @@ export function tenantRoutes(): Routes {
         apiOrigin: v.apiOrigin,
         apiAuthMode: v.apiAuthMode,
         apiAuthHeader: v.apiAuthHeader,
-        cacheTTL: v.cacheTTL,
+        cacheTTL: v.apiCacheTTL,
         apiCacheTTL: v.apiCacheTTL,
         previewParam: v.previewParam,
         hasToken: v.hasToken,

@@ -6,6 +6,7 @@ import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
 import { ProviderFields } from "../../components/ProviderFields.tsx";
+import { DEFAULT_ALLOWED_TYPES } from "../../lib/providers/content_types.ts";
 import { providerEnv } from "../../lib/tenants/provider_input.ts";
 import { PlanCard } from "../../components/PlanCard.tsx";
 import { billingView } from "../../lib/billing/state.ts";
@@ -110,6 +111,13 @@ export function dashboardPages(): Hono<AppEnv> {
               label="API token (optional, write-only)"
               type="password"
               autocomplete="off"
+            />
+            <Field
+              name="allowedTypes:list"
+              label="Allowed content types"
+              type="textarea"
+              value={DEFAULT_ALLOWED_TYPES.join(", ")}
+              hint="The safe list: anything else from the asset origin is answered 403. */* serves every type"
             />
           </ApiForm>
         </section>

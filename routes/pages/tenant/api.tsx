@@ -48,12 +48,12 @@ export const apiPage: TenantAreaPage = (t) => {
                 hint="For header and query auth modes"
               />
               <Field
-                name="cacheTTL:number"
+                name="apiCacheTTL:number"
                 label="API cache TTL (seconds)"
                 type="number"
                 min={10}
                 max={3600}
-                value={v.cacheTTL}
+                value={v.apiCacheTTL}
                 hint="10-3600; assets have their own TTL under Assets & providers"
               />
               <Field name="previewParam" label="Preview parameter" value={v.previewParam} />
@@ -66,7 +66,7 @@ export const apiPage: TenantAreaPage = (t) => {
               <dt>Auth mode</dt>
               <dd>{v.apiAuthMode}</dd>
               <dt>Cache TTL</dt>
-              <dd>{v.cacheTTL} s</dd>
+              <dd>{v.apiCacheTTL} s</dd>
             </dl>
           )}
       </section>

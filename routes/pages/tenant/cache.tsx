@@ -19,7 +19,7 @@ export const cachePage: TenantAreaPage = (t) => {
         <Stat label="API cache version" value={v.apiCacheVersion} />
         <Stat label="Asset cache version" value={v.assetCacheVersion} />
         <Stat label="HTML cache version" value={v.htmlCacheVersion} />
-        <Stat label="Cache TTL" value={`${v.cacheTTL} s`} />
+        <Stat label="API cache TTL" value={`${v.apiCacheTTL} s`} />
       </div>
       <section class="card">
         <h2>Purge</h2>

@@ -66,8 +66,8 @@ export const overviewPage: TenantAreaPage = async (t) => {
           <dd>{v.cms}{v.cloudName ? ` (${v.cloudName})` : ""}</dd>
           <dt>Auth</dt>
           <dd>{v.apiAuthMode}, token {v.hasToken ? "stored" : "not set"}</dd>
-          <dt>Cache TTL</dt>
-          <dd>{v.cacheTTL} s</dd>
+          <dt>API cache TTL</dt>
+          <dd>{v.apiCacheTTL} s</dd>
           <dt>Cache versions</dt>
           <dd>
             api {v.apiCacheVersion}, assets {v.assetCacheVersion}, html {v.htmlCacheVersion}
