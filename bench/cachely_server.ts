@@ -131,7 +131,7 @@ function mallinfo() {
 }
 const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
   const path = new URL(req.url).pathname;
-  if (req.method === "POST" && path === "/trim") libc?.malloc_trim(0);
+  if (req.method === "POST" && path === "/trim") libc?.malloc_trim(0n);
   else if (req.method === "POST") cache.clear(); // POST /clear: an empty edge cache
   (globalThis as { gc?: () => void }).gc?.();
   const m = Deno.memoryUsage();
