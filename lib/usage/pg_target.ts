@@ -8,11 +8,18 @@
  * query builder held the event loop for ~40 ms (on PGlite and on PostgreSQL alike),
  * which showed up as the cache-hit p99; one JSON.stringify plus a server-side expansion
  * keeps a flush's synchronous work small (bench/ANALYSIS.md).
+ *
+ * Exactly once (issue 22): each transaction first claims its key (instance, sequence) in
+ * usage_flushes. When a write fails its outcome may be unknown (COMMIT sent, answer lost);
+ * before the next write the key is claimed again as "not counted", which waits for that
+ * transaction if it is still running: a conflict means it committed, and what it wrote
+ * is deducted from the batches the aggregator merged it back into (flush_ledger.ts).
  */
-import { inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { requestLogs, tenants } from "../db/schema/mod.ts";
+import { requestLogs, tenants, usageFlushes } from "../db/schema/mod.ts";
 import type { UsageBatch, UsageFlushTarget } from "./types.ts";
+import { FlushLedger } from "./flush_ledger.ts";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -31,39 +38,77 @@ async function inStatements<T>(rows: T[], write: (part: T[]) => Promise<void>): 
   }
 }
 
-export function postgresFlushTarget(db: Db): UsageFlushTarget {
+/** Flush keys are kept this long: longer than any outage a doubt could outlive. */
+const FLUSH_KEY_RETENTION_MS = 7 * 86_400_000;
+
+export function postgresFlushTarget(db: Db, ledger = new FlushLedger()): UsageFlushTarget {
   return {
     async write(batch: UsageBatch) {
-      return await db.transaction(async (tx) => {
-        // A tenant deleted since its requests were recorded would fail the foreign key and
-        // so the whole batch on every retry: its rows are discarded (and counted) instead.
-        const ids = [
-          ...new Set([...batch.buckets, ...batch.logs, ...batch.exposures].map((r) => r.tenantId)),
-        ];
-        if (ids.length === 0) return { discarded: 0 };
-        const live = new Set(
-          (await tx.select({ id: tenants.id }).from(tenants).where(inArray(tenants.id, ids)))
-            .map((r) => r.id),
-        );
-        const keep = <T extends { tenantId: number }>(rows: T[]) =>
-          rows.filter((r) => live.has(r.tenantId));
-        const buckets = keep(batch.buckets);
-        const logs = keep(batch.logs);
-        const exposures = keep(batch.exposures);
-        await inStatements(buckets, (part) => writeBuckets(tx, part));
-        await inStatements(logs, (part) => writeLogs(tx, part));
-        await inStatements(exposures, (part) => writeExposures(tx, part));
-        const total = batch.buckets.length + batch.logs.length + batch.exposures.length;
-        return { discarded: total - buckets.length - logs.length - exposures.length };
-      });
+      for (const seq of ledger.doubts) ledger.settle(seq, await wasCounted(db, ledger, seq));
+      const deducted = ledger.deduct(batch);
+      const seq = ledger.nextSeq();
+      try {
+        const result = await writeOnce(db, ledger.instanceId, seq, deducted.batch);
+        deducted.done();
+        return result;
+      } catch (e) {
+        ledger.doubt(seq, deducted.batch);
+        throw e;
+      }
     },
 
     async pruneLogs(before: Date) {
       const rows = await db.delete(requestLogs).where(lt(requestLogs.ts, before))
         .returning({ id: requestLogs.id });
+      await db.delete(usageFlushes)
+        .where(lt(usageFlushes.at, new Date(Date.now() - FLUSH_KEY_RETENTION_MS)));
       return rows.length;
     },
   };
+}
+
+/**
+ * Settles a flush whose outcome is unknown: claims its key as not counted (waiting for
+ * its transaction if that still runs), or reads what the key says when it is taken.
+ */
+async function wasCounted(db: Db, ledger: FlushLedger, seq: number): Promise<boolean> {
+  const claimed = await db.insert(usageFlushes)
+    .values({ instanceId: ledger.instanceId, seq, counted: false })
+    .onConflictDoNothing().returning({ seq: usageFlushes.seq });
+  if (claimed.length > 0) return false;
+  const [row] = await db.select({ counted: usageFlushes.counted }).from(usageFlushes)
+    .where(and(eq(usageFlushes.instanceId, ledger.instanceId), eq(usageFlushes.seq, seq)));
+  if (!row) throw new Error(`usage flush ${seq} could not be settled yet`);
+  return row.counted;
+}
+
+/** One all-or-nothing transaction, under key (instanceId, seq). */
+async function writeOnce(db: Db, instanceId: string, seq: number, batch: UsageBatch) {
+  return await db.transaction(async (tx) => {
+    // A tenant deleted since its requests were recorded would fail the foreign key and
+    // so the whole batch on every retry: its rows are discarded (and counted) instead.
+    const ids = [
+      ...new Set([...batch.buckets, ...batch.logs, ...batch.exposures].map((r) => r.tenantId)),
+    ];
+    if (ids.length === 0) return { discarded: 0 };
+    const key = await tx.insert(usageFlushes).values({ instanceId, seq, counted: true })
+      .onConflictDoNothing().returning({ seq: usageFlushes.seq });
+    if (key.length === 0) throw new Error(`usage flush ${seq} was already settled`);
+    const live = new Set(
+      (await tx.select({ id: tenants.id }).from(tenants).where(inArray(tenants.id, ids)))
+        .map((r) => r.id),
+    );
+    const keep = <T extends { tenantId: number }>(rows: T[]) =>
+      rows.filter((r) => live.has(r.tenantId));
+    const buckets = keep(batch.buckets);
+    const logs = keep(batch.logs);
+    const exposures = keep(batch.exposures);
+    await inStatements(buckets, (part) => writeBuckets(tx, part));
+    await inStatements(logs, (part) => writeLogs(tx, part));
+    await inStatements(exposures, (part) => writeExposures(tx, part));
+    const total = batch.buckets.length + batch.logs.length + batch.exposures.length;
+    return { discarded: total - buckets.length - logs.length - exposures.length };
+  });
 }
 
 /** The rows as one jsonb parameter (keys are the recordset's column names). */

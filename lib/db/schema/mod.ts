@@ -4,3 +4,4 @@ export * from "./ai.ts";
 export * from "./experiments.ts";
 export * from "./billing.ts";
 export * from "./edge.ts";
+export * from "./usage.ts";

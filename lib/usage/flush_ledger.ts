@@ -1,0 +1,114 @@
+/**
+ * Exactly-once usage flushes (issue 22): what this instance's flushes may have counted
+ * that the aggregator still holds. A flush whose outcome is unknown (its COMMIT went
+ * unanswered, or the deadline passed while it ran) is merged back by the aggregator and
+ * would be counted again. Instead its key (instance, sequence) stays "in doubt" until the
+ * target settles it in the database; a doubt that did commit becomes "owed": the next
+ * batches are written without it. In memory only, like the deltas it describes.
+ */
+import type { ExposureDelta, RequestLogEntry, UsageBatch, UsageBucket } from "./types.ts";
+
+/** Counts already in the database, copied (the aggregator mutates what it merges back). */
+type Counted = {
+  buckets: Map<string, UsageBucket>;
+  exposures: Map<string, number>;
+  logs: Set<RequestLogEntry>;
+};
+
+const bucketKey = (b: UsageBucket) => `${b.tenantId}|${b.day}`;
+const exposureKey = (e: ExposureDelta) => `${e.experimentId}|${e.variantId}|${e.variantKey}`;
+/** Every counter of a bucket (so counters added later are deducted too). */
+const counters = (b: UsageBucket) =>
+  (Object.keys(b) as (keyof UsageBucket)[]).filter((k) =>
+    k !== "tenantId" && typeof b[k] === "number"
+  ) as Exclude<keyof UsageBucket, "tenantId" | "day">[];
+
+function empty(): Counted {
+  return { buckets: new Map(), exposures: new Map(), logs: new Set() };
+}
+
+function copyOf(c: Counted): Counted {
+  return {
+    buckets: new Map([...c.buckets].map(([k, b]) => [k, { ...b }])),
+    exposures: new Map(c.exposures),
+    logs: new Set(c.logs),
+  };
+}
+
+export class FlushLedger {
+  /** This process's half of every key: sequences restart with the process. */
+  readonly instanceId = crypto.randomUUID();
+  #seq = 0;
+  #doubts = new Map<number, Counted>();
+  #owed = empty();
+
+  nextSeq(): number {
+    return ++this.#seq;
+  }
+
+  /** Keys of flushes whose outcome is unknown, oldest first. */
+  get doubts(): number[] {
+    return [...this.#doubts.keys()];
+  }
+
+  /** A write of `batch` under `seq` failed: it may or may not be in the totals. */
+  doubt(seq: number, batch: UsageBatch): void {
+    const c = empty();
+    for (const b of batch.buckets) c.buckets.set(bucketKey(b), { ...b });
+    for (const e of batch.exposures) c.exposures.set(exposureKey(e), e.exposures);
+    for (const l of batch.logs) c.logs.add(l);
+    this.#doubts.set(seq, c);
+  }
+
+  /** The database answered for `seq`: when it was counted, its contents are owed. */
+  settle(seq: number, counted: boolean): void {
+    const c = this.#doubts.get(seq);
+    this.#doubts.delete(seq);
+    if (!c || !counted) return;
+    const owed = this.#owed;
+    for (const [k, b] of c.buckets) {
+      const cur = owed.buckets.get(k);
+      if (!cur) owed.buckets.set(k, b);
+      else for (const f of counters(b)) cur[f] += b[f];
+    }
+    for (const [k, n] of c.exposures) owed.exposures.set(k, (owed.exposures.get(k) ?? 0) + n);
+    for (const l of c.logs) owed.logs.add(l);
+  }
+
+  /**
+   * `batch` without what is owed, and `done()` to call once it is written (the owed
+   * parts it carried are then settled; on failure they stay owed, since the aggregator
+   * merges the whole batch back). Deltas are merged per key, so an owed key is either
+   * wholly in a batch or not in it.
+   */
+  deduct(batch: UsageBatch): { batch: UsageBatch; done(): void } {
+    const nothingOwed = this.#owed.buckets.size + this.#owed.exposures.size +
+        this.#owed.logs.size === 0;
+    if (nothingOwed) return { batch, done: () => {} };
+    const rest = copyOf(this.#owed);
+    const buckets: UsageBucket[] = [];
+    for (const b of batch.buckets) {
+      const owed = rest.buckets.get(bucketKey(b));
+      if (!owed) {
+        buckets.push(b);
+        continue;
+      }
+      rest.buckets.delete(bucketKey(b));
+      const left = { ...b };
+      for (const f of counters(b)) left[f] = Math.max(0, b[f] - owed[f]);
+      if (counters(left).some((f) => left[f] > 0)) buckets.push(left);
+    }
+    const exposures: ExposureDelta[] = [];
+    for (const e of batch.exposures) {
+      const owed = rest.exposures.get(exposureKey(e));
+      if (owed === undefined) {
+        exposures.push(e);
+        continue;
+      }
+      rest.exposures.delete(exposureKey(e));
+      if (e.exposures > owed) exposures.push({ ...e, exposures: e.exposures - owed });
+    }
+    const logs = batch.logs.filter((l) => !rest.logs.delete(l));
+    return { batch: { buckets, exposures, logs }, done: () => void (this.#owed = rest) };
+  }
+}
