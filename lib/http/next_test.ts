@@ -24,6 +24,12 @@ Deno.test("safeNext() refuses other origins, controls and non-paths", () => {
       "/\u0000/evil.example",
       "/\u0085/evil.example",
       "/" + "a".repeat(2048),
+      // Dot segments collapse after any raw check: each of these parses to //evil.example.
+      "/.//evil.example",
+      "/%2e%2e//evil.example",
+      "/a/..//evil.example",
+      "/.%2E//evil.example",
+      "/a/%2e%2e/\\evil.example",
     ]
   ) {
     assertEquals(safeNext(bad, PUBLIC), DEFAULT_NEXT, JSON.stringify(bad));
