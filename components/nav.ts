@@ -24,6 +24,7 @@ export const TENANT_AREAS: readonly TenantArea[] = [
   { path: "members", label: "Members", minRole: "viewer" },
   { path: "webhooks", label: "Webhooks", minRole: "editor" },
   { path: "ai", label: "AI transforms", minRole: "viewer" },
+  { path: "ai-review", label: "AI review", minRole: "viewer" },
   { path: "experiments", label: "Experiments", minRole: "viewer" },
   { path: "usage", label: "Usage & analytics", minRole: "viewer" },
   { path: "logs", label: "Logs", minRole: "viewer" },

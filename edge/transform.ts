@@ -38,6 +38,7 @@ const TRANSIENT_SKIPS = new Set([
   "token-cap-daily",
   "token-cap-monthly",
   "internal-error",
+  "outputs-unavailable",
 ]);
 export const RETRY_TTL_MS = 10_000;
 

@@ -116,13 +116,13 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     edge,
     handler,
     async flush() {
-      await Promise.all([usage.flush(), aiEngineFor(services).runs.flush()]);
+      await Promise.all([usage.flush(), aiEngineFor(services).flush()]);
     },
     async close() {
       stopOverage();
       await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
-      await aiEngineFor(services).runs.flush(); // queued AI transform runs, likewise
+      await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
       edge.close();
       kv.close();
       await dbHandle.close();

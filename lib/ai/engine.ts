@@ -10,7 +10,14 @@ import { createModelClient, type ModelClient } from "./llm.ts";
 import { ValueCache } from "./value_cache.ts";
 import { parseJsonExact } from "./json.ts";
 import { RunLogger, type RunRecord, type RunStatus } from "./runs.ts";
-import { type PipelineResult, type PipelineRule, runPipeline } from "./pipeline.ts";
+import {
+  type LeafDecision,
+  type PipelineResult,
+  type PipelineRule,
+  runPipeline,
+} from "./pipeline.ts";
+import { DecisionCache, decisionKey, type OutputDecision, OutputRecorder } from "./output_store.ts";
+import { PRESET_VERSIONS, systemMessage } from "./presets.ts";
 import { addTokens, capReached } from "./usage.ts";
 import {
   type AiRuleSnapshot,
@@ -53,11 +60,100 @@ export class AiEngine {
   readonly model: ModelClient | null;
   readonly cache = new ValueCache();
   readonly runs: RunLogger;
+  readonly outputs: OutputRecorder;
+  readonly decisions: DecisionCache;
+  #promptHashes = new Map<string, Promise<string>>();
   #inflight = new Map<string, Promise<RuntimeResult>>();
 
   constructor(readonly s: Services) {
     this.model = createModelClient(s.config, s.fetch);
     this.runs = new RunLogger(s);
+    this.outputs = new OutputRecorder(s);
+    this.decisions = new DecisionCache(s);
+  }
+
+  /** Writes queued runs and outputs (shutdown, and reads that must see this instance's). */
+  async flush(): Promise<void> {
+    await Promise.all([this.runs.flush(), this.outputs.flush()]);
+  }
+
+  /** Hash of the system message a rule version sends (provenance; memoised, bounded). */
+  #promptHash(rule: AiRuleSnapshot, maxChars: number): Promise<string> {
+    const k = `${rule.id}:${rule.version}:${maxChars}`;
+    let h = this.#promptHashes.get(k);
+    if (!h) {
+      if (this.#promptHashes.size >= 10_000) this.#promptHashes.clear();
+      h = sha256Hex(systemMessage(rule, maxChars));
+      this.#promptHashes.set(k, h);
+    }
+    return h;
+  }
+
+  /**
+   * The per-field decision from stored outputs (docs/decisions.md "AI outputs"): a pinned
+   * output is served whatever the source (a new source flags it for review); an approved
+   * or edited output, or the source of a rejected one, while the source is unchanged; in
+   * review mode anything else is transformed and recorded but the source is served.
+   */
+  async #decide(
+    decisions: Map<string, OutputDecision>,
+    tenantId: number,
+    apiPath: string,
+    rule: AiRuleSnapshot,
+    field: string,
+    source: string,
+  ): Promise<LeafDecision> {
+    const d = decisions.get(decisionKey(rule.id, apiPath, field));
+    const review = rule.reviewMode === "review";
+    if (!d) return review ? { kind: "hold" } : { kind: "transform" };
+    const hash = await sha256Hex(source);
+    if (d.pinned) {
+      if (d.sourceHash !== hash) {
+        this.outputs.sourceMoved({ tenantId, id: d.id, source, sourceHash: hash });
+      }
+      return { kind: "serve", value: d.output };
+    }
+    if (d.sourceHash === hash) {
+      if (d.status === "approved" || d.status === "edited") {
+        return { kind: "serve", value: d.output };
+      }
+      if (d.status === "rejected") return { kind: "serve", value: source };
+      if (d.status === "pending" && review) return { kind: "serve", value: source };
+    }
+    return review ? { kind: "hold" } : { kind: "transform" };
+  }
+
+  /** Queues every output the run produced, with its provenance. */
+  async #record(
+    tenantId: number,
+    profile: string,
+    apiPath: string,
+    rules: AiRuleSnapshot[],
+    maxChars: number,
+    res: PipelineResult,
+  ): Promise<void> {
+    if (res.kind !== "done" || !this.model) return;
+    for (const p of res.produced) {
+      const rule = rules[p.ruleIndex];
+      this.outputs.record({
+        tenantId,
+        ruleId: rule.id,
+        ruleVersion: rule.version,
+        profile,
+        path: apiPath,
+        field: p.field,
+        source: p.source,
+        sourceHash: await sha256Hex(p.source),
+        output: p.output,
+        status: p.held ? "pending" : "auto",
+        model: this.model.model,
+        presetId: rule.presetId,
+        presetVersion: PRESET_VERSIONS[rule.presetId],
+        promptHash: await this.#promptHash(rule, maxChars),
+        tokens: p.tokens,
+        at: this.s.clock.now(),
+      });
+    }
   }
 
   /**
@@ -109,6 +205,19 @@ export class AiEngine {
     try {
       const cap = await capReached(this.s.kv, tenantId, this.s.clock.now(), ai.limits);
       if (cap) return this.#log(base, pass(cap), rules.length);
+      let decisions: Map<string, OutputDecision>;
+      try {
+        decisions = await this.decisions.get(
+          tenantId,
+          profile,
+          ai.regenVersions[profile] ?? 0,
+          rules.map((r) => r.id),
+        );
+      } catch (e) {
+        // Without the stored decisions a rejected or unapproved output could go out: pass.
+        this.s.log.warn("ai output decisions unavailable", { error: String(e) });
+        return this.#log(base, pass("outputs-unavailable"), rules.length);
+      }
       const res = await runPipeline({
         doc,
         rules: rules.map(toPipelineRule),
@@ -119,7 +228,10 @@ export class AiEngine {
         },
         model: this.model,
         cache: this.cache,
+        decide: (rule, field, source) =>
+          this.#decide(decisions, tenantId, apiPath, rules[rule.index], field, source),
       });
+      await this.#record(tenantId, profile, apiPath, rules, ai.limits.maxCharsPerField, res);
       await this.#countTokens(tenantId, res.stats.inputTokens + res.stats.outputTokens);
       if (res.kind === "limit") {
         return this.#log(base, { ...pass("field-limit"), stats: res.stats }, rules.length, res);

@@ -37,6 +37,28 @@ export type PipelineStats = {
   outputTokens: number;
 };
 
+/**
+ * What the runtime does with one selected field, decided from its stored output (issue 28):
+ * serve a fixed value without the model (an approved, edited or pinned output, or the
+ * source of a rejected one), `hold` (transform and record, but serve the source: review
+ * mode), or `transform` as usual.
+ */
+export type LeafDecision = { kind: "serve"; value: string } | { kind: "hold" } | {
+  kind: "transform";
+};
+
+/** One output the model (or the value cache) produced for a field in this run. */
+export type ProducedOutput = {
+  ruleIndex: number;
+  field: string;
+  source: string;
+  output: string;
+  /** This field's share of its model call's tokens (0 from the value cache). */
+  tokens: number;
+  /** True when the source was served instead (review mode). */
+  held: boolean;
+};
+
 export type PipelineResult =
   | {
     /** A field limit was exceeded before any model call; nothing was changed. */
@@ -54,6 +76,7 @@ export type PipelineResult =
     ruleSummary: AiRuleSummary[];
     /** The first whole-call model failure, if any. */
     modelError: ModelErrorCode | null;
+    produced: ProducedOutput[];
   };
 
 const compiled = new Map<string, CompiledSelector>();
@@ -90,8 +113,13 @@ export async function runPipeline(input: {
   limits: PipelineLimits;
   model: ModelClient;
   cache: ValueCache;
+  decide?: (
+    rule: PipelineRule & { index: number },
+    field: string,
+    source: string,
+  ) => Promise<LeafDecision>;
 }): Promise<PipelineResult> {
-  const { rules, limits, model, cache } = input;
+  const { rules, limits, model, cache, decide } = input;
   const stats = emptyStats();
   stats.rulesEvaluated = rules.length;
   const doc = input.doc; // written in place: callers pass a document of their own
@@ -145,6 +173,7 @@ export async function runPipeline(input: {
 
   // 3. Per rule, concurrently: cache, then one model call for the unique misses.
   const fieldErrors: AiFieldError[] = [];
+  const produced: ProducedOutput[] = [];
   let modelError: ModelErrorCode | null = null;
   await Promise.all(rules.map(async (rule, ri) => {
     const leaves = perRule[ri];
@@ -155,6 +184,22 @@ export async function runPipeline(input: {
     };
     const pending = new Map<string, Leaf[]>(); // unique input → leaves waiting for it
     const keys = new Map<string, string>();
+    const held = new Set<Leaf>();
+    const deliver = (leaf: Leaf, out: string, tokens: number) => {
+      const isHeld = held.has(leaf);
+      if (!isHeld) setAtPath(doc, leaf.path, out);
+      if (decide) {
+        const field = formatPath(leaf.path);
+        produced.push({
+          ruleIndex: ri,
+          field,
+          source: leaf.value,
+          output: out,
+          tokens,
+          held: isHeld,
+        });
+      }
+    };
     for (const leaf of leaves) {
       if (leaf.value.length > limits.maxCharsPerField) {
         fail(leaf, "too_long");
@@ -164,10 +209,18 @@ export async function runPipeline(input: {
         summary.transformed++; // nothing to transform: passes unchanged, counts as done
         continue;
       }
+      const d = await decide?.({ ...rule, index: ri }, formatPath(leaf.path), leaf.value);
+      if (d?.kind === "serve") {
+        setAtPath(doc, leaf.path, d.value);
+        summary.cached++;
+        summary.transformed++;
+        continue;
+      }
+      if (d?.kind === "hold") held.add(leaf);
       const key = await ValueCache.key(model.model, rule.cacheKey, leaf.value);
       const hit = cache.get(key);
       if (hit !== undefined) {
-        setAtPath(doc, leaf.path, hit);
+        deliver(leaf, hit, 0);
         summary.cached++;
         summary.transformed++;
         continue;
@@ -187,12 +240,13 @@ export async function runPipeline(input: {
         summary.error = res.error;
         modelError ??= res.error;
       }
+      const share = Math.round((res.inputTokens + res.outputTokens) / values.length);
       values.forEach((v, k) => {
         const out = res.outputs[k];
         for (const leaf of pending.get(v)!) {
           if (out === null) fail(leaf, res.errors[k] ?? "model_error");
           else {
-            setAtPath(doc, leaf.path, out);
+            deliver(leaf, out, share);
             summary.transformed++;
           }
         }
@@ -207,5 +261,5 @@ export async function runPipeline(input: {
     stats.fieldsCached += s.cached;
   }
   fieldErrors.sort((a, b) => (a.ruleId ?? 0) - (b.ruleId ?? 0) || a.path.localeCompare(b.path));
-  return { kind: "done", doc, stats, fieldErrors, ruleSummary, modelError };
+  return { kind: "done", doc, stats, fieldErrors, ruleSummary, modelError, produced };
 }

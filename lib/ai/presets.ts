@@ -19,6 +19,17 @@ const CONTRACT = [
   "same order. Keep any markup, placeholders and URLs in the items intact.",
 ].join(" ");
 
+/**
+ * Version of each preset's wording: raised whenever CONTRACT or the preset's task text
+ * changes, so a stored output says which instruction produced it (issue 28 provenance).
+ */
+export const PRESET_VERSIONS: Record<RuleConfig["presetId"], number> = {
+  rewrite_tone: 1,
+  shorten: 1,
+  translate: 1,
+  custom: 1,
+};
+
 /** What to do with each item, per preset. */
 export function taskFor(rule: RuleConfig): string {
   switch (rule.presetId) {

@@ -43,6 +43,8 @@ const ruleFields = {
   customInstruction: text(2000).nullable().optional(),
   constraints: text(2000).nullable().optional(),
   example: exampleSchema.nullable().optional(),
+  /** auto: outputs are served at once; review: only once approved (issue 28). */
+  reviewMode: z.enum(["auto", "review"]).optional(),
 };
 
 /** The preset-dependent part of a rule, as stored. */

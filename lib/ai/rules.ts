@@ -28,7 +28,7 @@ import type { RuleView } from "./view_schema.ts";
  * regen version it bumped, then, after commit and projection, purges their CDN copies
  * (a live rule's output changed, so transformed responses a CDN keeps are stale).
  */
-async function changeRules<T>(
+export async function changeRules<T>(
   s: Services,
   tenant: Tenant,
   change: (tx: Services, bump: (profile: string) => Promise<void>) => Promise<T>,
@@ -62,6 +62,7 @@ export function ruleView(r: AiRule): RuleView {
     example: exampleOf(r),
     status: r.status,
     version: r.version,
+    reviewMode: r.reviewMode,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -80,6 +81,7 @@ export function ruleToSnapshot(r: AiRule): AiRuleSnapshot {
     customInstruction: r.customInstruction,
     constraints: r.constraints,
     example: exampleOf(r),
+    reviewMode: r.reviewMode,
   };
 }
 
@@ -116,6 +118,7 @@ export async function createRule(
       routePattern: input.routePattern ?? null,
       profile: input.profile ?? DEFAULT_PROFILE,
       ...presetColumns(input.presetId, input),
+      reviewMode: input.reviewMode ?? "auto",
       status: "draft",
       createdBy: actorUserId,
     }).returning();
@@ -173,6 +176,7 @@ export async function updateRule(
       routePattern: input.routePattern !== undefined ? input.routePattern : cur.routePattern,
       profile: input.profile ?? cur.profile,
       ...presetColumns(presetId, merged),
+      reviewMode: input.reviewMode ?? cur.reviewMode,
       version: cur.version + 1,
       updatedAt: new Date(s.clock.now()),
     }).where(and(eq(aiRules.tenantId, tenant.id), eq(aiRules.id, id))).returning();

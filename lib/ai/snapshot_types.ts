@@ -6,6 +6,8 @@
 /** Rule status (SPEC "AI transform rule status"; pause/resume in docs/decisions.md). */
 export type AiRuleStatus = "draft" | "active" | "paused";
 export type AiPresetId = "rewrite_tone" | "shorten" | "translate" | "custom";
+/** auto: a new output is served at once; review: only once a person approves it (issue 28). */
+export type AiReviewMode = "auto" | "review";
 
 /** An active rule as the runtime needs it (no ids of users, no timestamps). */
 export type AiRuleSnapshot = {
@@ -22,6 +24,8 @@ export type AiRuleSnapshot = {
   customInstruction: string | null;
   constraints: string | null;
   example: { input: string; output: string } | null;
+  /** Absent in snapshots written before issue 28: auto. */
+  reviewMode?: AiReviewMode;
 };
 
 export type AiLimits = {

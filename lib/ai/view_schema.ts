@@ -7,6 +7,7 @@ import { z } from "zod";
 import { count, isoTime } from "../http/shapes.ts";
 import { PRESET_IDS } from "./rule_schema.ts";
 import { RUN_MODES, RUN_STATUSES } from "./runs.ts";
+import { AI_OUTPUT_STATUSES } from "../db/schema/ai.ts";
 
 /** Transformed content is whatever JSON the sample or the upstream held. */
 const anyJson = z.unknown().describe("Any JSON value");
@@ -25,6 +26,7 @@ export const ruleViewSchema = z.strictObject({
   example: z.strictObject({ input: z.string(), output: z.string() }).nullable(),
   status: z.enum(["draft", "active", "paused"]),
   version: z.number().int().positive(),
+  reviewMode: z.enum(["auto", "review"]),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
@@ -150,3 +152,50 @@ export type RegenerateResult = z.infer<typeof regenerateResultSchema>;
 export const transformedJsonSchema = z.unknown().describe(
   "The payload with the profile's active rules applied, or as sent when nothing applied",
 );
+
+/** A stored AI output with its provenance (issue 28; docs/decisions.md "AI outputs"). */
+export const outputViewSchema = z.strictObject({
+  id: z.number().int().positive(),
+  ruleId: z.number().int().positive(),
+  ruleVersion: z.number().int().positive(),
+  profile: z.string(),
+  path: z.string(),
+  field: z.string(),
+  source: z.string(),
+  output: z.string(),
+  status: z.enum(AI_OUTPUT_STATUSES),
+  pinned: z.boolean(),
+  model: z.string(),
+  presetId: z.enum(PRESET_IDS),
+  presetVersion: z.number().int().positive(),
+  promptHash: z.string(),
+  sourceHash: z.string(),
+  tokens: count,
+  version: z.number().int().positive(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type OutputView = z.infer<typeof outputViewSchema>;
+
+export const outputsPageSchema = z.strictObject({
+  outputs: z.array(outputViewSchema),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type OutputsPage = z.infer<typeof outputsPageSchema>;
+
+/** Outputs per status, for the review queue. */
+export const outputCountsSchema = z.strictObject({
+  counts: z.record(z.enum(AI_OUTPUT_STATUSES), count),
+  byRule: z.array(z.strictObject({
+    ruleId: z.number().int().positive(),
+    counts: z.record(z.enum(AI_OUTPUT_STATUSES), count),
+  })),
+});
+export type OutputCounts = z.infer<typeof outputCountsSchema>;
+
+export const bulkApproveResultSchema = z.strictObject({
+  approved: z.array(z.number().int().positive()),
+  /** Ids that were not approved: not this tenant's, gone, or changed since (stale version). */
+  skipped: z.array(z.number().int().positive()),
+});

@@ -31,8 +31,21 @@ import { tenantAiLimits, updateAiSettings } from "../../lib/ai/settings.ts";
 import { aiEngineFor } from "../../lib/ai/engine.ts";
 import { okSchema } from "../../lib/http/shapes.ts";
 import {
+  actOnOutput,
+  bulkApprove,
+  listOutputs,
+  type OutputAction,
+  outputCounts,
+} from "../../lib/ai/outputs.ts";
+import { AI_OUTPUT_STATUSES } from "../../lib/db/schema/ai.ts";
+import { MAX_CHARS_PER_FIELD } from "../../lib/ai/snapshot_types.ts";
+import {
   aiSettingsSchema,
   aiUsageViewSchema,
+  bulkApproveResultSchema,
+  outputCountsSchema,
+  outputsPageSchema,
+  outputViewSchema,
   previewResultSchema,
   profilesSchema,
   regenerateResultSchema,
@@ -57,6 +70,38 @@ const runsQuery = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   profile: profileSchema.optional(),
 });
+
+const outputsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: str().regex(/^[1-9]\d{0,15}$/, "must be a nextCursor value").transform(Number)
+    .optional(),
+  ruleId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  status: z.enum(AI_OUTPUT_STATUSES).optional(),
+  path: str().min(1).max(2048).optional(),
+  profile: profileSchema.optional(),
+});
+
+/** The version the reviewer saw: a stale one is a 409 (optional, as for a script). */
+const versionField = z.number().int().min(1).max(2_147_483_647).optional();
+const outputActionSchema = z.object({ version: versionField }).strict();
+const outputEditSchema = z.object({
+  output: str().min(1, "must not be empty").max(MAX_CHARS_PER_FIELD),
+  version: versionField,
+}).strict();
+const bulkApproveSchema = z.object({
+  outputs: z.array(
+    z.object({
+      id: z.number().int().min(1).max(2_147_483_647),
+      version: z.number().int().min(1).max(2_147_483_647),
+    }).strict(),
+  ).min(1).max(500),
+}).strict();
+
+const OUTPUT_SUMMARIES: Record<Exclude<OutputAction, "edit">, string> = {
+  approve: "Approves an output: it is served while its source is unchanged",
+  reject: "Rejects an output: the source is served until the source changes",
+  pin: "Pins an output: served, never replaced by a regenerate or model change",
+};
 
 const regenerateSchema = z.object({
   profile: profileSchema,
@@ -162,6 +207,71 @@ export function aiTransformRoutes(): Routes {
     const { tenant, auth } = await requireTenant(c, "editor");
     const body = await parseJsonBody(c, regenerateSchema);
     return c.json(await regenerate(c.get("services"), tenant, auth.user.id, body));
+  });
+
+  // ---- stored outputs and review (issue 28) ----
+
+  app.get(`${BASE}/outputs`, {
+    access: access.tenant("viewer"),
+    summary: "Lists stored AI outputs with their provenance, newest first (cursor paging)",
+    response: outputsPageSchema,
+    query: outputsQuery,
+  }, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const q = parseQuery(c, outputsQuery);
+    const s = c.get("services");
+    await aiEngineFor(s).flush(); // this instance's queued outputs are visible at once
+    return c.json(await listOutputs(s, tenant.id, q));
+  });
+
+  app.get(`${BASE}/outputs/counts`, {
+    access: access.tenant("viewer"),
+    summary: "Stored outputs per status, overall and per rule (the review queue)",
+    response: outputCountsSchema,
+  }, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const s = c.get("services");
+    await aiEngineFor(s).flush();
+    return c.json(await outputCounts(s, tenant.id));
+  });
+
+  app.post(`${BASE}/outputs/approve`, {
+    access: access.tenant("editor"),
+    summary: "Approves many outputs, each only if still at the version given",
+    response: bulkApproveResultSchema,
+    body: bulkApproveSchema,
+  }, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const body = await parseJsonBody(c, bulkApproveSchema);
+    return c.json(await bulkApprove(c.get("services"), tenant, auth.user.id, body.outputs));
+  });
+
+  for (const action of ["approve", "reject", "pin"] as const) {
+    app.post(`${BASE}/outputs/:id/${action}`, {
+      access: access.tenant("editor"),
+      summary: OUTPUT_SUMMARIES[action],
+      response: outputViewSchema,
+      body: outputActionSchema,
+      errors: [409],
+    }, async (c) => {
+      const { tenant, auth } = await requireTenant(c, "editor");
+      const id = intParam(c, "id");
+      const body = await parseJsonBody(c, outputActionSchema);
+      return c.json(await actOnOutput(c.get("services"), tenant, auth.user.id, id, action, body));
+    });
+  }
+
+  app.put(`${BASE}/outputs/:id`, {
+    access: access.tenant("editor"),
+    summary: "Replaces an output with a person's text: served and pinned",
+    response: outputViewSchema,
+    body: outputEditSchema,
+    errors: [409],
+  }, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const id = intParam(c, "id");
+    const body = await parseJsonBody(c, outputEditSchema);
+    return c.json(await actOnOutput(c.get("services"), tenant, auth.user.id, id, "edit", body));
   });
 
   // ---- runs, usage, profiles, settings ----

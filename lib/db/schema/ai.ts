@@ -2,6 +2,7 @@
 import {
   bigint,
   bigserial,
+  boolean,
   date,
   integer,
   jsonb,
@@ -9,13 +10,14 @@ import {
   primaryKey,
   serial,
   text,
+  unique,
 } from "drizzle-orm/pg-core";
 
 import { ts } from "./core.ts";
 
 // The enums live with the snapshot types, which the edge imports without reaching lib/db.
-import type { AiPresetId, AiRuleStatus } from "../../ai/snapshot_types.ts";
-export type { AiPresetId, AiRuleStatus };
+import type { AiPresetId, AiReviewMode, AiRuleStatus } from "../../ai/snapshot_types.ts";
+export type { AiPresetId, AiReviewMode, AiRuleStatus };
 
 export const aiRules = pgTable("ai_rules", {
   id: serial("id").primaryKey(),
@@ -33,6 +35,7 @@ export const aiRules = pgTable("ai_rules", {
   status: text("status").$type<AiRuleStatus>().notNull().default("draft"),
   /** Bumped on every edit; part of the transformed-value cache key. */
   version: integer("version").notNull().default(1),
+  reviewMode: text("review_mode").$type<AiReviewMode>().notNull().default("auto"),
   createdBy: text("created_by"),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -87,3 +90,37 @@ export const aiRegenVersions = pgTable("ai_regen_versions", {
   version: integer("version").notNull().default(1),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.tenantId, t.profile] })]);
+
+/** Output review states (migrations/0010_ai_outputs.sql, docs/decisions.md "AI outputs"). */
+export const AI_OUTPUT_STATUSES = [
+  "auto",
+  "pending",
+  "approved",
+  "rejected",
+  "edited",
+  "source_changed",
+] as const;
+export type AiOutputStatus = typeof AI_OUTPUT_STATUSES[number];
+
+export const aiOutputs = pgTable("ai_outputs", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  ruleId: integer("rule_id").notNull(),
+  ruleVersion: integer("rule_version").notNull(),
+  profile: text("profile").notNull(),
+  path: text("path").notNull(),
+  field: text("field").notNull(),
+  source: text("source").notNull(),
+  sourceHash: text("source_hash").notNull(),
+  output: text("output").notNull(),
+  status: text("status").$type<AiOutputStatus>().notNull(),
+  pinned: boolean("pinned").notNull().default(false),
+  model: text("model").notNull(),
+  presetId: text("preset_id").$type<AiPresetId>().notNull(),
+  presetVersion: integer("preset_version").notNull(),
+  promptHash: text("prompt_hash").notNull(),
+  tokens: integer("tokens").notNull().default(0),
+  version: integer("version").notNull().default(1),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+}, (t) => [unique().on(t.tenantId, t.ruleId, t.path, t.field)]);

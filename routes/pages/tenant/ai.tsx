@@ -10,6 +10,16 @@ import { usageView } from "../../../lib/ai/usage.ts";
 import { aiEngineFor } from "../../../lib/ai/engine.ts";
 import { formatCount } from "../../../lib/dashboard/format.ts";
 import { aiRunsSection } from "./ai_runs.tsx";
+import { listOutputs } from "../../../lib/ai/outputs.ts";
+import type { OutputView } from "../../../lib/ai/view_schema.ts";
+import { OutputsTable } from "./ai_outputs.tsx";
+
+/** Newest outputs shown per rule on this page; the review page has them all. */
+const OUTPUTS_PER_RULE = 10;
+const REVIEW_OPTIONS = [
+  { value: "auto", label: "Auto: serve new outputs at once" },
+  { value: "review", label: "Review: serve only approved outputs" },
+];
 
 const PRESET_LABEL: Record<string, string> = {
   rewrite_tone: "Rewrite tone",
@@ -67,7 +77,11 @@ function PresetFields({ rule }: { rule?: ReturnType<typeof ruleView> }) {
   );
 }
 
-function RuleCard({ t, r }: { t: TenantPageCtx; r: ReturnType<typeof ruleView> }) {
+function RuleCard({ t, r, outputs }: {
+  t: TenantPageCtx;
+  r: ReturnType<typeof ruleView>;
+  outputs: OutputView[];
+}) {
   const base = `${t.api}/ai-transform/rules/${r.id}`;
   const editor = t.can("editor");
   const action = (path: string, label: string, done: string) => (
@@ -98,6 +112,8 @@ function RuleCard({ t, r }: { t: TenantPageCtx; r: ReturnType<typeof ruleView> }
         </dd>
         <dt>Route</dt>
         <dd>{r.routePattern ? <code>{r.routePattern}</code> : "every path"}</dd>
+        <dt>Review</dt>
+        <dd>{r.reviewMode === "review" ? "approved outputs only" : "automatic"}</dd>
         {r.tone && (
           <>
             <dt>Tone</dt>
@@ -156,10 +172,31 @@ function RuleCard({ t, r }: { t: TenantPageCtx; r: ReturnType<typeof ruleView> }
             <Field name="fieldSelector" label="Field selector" value={r.fieldSelector} required />
             <Field name="routePattern:null" label="Route prefix" value={r.routePattern} />
             <Field name="profile" label="Profile" value={r.profile} />
+            <Select
+              name="reviewMode"
+              label="Review"
+              options={REVIEW_OPTIONS}
+              value={r.reviewMode}
+            />
             <PresetFields rule={r} />
           </ApiForm>
         </details>
       )}
+      <details open={outputs.length > 0}>
+        <summary>Outputs ({outputs.length} newest)</summary>
+        {outputs.length === 0
+          ? (
+            <p class="muted">
+              No stored outputs yet: they appear once live requests are transformed.
+            </p>
+          )
+          : <OutputsTable t={t} outputs={outputs} label={`Outputs of rule ${r.id}`} />}
+        <p>
+          <a href={`${t.href}/ai-review?status=pending&rule=${r.id}`}>
+            Review queue of this rule →
+          </a>
+        </p>
+      </details>
     </section>
   );
 }
@@ -180,13 +217,16 @@ function Meter({ label, used, cap }: { label: string; used: number; cap: number 
 }
 
 export const aiPage: TenantAreaPage = async (t) => {
-  await aiEngineFor(t.s).runs.flush();
+  await aiEngineFor(t.s).flush();
   const limits = tenantAiLimits(t.tenant);
   const [rows, usage] = await Promise.all([
     listRules(t.s, t.tenant.id),
     usageView(t.s, t.tenant.id, limits),
   ]);
   const rules = rows.map((r: AiRule) => ruleView(r));
+  const outputs = await Promise.all(
+    rules.map((r) => listOutputs(t.s, t.tenant.id, { limit: OUTPUTS_PER_RULE, ruleId: r.id })),
+  );
   const editor = t.can("editor");
   const modelConfigured = !!aiEngineFor(t.s).model;
   return (
@@ -265,7 +305,7 @@ export const aiPage: TenantAreaPage = async (t) => {
           <code>?transform=&lt;profile&gt;</code> are then rewritten.
         </Empty>
       )}
-      {rules.map((r) => <RuleCard key={r.id} t={t} r={r} />)}
+      {rules.map((r, i) => <RuleCard key={r.id} t={t} r={r} outputs={outputs[i].outputs} />)}
       {editor && (
         <section class="card">
           <h2>Create a rule</h2>
@@ -296,6 +336,7 @@ export const aiPage: TenantAreaPage = async (t) => {
               placeholder="default"
               hint="Requests opt in with ?transform=<profile>"
             />
+            <Select name="reviewMode" label="Review" options={REVIEW_OPTIONS} value="auto" />
             <PresetFields />
           </ApiForm>
         </section>

@@ -10,6 +10,7 @@ import { domainsPage } from "./domains.tsx";
 import { membersPage } from "./members.tsx";
 import { webhooksPage } from "./webhooks.tsx";
 import { aiPage } from "./ai.tsx";
+import { aiReviewPage } from "./ai_review.tsx";
 import { experimentsPage } from "./experiments.tsx";
 import { usagePage } from "./usage.tsx";
 import { logsPage } from "./logs.tsx";
@@ -25,6 +26,7 @@ export const TENANT_PAGES: Record<string, TenantAreaPage> = {
   members: membersPage,
   webhooks: webhooksPage,
   ai: aiPage,
+  "ai-review": aiReviewPage,
   experiments: experimentsPage,
   usage: usagePage,
   logs: logsPage,
