@@ -77,6 +77,25 @@ export function ApiForm(p: ApiFormProps) {
   );
 }
 
+/** A one-button secondary action in a row of actions (POST, "Saving…"). */
+export function InlineAction(
+  p: { api: string; submit: string; done: string; label: string; children?: ComponentChildren },
+) {
+  return (
+    <ApiForm
+      api={p.api}
+      submit={p.submit}
+      busy="Saving…"
+      done={p.done}
+      layout="inline"
+      secondary
+      label={p.label}
+    >
+      {p.children}
+    </ApiForm>
+  );
+}
+
 type FieldProps = {
   name: string;
   label: string;

@@ -8,6 +8,7 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiOutputs, type AiOutputStatus, type AiPresetId } from "../db/schema/mod.ts";
+import { WriteQueue } from "./write_queue.ts";
 
 /** What the runtime needs of a stored output that a person acted on (or that waits for one). */
 export type OutputDecision = {
@@ -105,12 +106,9 @@ type Op = { kind: "record"; r: OutputRecord } | { kind: "moved"; m: SourceMoved 
 
 /** Queues output records and writes them in batches; `flush()` waits for everything queued. */
 export class OutputRecorder {
-  #queue: Op[] = [];
-  #flushing: Promise<void> = Promise.resolve();
-  #scheduled = false;
+  #queue = new WriteQueue<Op>(MAX_QUEUE, (batch) => this.#write(batch));
   /** What was queued already, so a repeat of the same answer costs no write. */
   #seen = new Set<string>();
-  dropped = 0;
 
   constructor(readonly s: Services) {}
 
@@ -136,30 +134,16 @@ export class OutputRecorder {
 
   #push(seenKey: string, op: Op): void {
     if (this.#seen.has(seenKey)) return;
-    if (this.#queue.length >= MAX_QUEUE) {
-      this.dropped++;
-      return;
-    }
+    if (!this.#queue.push(op)) return;
     if (this.#seen.size >= MAX_SEEN) this.#seen.clear();
     this.#seen.add(seenKey);
-    this.#queue.push(op);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setTimeout(() => {
-        this.#scheduled = false;
-        void this.flush();
-      }, 0);
-    }
   }
 
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#write());
-    return this.#flushing;
+    return this.#queue.flush();
   }
 
-  async #write(): Promise<void> {
-    const batch = this.#queue.splice(0);
-    if (batch.length === 0) return;
+  async #write(batch: Op[]): Promise<void> {
     try {
       const records = new Map<string, OutputRecord>();
       for (const op of batch) {
@@ -170,6 +154,7 @@ export class OutputRecorder {
       }
       if (records.size) await upsertOutputs(this.s, [...records.values()]);
     } catch (e) {
+      this.#seen.clear(); // what was lost may be recorded again
       this.s.log.warn("ai output record flush failed", {
         outputs: batch.length,
         error: e instanceof Error ? e.message : String(e),

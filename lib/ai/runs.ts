@@ -8,6 +8,7 @@ import type { Services } from "../services.ts";
 import { type AiFieldError, type AiRuleSummary, aiRuns } from "../db/schema/mod.ts";
 import { upsertDailyUsage, utcDay } from "./usage.ts";
 import type { RunsPage, RunView } from "./view_schema.ts";
+import { WriteQueue } from "./write_queue.ts";
 
 export const RUN_MODES = ["preview", "runtime"] as const;
 export type RunMode = typeof RUN_MODES[number];
@@ -44,32 +45,21 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /** Queues runs and flushes them in the background; `flush()` waits for everything queued so far. */
 export class RunLogger {
-  #queue: RunRecord[] = [];
-  #flushing: Promise<void> = Promise.resolve();
-  #scheduled = false;
-  dropped = 0;
+  #queue = new WriteQueue<RunRecord>(MAX_QUEUE, (batch) => this.#write(batch));
   #lastPrune = -Infinity;
 
   constructor(readonly s: Services) {}
 
+  get dropped(): number {
+    return this.#queue.dropped;
+  }
+
   enqueue(run: RunRecord): void {
-    if (this.#queue.length >= MAX_QUEUE) {
-      this.dropped++; // back-pressure: never grow without bound while Postgres is down
-      return;
-    }
     this.#queue.push(run);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setTimeout(() => {
-        this.#scheduled = false;
-        void this.flush();
-      }, 0);
-    }
   }
 
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(() => this.#write());
-    return this.#flushing;
+    return this.#queue.flush();
   }
 
   async #prune(): Promise<void> {
@@ -80,9 +70,7 @@ export class RunLogger {
     await this.s.db.delete(aiRuns).where(lt(aiRuns.createdAt, cutoff));
   }
 
-  async #write(): Promise<void> {
-    const batch = this.#queue.splice(0);
-    if (batch.length === 0) return;
+  async #write(batch: RunRecord[]): Promise<void> {
     try {
       // RunRecord's fields are the table's columns, except the time and a rounded latency.
       await this.s.db.insert(aiRuns).values(batch.map(({ at, latencyMs, ...columns }) => ({

@@ -1,6 +1,6 @@
 /** AI transforms: token usage against caps, rules per preset, preview, regenerate, runs. */
 import type { TenantAreaPage, TenantPageCtx } from "./shell.tsx";
-import { ApiForm, Field, Select } from "../../../components/ApiForm.tsx";
+import { ApiForm, Field, InlineAction, Select } from "../../../components/ApiForm.tsx";
 import { Island } from "../../../components/Island.tsx";
 import { Badge, Empty, Refusal } from "../../../components/ui.tsx";
 import { type AiRule, listRules, ruleView } from "../../../lib/ai/rules.ts";
@@ -85,13 +85,10 @@ function RuleCard({ t, r, outputs }: {
   const base = `${t.api}/ai-transform/rules/${r.id}`;
   const editor = t.can("editor");
   const action = (path: string, label: string, done: string) => (
-    <ApiForm
+    <InlineAction
       api={`${base}/${path}`}
       submit={label}
-      busy="Saving…"
       done={done}
-      layout="inline"
-      secondary
       label={`${label} rule ${r.id}`}
     />
   );

@@ -3,7 +3,7 @@
  * shows per rule and the review page shows for the queue, with the review actions.
  */
 import type { TenantPageCtx } from "./shell.tsx";
-import { ApiForm, Field } from "../../../components/ApiForm.tsx";
+import { ApiForm, Field, InlineAction } from "../../../components/ApiForm.tsx";
 import { Badge, TableWrap, Time } from "../../../components/ui.tsx";
 import type { OutputView } from "../../../lib/ai/view_schema.ts";
 
@@ -19,17 +19,14 @@ const TONE = {
 function Actions({ t, o }: { t: TenantPageCtx; o: OutputView }) {
   const base = `${t.api}/ai-transform/outputs/${o.id}`;
   const act = (path: string, label: string, done: string) => (
-    <ApiForm
+    <InlineAction
       api={`${base}/${path}`}
       submit={label}
-      busy="Saving…"
       done={done}
-      layout="inline"
-      secondary
       label={`${label} output ${o.id}`}
     >
       <input type="hidden" name="version:number" value={String(o.version)} />
-    </ApiForm>
+    </InlineAction>
   );
   return (
     <div class="actions">
