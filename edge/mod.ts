@@ -269,6 +269,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     resolveDomain: async (hostname) => await snapshots.domain(hostname),
     invalidate: (slug) => snapshots.invalidate(slug),
     invalidateQuota: (userId) => snapshots.invalidateQuota(userId),
+    invalidateAll: () => snapshots.clear(),
     close: () => deps.upstream.close(),
     cache,
   };

@@ -72,6 +72,13 @@ export class SnapshotCache {
     this.quotas.delete(userId);
   }
 
+  /** Every next read goes to KV. */
+  clear(): void {
+    this.snaps.clear();
+    this.hosts.clear();
+    this.quotas.clear();
+  }
+
   /** The next read of the tenant (and of any custom domain) goes to KV. */
   invalidate(slug: string): void {
     this.snaps.delete(slug);

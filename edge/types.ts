@@ -73,6 +73,8 @@ export type Edge = {
   invalidate(slug: string): void;
   /** Drops the memoised quota snapshot of an account (called after it is republished). */
   invalidateQuota(userId: string): void;
+  /** Drops everything memoised from KV (the change feed lost track, KV was rebuilt). */
+  invalidateAll(): void;
   /** Closes idle upstream connections (shutdown). */
   close(): void;
 };

@@ -17,6 +17,7 @@ import { projectSlug, startProjector } from "./edge_config/projector.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
 import { upstreamClient } from "../edge/upstream_client.ts";
+import { startChangeFeed } from "../edge/change_feed.ts";
 
 export type App = {
   services: Services;
@@ -71,6 +72,21 @@ async function openKv(config: Config): Promise<Deno.Kv> {
   return await Deno.openKv(`${config.dataDir}/kv.sqlite3`);
 }
 
+/**
+ * Changes made by other instances reach this one through the KV change log; in-memory KV
+ * has no other instances (this process's own changes invalidate through the listeners).
+ */
+function followChanges(config: Config, services: Services, edge: Edge) {
+  if (config.kvPath === ":memory:") return null;
+  return startChangeFeed(services.kv, {
+    pollMs: config.edgeChangePollMs,
+    watch: config.denoDeploy || /^https?:\/\//.test(config.kvPath ?? ""),
+    onChange: (c) => c.kind === "tenant" ? edge.invalidate(c.id) : edge.invalidateQuota(c.id),
+    onGap: () => edge.invalidateAll(),
+    log: services.log,
+  });
+}
+
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
   const dbHandle = opts.dbHandle ?? await openMigratedDb(config);
   const kv = opts.kv ?? await openKv(config);
@@ -110,6 +126,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
+  const feed = followChanges(config, services, edge);
   const handler = createHandler(services, edge);
   return {
     services,
@@ -120,6 +137,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     },
     async close() {
       stopOverage();
+      feed?.stop();
       await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise

@@ -49,6 +49,7 @@ const EnvSchema = z.object({
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
   EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
   EDGE_PROJECTOR_INTERVAL_MS: intIn(50, 600_000).default(2_000),
+  EDGE_CHANGE_POLL_MS: intIn(10, 60_000).default(100),
   MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   MIGRATE_ON_START: bool.default(true),
@@ -230,6 +231,8 @@ export type Config = {
   edgeSnapshotMaxStaleMs: number;
   /** How often every instance looks for tenants whose KV snapshot is behind Postgres. */
   edgeProjectorIntervalMs: number;
+  /** How often an instance on a local KV file polls the change log (edge/change_feed.ts). */
+  edgeChangePollMs: number;
   /** Session-capable URL for migrations (direct or session pooler); else databaseUrl. */
   migrationDatabaseUrl: string | undefined;
   /** Migrate at start under the advisory lock (default); false: only check and exit. */
@@ -348,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,
     edgeSnapshotMaxStaleMs: Math.max(e.EDGE_SNAPSHOT_MAX_STALE_MS, e.EDGE_SNAPSHOT_TTL_MS),
     edgeProjectorIntervalMs: e.EDGE_PROJECTOR_INTERVAL_MS,
+    edgeChangePollMs: e.EDGE_CHANGE_POLL_MS,
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     migrateOnStart: e.MIGRATE_ON_START,
     dbRequestTimeoutMs: e.DB_REQUEST_TIMEOUT_MS,

@@ -8,6 +8,7 @@
 import type { Services } from "../services.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { kvCommit, kvRetry } from "../kv/retry.ts";
+import { announceChange } from "../kv/changes.ts";
 import type { QuotaSnapshot } from "../kv/quota.ts";
 import { accountMonth, nextPeriodStart, type QuotaState } from "./quota.ts";
 import { sendQuotaMail } from "./quota_mail.ts";
@@ -47,7 +48,9 @@ export async function publishQuota(s: Services, userId: string): Promise<Publish
       await enforceDomainPlan(s, userId, quota.plan);
       return { changed: false, snapshot: previous!, quota };
     }
-    if ((await kvCommit(() => s.kv.atomic().check(cur).set(key, next))).ok) break;
+    const write = () =>
+      announceChange(s.kv.atomic().check(cur).set(key, next), { kind: "quota", id: userId });
+    if ((await kvCommit(write)).ok) break;
     if (attempt >= 5) throw new Error("quota snapshot write kept conflicting");
   }
   for (const listener of s.quotaListeners) listener(userId);

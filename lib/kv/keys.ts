@@ -6,6 +6,11 @@ export const kvKeys = {
     ["edge", "snapshot_chunk", slug, hash, i] as const,
   /** Custom domain → tenant slug, written for active domains only. */
   hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
+  /** Written with every change log entry: instances poll (or watch) this one small key. */
+  changeBell: () => ["edge", "bell"] as const,
+  /** A change log entry (lib/kv/changes.ts), wall-clock ms first so a poll lists a window. */
+  changeEntry: (at: number, id: string) => ["edge", "change", at, id] as const,
+  changeLog: () => ["edge", "change"] as const,
   /** An account's quota state as the edge reads it (lib/kv/quota.ts). */
   quotaSnapshot: (userId: string) => ["edge", "quota", userId] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,

@@ -11,6 +11,7 @@ import type { ExperimentSnapshot } from "../experiments/snapshot_types.ts";
 import { kvKeys } from "./keys.ts";
 import { sha256Hex } from "../crypto/mod.ts";
 import { kvCommit, kvRetry } from "./retry.ts";
+import { announceChange } from "./changes.ts";
 
 export type EdgeSnapshot = {
   v: 1;
@@ -136,6 +137,7 @@ export async function writeSnapshot(
       for (const host of previousDomains) {
         if (!snap.domains.includes(host)) op.delete(kvKeys.hostRoute(host));
       }
+      announceChange(op, { kind: "tenant", id: snap.slug });
       if (!(await op.commit()).ok) continue; // another writer got in between: look again
       if (prev.value && !prev.value.deleted && prev.value.hash !== hash) {
         await deleteChunks(kv, snap.slug, prev.value);
@@ -195,6 +197,7 @@ export async function deleteSnapshot(
         } satisfies Head,
       );
       for (const host of await domainsOf(kv, slug, prev.value)) op.delete(kvKeys.hostRoute(host));
+      announceChange(op, { kind: "tenant", id: slug });
       if (!(await op.commit()).ok) continue;
       if (prev.value && !prev.value.deleted) await deleteChunks(kv, slug, prev.value);
       return true;
