@@ -169,3 +169,19 @@ export async function stop(inst: Instance) {
   } catch { /* gone */ }
   await inst.exited;
 }
+
+/** A whole edge response for a tenant Host header (raw HTTP/1.1, Connection: close). */
+export async function edgeFetch(
+  inst: Instance,
+  host: string,
+  path: string,
+): Promise<{ status: number; head: string; body: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: inst.port });
+  await conn.write(
+    new TextEncoder().encode(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+  );
+  const raw = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+  const at = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, at);
+  return { status: Number(head.split(" ")[1]), head, body: raw.slice(at + 4) };
+}
