@@ -12,9 +12,14 @@
  * `freshness` scenario (bench/scenarios/70_freshness.ts). Needs PostgreSQL: PGlite
  * lives inside one process and cannot be shared by four.
  */
-import postgres from "postgres";
-import { TEST_ENCRYPTION_KEY } from "../tests/harness.ts";
-import { edgeFetch, type Instance, signUp, startInstance, stop } from "../tests/instances.ts";
+import {
+  edgeFetch,
+  type Instance,
+  sharedWorld,
+  signUp,
+  startInstance,
+  stop,
+} from "../tests/instances.ts";
 import type { Check, ResultRow, ScenarioResult } from "./types.ts";
 
 const PROBE_MS = 10;
@@ -49,12 +54,7 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
   const count = o.instances ?? 4;
   const bumps = o.bumps ?? 100;
   const log = o.log ?? console.log;
-  const dir = await Deno.makeTempDir({ prefix: "cachely-fresh-" });
-  const name = `cachely_fresh_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-  const admin = postgres(o.databaseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(o.databaseUrl);
-  url.pathname = `/${name}`;
+  const world = await sharedWorld(o.databaseUrl, "cachely_fresh");
   let served = 0;
   const origin = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -62,15 +62,7 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
   );
   const instances: Instance[] = [];
   try {
-    const env = {
-      DATABASE_URL: url.toString(),
-      KV_PATH: `${dir}/kv.sqlite3`,
-      DATA_DIR: `${dir}/data`,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      PROXY_DOMAIN: "localhost:8000",
-      ALLOW_PRIVATE_UPSTREAMS: "true",
-      ...o.env,
-    };
+    const env = { ...world.env, USAGE_FLUSH_INTERVAL_MS: "10000", ...o.env };
     for (let i = 0; i < count; i++) instances.push(await startInstance(env));
     const owner = await signUp(instances[0]);
     const slug = `fresh-${crypto.randomUUID().slice(0, 8)}`;
@@ -142,9 +134,7 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
   } finally {
     await Promise.all(instances.map(stop));
     await origin.shutdown();
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await world.close();
   }
 }
 

@@ -7,11 +7,9 @@
  * snapshot TTL (2 s), and an idle B answered its first request from the old snapshot.
  * Skips (saying why) without TEST_DATABASE_URL.
  */
-import postgres from "postgres";
 import { assert, assertEquals } from "./assert.ts";
-import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 import { startUpstream } from "./fakes/upstream.ts";
-import { edgeFetch, type Instance, signUp, startInstance, stop } from "./instances.ts";
+import { edgeFetch, type Instance, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("edge_freshness_test: skipped: TEST_DATABASE_URL is not set");
@@ -40,12 +38,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    const dir = await Deno.makeTempDir();
-    const name = `cachely_fresh_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-    const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const direct = new URL(BASE!);
-    direct.pathname = `/${name}`;
+    const world = await sharedWorld(BASE!, "cachely_fresh");
     let n = 0;
     const up1 = startUpstream();
     const up2 = startUpstream();
@@ -58,19 +51,10 @@ Deno.test({
           tok2: req.headers.get("authorization") === "Bearer tok-2",
         }));
     }
-    const env = {
-      DATABASE_URL: direct.toString(),
-      KV_PATH: `${dir}/kv.sqlite3`,
-      DATA_DIR: `${dir}/data`,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      PROXY_DOMAIN: "localhost:8000",
-      ALLOW_PRIVATE_UPSTREAMS: "true",
-      USAGE_FLUSH_INTERVAL_MS: "3600000",
-    };
     const instances: Instance[] = [];
     const took: number[] = [];
     try {
-      instances.push(await startInstance(env), await startInstance(env));
+      instances.push(await startInstance(world.env), await startInstance(world.env));
       const [a, b] = instances;
       const owner = await signUp(a);
       const slug = `fr-${crypto.randomUUID().slice(0, 8)}`;
@@ -107,36 +91,19 @@ Deno.test({
         }
       });
 
+      /** A settings change on A, then fresh paths on B until one shows it. */
+      const change = async (path: string, body: unknown, shows: string) => {
+        const start = performance.now();
+        const r = await owner.req(a, "PUT", `/api/tenants/${slug}/${path}`, body);
+        assertEquals(r.status, 200, r.text);
+        const fresh = (r: { body: string }) => r.body.includes(shows);
+        took.push(await untilFresh(b, host, (i) => `/~api/item?${path}=${i}`, fresh, start));
+      };
       await t.step("a token change reaches B", async () => {
-        const start = performance.now();
-        const r = await owner.req(a, "PUT", `/api/tenants/${slug}/api-token`, { token: "tok-2" });
-        assertEquals(r.status, 200, r.text);
-        took.push(
-          await untilFresh(
-            b,
-            host,
-            (i) => `/~api/item?token=${i}`,
-            (r) => r.body.includes('"tok2":true'),
-            start,
-          ),
-        );
+        await change("api-token", { token: "tok-2" }, '"tok2":true');
       });
-
       await t.step("an origin change reaches B", async () => {
-        const start = performance.now();
-        const r = await owner.req(a, "PUT", `/api/tenants/${slug}/api-config`, {
-          apiOrigin: up2.url,
-        });
-        assertEquals(r.status, 200, r.text);
-        took.push(
-          await untilFresh(
-            b,
-            host,
-            (i) => `/~api/item?origin=${i}`,
-            (r) => r.body.includes('"origin":2'),
-            start,
-          ),
-        );
+        await change("api-config", { apiOrigin: up2.url }, '"origin":2');
       });
 
       await t.step("a tenant delete reaches B", async () => {
@@ -156,9 +123,7 @@ Deno.test({
       await Promise.all(instances.map(stop));
       await up1.close();
       await up2.close();
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await admin.end();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await world.close();
     }
   },
 });

@@ -4,6 +4,8 @@
  * to it as a user (cookie jar) or a visitor (tenant Host header), stop it.
  */
 // deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
+import postgres from "postgres";
+import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -184,4 +186,37 @@ export async function edgeFetch(
   const at = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, at);
   return { status: Number(head.split(" ")[1]), head, body: raw.slice(at + 4) };
+}
+
+/**
+ * What a set of instances shares: a fresh PostgreSQL database made from `base`, a temp
+ * dir holding the KV file, and the environment to start them with (usage flushed only at
+ * shutdown); `close()` drops the database and the dir.
+ */
+export async function sharedWorld(base: string, prefix: string) {
+  const dir = await Deno.makeTempDir();
+  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: url.toString(),
+    KV_PATH: `${dir}/kv.sqlite3`,
+    DATA_DIR: `${dir}/data`,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    PROXY_DOMAIN: "localhost:8000",
+    ALLOW_PRIVATE_UPSTREAMS: "true",
+    USAGE_FLUSH_INTERVAL_MS: "3600000",
+  };
+  return {
+    dir,
+    url,
+    env,
+    async close() {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
 }
