@@ -8,8 +8,7 @@
  */
 import postgres from "postgres";
 import { assertEquals } from "./assert.ts";
-import { TEST_ENCRYPTION_KEY } from "./harness.ts";
-import { type Instance, signUp, startInstance, stop } from "./instances.ts";
+import { type Instance, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("tenant_update_race_test: skipped: TEST_DATABASE_URL is not set");
@@ -22,23 +21,10 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    const name = `cachely_race_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-    const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const direct = new URL(BASE!);
-    direct.pathname = `/${name}`;
-    const env = {
-      DATABASE_URL: direct.toString(),
-      KV_PATH: `${dir}/kv.sqlite3`,
-      DATA_DIR: `${dir}/data`,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      PROXY_DOMAIN: "localhost:8000",
-      ALLOW_PRIVATE_UPSTREAMS: "true",
-      USAGE_FLUSH_INTERVAL_MS: "3600000",
-    };
+    const world = await sharedWorld(BASE!, "cachely_race");
+    const env = world.env;
     const instances: Instance[] = [];
-    const sql = postgres(direct.toString(), { max: 1, onnotice: () => {} });
+    const sql = postgres(world.url.toString(), { max: 1, onnotice: () => {} });
     try {
       instances.push(await startInstance(env));
       instances.push(await startInstance(env));
@@ -81,9 +67,7 @@ Deno.test({
     } finally {
       await sql.end();
       await Promise.all(instances.map(stop));
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await admin.end();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await world.close();
     }
   },
 });
