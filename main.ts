@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from "./lib/config.ts";
 import { bootstrap } from "./lib/bootstrap.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
 import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
+import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
 
 async function main() {
   let config;
@@ -30,6 +31,7 @@ async function main() {
     throw e;
   }
   const log = app.services.log;
+  const gate = interruptible(app.handler);
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
@@ -41,30 +43,10 @@ async function main() {
         database: config.databaseUrl ? "postgres" : "pglite",
       });
     },
-  }, app.handler);
+  }, gate.handler);
 
-  // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: stop accepting, flush pending usage and queued AI
-  // runs at once (not after draining: Deploy kills 5 s after SIGINT), let in-flight requests
-  // finish until SHUTDOWN_DEADLINE_MS, flush what they recorded, and exit within 5 s always.
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    const started = performance.now();
-    const hardExit = setTimeout(() => Deno.exit(0), 4_900);
-    log.info("shutting down", { deadlineMs: config.shutdownDeadlineMs });
-    const drained = server.shutdown().catch(() => {});
-    await app.flush().catch(() => {});
-    const left = Math.max(0, config.shutdownDeadlineMs - (performance.now() - started));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([drained, new Promise((r) => timer = setTimeout(r, left))]);
-    clearTimeout(timer);
-    await app.close().catch(() => {});
-    clearTimeout(hardExit);
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: drain, answer what is left 503, flush, exit < 5 s.
+  exitOnSignals({ server, app, gate, deadlineMs: config.shutdownDeadlineMs, log });
 }
 
 if (import.meta.main) await main();
