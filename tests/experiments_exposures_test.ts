@@ -103,6 +103,16 @@ dbTest("GET exposures reports every SPEC field, computed by hand", async (app) =
   close(v.uplift.ciLower, 0.884951, "ciLower", 1e-4);
   close(v.uplift.ciUpper, 6.387776, "ciUpper", 1e-4);
   assertEquals(v.uplift.baselineVariantId, control.id);
+  // Sequential (mSPRT, τ = 0.02): V = 0.000197062, Λ = √(V/(V+τ²))·exp(τ²d²/(2V(V+τ²)))
+  // = 5.4383 < 1/0.05, so the any-time sequence −0.9336 … 8.2063 still holds 0: the
+  // fixed interval above calls it, the sequence says keep running.
+  assertEquals(c.sequential, null);
+  assertEquals(v.sequential.method, "msprt");
+  close(v.sequential.likelihoodRatio, 5.438288, "Λ", 1e-5);
+  close(v.sequential.csLower, -0.933569, "csLower", 1e-4);
+  close(v.sequential.csUpper, 8.206297, "csUpper", 1e-4);
+  assertEquals(v.sequential.verdict, "keep_running");
+  assertEquals(v.sequential.baselineVariantId, control.id);
 
   const other = await t.viewer.get(summaryPath(t.slug, e.id, "other_goal"));
   assertEquals(other.body.goalEventName, "other_goal");

@@ -3,13 +3,15 @@
  * All-time. Exposures come from exposure_counts (flushed by the usage aggregator from
  * the edge), events from experiment_events with the goal name. Rows whose stored
  * (variant id, key) no longer match the current variants are excluded from both, so
- * splits total about 100%. Extra fields (srm, uplift) keep the shape a strict superset.
+ * splits total about 100%. Extra fields (srm, uplift, sequential) keep the shape a strict
+ * superset.
  */
 import { and, count, eq, max, sum } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { experimentEvents, exposureCounts } from "../db/schema/mod.ts";
 import { findExperiment, variantsOf } from "./service.ts";
 import { absoluteUplift, sampleRatioMismatch } from "./stats.ts";
+import { sequentialComparison } from "./sequential.ts";
 import type { ExposureSummary } from "./view_schema.ts";
 
 const iso = (d: Date | string | null | undefined): string | null =>
@@ -69,12 +71,14 @@ export async function exposureSummary(
     totalEvents,
     goalEventName: goal,
     variants: rows.map((r) => {
-      const up = control && r !== control
-        ? absoluteUplift(
+      const vs = control && r !== control
+        ? [
           { exposures: control.exposures, events: control.events },
           { exposures: r.exposures, events: r.events },
-        )
+        ] as const
         : null;
+      const up = vs ? absoluteUplift(...vs) : null;
+      const seq = vs ? sequentialComparison(...vs) : null;
       return {
         variantId: r.v.id,
         variantKey: r.v.key,
@@ -89,6 +93,7 @@ export async function exposureSummary(
         conversionRate: pct(r.events, r.exposures),
         lastEventAt: r.lastEventAt,
         uplift: up && control ? { ...up, baselineVariantId: control.v.id } : null,
+        sequential: seq && control ? { ...seq, baselineVariantId: control.v.id } : null,
       };
     }),
     controlVariantId: control?.v.id ?? null,

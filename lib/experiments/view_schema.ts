@@ -57,6 +57,20 @@ const srmSchema = z.strictObject({
   flagged: z.boolean(),
 });
 
+/** The always-valid comparison with control (lib/experiments/sequential.ts; issue 28). */
+const sequentialSchema = z.strictObject({
+  method: z.literal("msprt"),
+  alpha: z.number(),
+  absolute: z.number(),
+  csLower: z.number(),
+  csUpper: z.number(),
+  likelihoodRatio: z.number().nonnegative(),
+  pValue: z.number().min(0).max(1),
+  verdict: z.enum(["keep_running", "variant_wins", "variant_loses", "no_difference"]),
+  summary: z.string(),
+  baselineVariantId: id,
+});
+
 /** GET …/ai-experiments/{id}/exposures (SPEC "Exposure summary", plus srm and uplift). */
 export const exposureSummarySchema = z.strictObject({
   experimentId: id,
@@ -76,8 +90,10 @@ export const exposureSummarySchema = z.strictObject({
     eventCount: count,
     conversionRate: percent,
     lastEventAt: isoTime.nullable(),
-    /** Against the control variant; null for control itself or when undefined. */
+    /** Fixed-horizon interval against control (secondary: valid for one look only). */
     uplift: upliftSchema.nullable(),
+    /** Against control, valid however often it is looked at; null for control or no data. */
+    sequential: sequentialSchema.nullable(),
   })),
   /** The first variant without a transform profile, the baseline of `uplift`. */
   controlVariantId: id.nullable(),

@@ -78,7 +78,8 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
             <th class="num">Split (expected)</th>
             <th class="num">{goal}</th>
             <th class="num">Conversion</th>
-            <th>Uplift vs control (95 % CI)</th>
+            <th>Verdict (any-time 95 % sequence)</th>
+            <th>Uplift vs control (fixed 95 % CI)</th>
             <th>Last seen</th>
           </tr>
         </thead>
@@ -92,6 +93,15 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
               <td class="num">{pct(v.actualSplit)} ({pct(v.expectedSplit)})</td>
               <td class="num">{formatCount(v.eventCount)}</td>
               <td class="num">{pct(v.conversionRate)}</td>
+              <td>
+                {v.sequential
+                  ? `${v.sequential.summary} (${pp(v.sequential.csLower)} … ${
+                    pp(v.sequential.csUpper)
+                  })`
+                  : v.variantId === r.controlVariantId
+                  ? "baseline"
+                  : "—"}
+              </td>
               <td>
                 {v.uplift
                   ? `${pp(v.uplift.absolute)} (${pp(v.uplift.ciLower)} … ${pp(v.uplift.ciUpper)})`
