@@ -9,7 +9,7 @@ import { findUserById } from "../users/mod.ts";
 import { applySubscription, upsertBilling } from "./state.ts";
 import { findBillingByCustomer } from "./account.ts";
 import { refreshSubscription, subscriptionFacts } from "./subscription.ts";
-import { findNul, NUL_MESSAGE } from "../http/text.ts";
+import { refuseBadText } from "../http/validate.ts";
 import { loadStripe } from "./stripe_client.ts";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -63,12 +63,7 @@ function checkedEvent(event: Stripe.Event): Stripe.Event {
   if (typeof event?.type !== "string" || typeof data !== "object" || data === null) {
     throw badRequest("Invalid webhook payload: not a JSON event");
   }
-  const nul = findNul(event);
-  if (nul !== null) {
-    throw badRequest(`Invalid ${nul}: ${NUL_MESSAGE}`, {
-      fields: [{ path: nul, message: NUL_MESSAGE }],
-    });
-  }
+  refuseBadText(event);
   return event;
 }
 

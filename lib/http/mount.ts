@@ -4,6 +4,7 @@
  * of its declared access. Within a router, routes are registered most specific
  * first (a static segment before a parameter at the same place), so
  * `/tenants/slug-availability` never depends on being written before `/tenants/:slug`.
+ * Every path parameter is checked (checkPathParams) before the access middleware.
  * A route that declares its `response` is checked against it when configured
  * (lib/http/response_check.ts).
  */
@@ -12,6 +13,7 @@ import type { AppEnv } from "./env.ts";
 import type { DeclaredRoute } from "./route.ts";
 import { accessMiddleware } from "./access.ts";
 import { responseCheck } from "./response_check.ts";
+import { checkPathParams } from "./validate.ts";
 
 /** The first segment of a path (`/tenants/:slug` → `/tenants`). */
 export function prefixOf(path: string): string {
@@ -40,7 +42,7 @@ export function mountRoutes(api: Hono<AppEnv>, routes: DeclaredRoute[]): void {
     const router = new Hono<AppEnv>();
     for (const r of [...list].sort(bySpecificity)) {
       const rest = r.path.slice(prefix.length) || "/";
-      const chain = [...(r.before ?? []), accessMiddleware(r.access)];
+      const chain = [...(r.before ?? []), checkPathParams, accessMiddleware(r.access)];
       if (r.response) chain.push(responseCheck({ ...r, response: r.response }));
       router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], r.handler);
     }

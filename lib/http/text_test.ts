@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { findNul, NUL_MESSAGE, str } from "./text.ts";
+import { findBadText, NUL_MESSAGE, str, SURROGATE_MESSAGE } from "./text.ts";
 import { parseWith } from "./validate.ts";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
@@ -8,13 +8,17 @@ Deno.test("str() refuses U+0000 and chains like z.string()", () => {
   const s = str().trim().min(2);
   assertEquals(s.safeParse(" ab ").data, "ab");
   assertEquals(s.safeParse("a\u0000b").error?.issues[0].message, NUL_MESSAGE);
+  assertEquals(s.safeParse("a\ud800b").error?.issues[0].message, SURROGATE_MESSAGE);
+  assertEquals(s.safeParse("a\udc00").error?.issues[0].message, SURROGATE_MESSAGE);
+  assertEquals(s.safeParse("😀 ok").data, "😀 ok");
 });
 
-Deno.test("findNul() names the first string or key holding NUL", () => {
-  assertEquals(findNul({ a: ["x", { b: "y\u0000" }] }), "a.1.b");
-  assertEquals(findNul({ ["k\u0000"]: 1 }), "k\u0000");
-  assertEquals(findNul("\u0000"), "(body)");
-  assertEquals(findNul({ a: "fine", n: 1, z: null }), null);
+Deno.test("findBadText() names the first string or key holding NUL or a lone surrogate", () => {
+  assertEquals(findBadText({ a: ["x", { b: "y\u0000" }] })?.path, "a.1.b");
+  assertEquals(findBadText({ ["k\u0000"]: 1 })?.path, "k\u0000");
+  assertEquals(findBadText("\u0000")?.path, "(body)");
+  assertEquals(findBadText({ name: "\ud800" }), { path: "name", message: SURROGATE_MESSAGE });
+  assertEquals(findBadText({ a: "fine", n: 1, z: null }), null);
 });
 
 Deno.test("parseWith() is a 400 naming the field even for z.email() and free records", () => {

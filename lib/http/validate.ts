@@ -1,8 +1,8 @@
 /** Request parsing: every body and query goes through a zod schema; failures are 400s naming the field. */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ApiError, badRequest } from "../errors.ts";
-import { findNul, NUL_MESSAGE } from "./text.ts";
+import { findBadText, str } from "./text.ts";
 
 export type FieldIssue = { path: string; message: string };
 
@@ -16,13 +16,16 @@ export function zodToApiError(error: z.ZodError): ApiError {
   return badRequest(`Invalid ${first.path}: ${first.message}`, { fields });
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const nul = findNul(value);
-  if (nul !== null) {
-    throw badRequest(`Invalid ${nul}: ${NUL_MESSAGE}`, {
-      fields: [{ path: nul, message: NUL_MESSAGE }],
-    });
+/** 400 naming the first string or key holding NUL or a lone surrogate (text.ts). */
+export function refuseBadText(value: unknown): void {
+  const bad = findBadText(value);
+  if (bad !== null) {
+    throw badRequest(`Invalid ${bad.path}: ${bad.message}`, { fields: [bad] });
   }
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  refuseBadText(value);
   const r = schema.safeParse(value);
   if (!r.success) throw zodToApiError(r.error);
   return r.data;
@@ -80,6 +83,26 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
 function payloadTooLarge(maxBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `Body exceeds ${maxBytes} bytes`);
 }
+
+/** Longer than any slug, id or secret we issue; a longer path parameter is a 400. */
+export const PATH_PARAM_MAX = 512;
+const pathParam = str().max(PATH_PARAM_MAX);
+
+/**
+ * Every path parameter through str() before access checks and handlers see it: NUL, a
+ * lone surrogate or an oversized value is a 400 naming the parameter, never a query
+ * that fails in PostgreSQL (a 500).
+ */
+export const checkPathParams: MiddlewareHandler = async (c, next) => {
+  for (const [name, value] of Object.entries(c.req.param() as Record<string, string>)) {
+    const r = pathParam.safeParse(value);
+    if (!r.success) {
+      const message = r.error.issues[0].message;
+      throw badRequest(`Invalid ${name}: ${message}`, { fields: [{ path: name, message }] });
+    }
+  }
+  await next();
+};
 
 /** The largest PostgreSQL integer (serial ids). */
 export const INT4_MAX = 2_147_483_647;

@@ -1,6 +1,7 @@
 /** Mounts every tenant area page at /dashboard/:slug/<path> (TENANT_AREAS in components/nav.ts). */
 import { Hono } from "hono";
 import type { AppEnv } from "../../../lib/http/env.ts";
+import { checkPathParams } from "../../../lib/http/validate.ts";
 import { renderTenantArea, type TenantAreaPage } from "./shell.tsx";
 import { overviewPage } from "./overview.tsx";
 import { apiPage } from "./api.tsx";
@@ -37,7 +38,11 @@ export const TENANT_PAGES: Record<string, TenantAreaPage> = {
 export function tenantPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const [path, body] of Object.entries(TENANT_PAGES)) {
-    app.get(`/dashboard/:slug${path ? `/${path}` : ""}`, (c) => renderTenantArea(c, path, body));
+    app.get(
+      `/dashboard/:slug${path ? `/${path}` : ""}`,
+      checkPathParams,
+      (c) => renderTenantArea(c, path, body),
+    );
   }
   return app;
 }
