@@ -7,8 +7,7 @@
  */
 import postgres from "postgres";
 import { assert, assertEquals } from "./assert.ts";
-import { TEST_ENCRYPTION_KEY } from "./harness.ts";
-import { edgeGet, type Instance, signUp, startInstance, stop } from "./instances.ts";
+import { edgeGet, type Instance, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("shutdown_test: skipped: TEST_DATABASE_URL is not set");
@@ -36,12 +35,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    const name = `cachely_stop_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-    const admin = postgres(BASE!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const direct = new URL(BASE!);
-    direct.pathname = `/${name}`;
+    const world = await sharedWorld(BASE!, "cachely_stop");
     let slowArrived = 0;
     const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
       if (new URL(req.url).pathname.startsWith("/slow")) {
@@ -52,15 +46,7 @@ Deno.test({
     });
     let inst: Instance | null = null;
     try {
-      inst = await startInstance({
-        DATABASE_URL: direct.toString(),
-        KV_PATH: `${dir}/kv.sqlite3`,
-        DATA_DIR: `${dir}/data`,
-        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        PROXY_DOMAIN: "localhost:8000",
-        ALLOW_PRIVATE_UPSTREAMS: "true",
-        USAGE_FLUSH_INTERVAL_MS: "3600000",
-      });
+      inst = await startInstance(world.env);
       const owner = await signUp(inst);
       const slug = `stop-${crypto.randomUUID().slice(0, 8)}`;
       const created = await owner.req(inst, "POST", "/api/tenants", {
@@ -88,7 +74,7 @@ Deno.test({
       for (const a of answers) {
         assertEquals([a.status, a.retryAfter], [503, "5"], a.text || "connection cut");
       }
-      const sql = postgres(direct.toString(), { max: 1, onnotice: () => {} });
+      const sql = postgres(world.url.toString(), { max: 1, onnotice: () => {} });
       const [{ n }] = await sql`SELECT coalesce(sum(u.requests), 0)::int AS n FROM usage_daily u
         JOIN tenants t ON t.id = u.tenant_id WHERE t.slug = ${slug}`;
       await sql.end();
@@ -96,9 +82,7 @@ Deno.test({
     } finally {
       if (inst) await stop(inst);
       await upstream.shutdown();
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await admin.end();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await world.close();
     }
   },
 });
