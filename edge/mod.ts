@@ -27,6 +27,7 @@ import { assetRoute, handleAsset } from "./assets.ts";
 import { handleSite } from "./site.ts";
 import { BadPathError } from "./url_join.ts";
 import { isPaused, pausedResponse } from "./quota.ts";
+import { type OriginTally, withOriginTally } from "./origin_tally.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import type { Assignment } from "./experiments.ts";
 
@@ -161,6 +162,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     let kind: UsageRecord["kind"] = "other";
     let out: Outcome & { experiment?: ApiExperiment };
     let path = "/";
+    const tally: OriginTally = { requests: 0, bytes: 0, ms: 0 };
     try {
       const found = target.surface === "domain" ? snapshots.domain(target.hostname) : target.slug;
       const slug = found instanceof Promise ? await found : found;
@@ -200,17 +202,18 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       );
       if (path.startsWith("/~api/")) {
         kind = "api";
-        out = await handleApi(ec, rc, path.slice(5));
+        out = await withOriginTally(tally, () => handleApi(ec, rc, path.slice(5)));
       } else {
         const route = assetRoute(ec, rc);
         if (route) {
           kind = "asset";
-          out = await handleAsset(ec, rc, route);
+          out = await withOriginTally(tally, () => handleAsset(ec, rc, route));
         } else if (
           target.surface !== "tenant" && snap.website.siteProxy && snap.website.origin
         ) {
           kind = "site";
-          out = await handleSite(ec, rc, snap.website.origin);
+          const origin = snap.website.origin;
+          out = await withOriginTally(tally, () => handleSite(ec, rc, origin));
         } else {
           out = { res: edgeError(404, "not_found", "Not found"), cache: null, bytes: 0 };
         }
@@ -230,7 +233,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         out = { res: edgeError(500, "internal", "Internal error"), cache: null, bytes: 0 };
       }
     }
-    if (snap) record(snap, req.method, path, kind, out, start);
+    if (snap) record(snap, req.method, path, kind, out, start, tally);
     return out.res;
   }
 
@@ -241,6 +244,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     kind: UsageRecord["kind"],
     out: Outcome & { experiment?: ApiExperiment },
     start: number,
+    tally?: OriginTally,
   ): void {
     const a = out.experiment;
     try {
@@ -255,6 +259,9 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         kind,
         durationMs: deps.clock.now() - start,
         ...(out.blocked ? { blocked: true } : {}),
+        ...(tally && tally.requests > 0
+          ? { originRequests: tally.requests, originBytes: tally.bytes, originMs: tally.ms }
+          : {}),
         experiment: a && a.countExposure
           ? { experimentId: a.experimentId, variantId: a.variantId, variantKey: a.variantKey }
           : null,

@@ -32,6 +32,10 @@ export type UsageRecord = {
   durationMs: number;
   /** A bot refused on the asset path (issue 9): counted as blocked, never as bandwidth. */
   blocked?: boolean;
+  /** Upstream requests this request made (0 or absent for a hit), their bytes and time. */
+  originRequests?: number;
+  originBytes?: number;
+  originMs?: number;
   experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
 };
 

@@ -7,6 +7,7 @@
 import type { EdgeDeps } from "./types.ts";
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../lib/net/ssrf.ts";
 import type { UpstreamResult } from "./upstream_types.ts";
+import { countOrigin } from "./origin_tally.ts";
 
 export type { UpstreamFailure, UpstreamResult } from "./upstream_types.ts";
 
@@ -82,11 +83,16 @@ export async function fetchUpstream(deps: EdgeDeps, req: UpstreamRequest): Promi
     deps.log.warn("edge upstream refused", { host: req.url.hostname, reason });
     return { kind: "error", status: 502, code: "upstream_refused", message: "Upstream refused" };
   }
-  return await deps.upstream.request({
+  const t0 = performance.now();
+  const r = await deps.upstream.request({
     url: req.url,
     method: req.method ?? "GET",
     headers: req.headers,
     maxBuffer: req.maxBuffer,
     timeoutMs: deps.config.upstreamTimeoutMs,
   });
+  // A streamed body counts its declared length (its bytes flow after this returns).
+  const bytes = r.kind === "buffered" ? r.body.byteLength : r.kind === "stream" ? r.length ?? 0 : 0;
+  countOrigin(bytes, performance.now() - t0);
+  return r;
 }

@@ -108,6 +108,9 @@ dbTest(
       blocked: 0,
       cacheHitRatio: 0.6923,
       errorRate: 0.0667,
+      originRequests: 0,
+      originBytes: 0,
+      statusClasses: { "1xx": 0, "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 },
     });
     assertEquals(r.body.previous, {
       period: "2026-10",
@@ -123,6 +126,9 @@ dbTest(
       blocked: 0,
       cacheHitRatio: 1,
       errorRate: 0.2857,
+      originRequests: 0,
+      originBytes: 0,
+      statusClasses: { "1xx": 0, "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 },
     });
     assertEquals(r.body.ai, {
       inputTokens: 100,

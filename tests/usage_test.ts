@@ -60,6 +60,9 @@ dbTest("GET /api/tenants/{slug}/usage returns current and previous month totals"
     errors: 1,
     blocked: 0,
     cacheHitRatio: 0.6667,
+    originRequests: 0,
+    originBytes: 0,
+    statusClasses: { "1xx": 0, "2xx": 3, "3xx": 0, "4xx": 0, "5xx": 1 },
   });
   assertEquals(r.body.previous.period, "2026-10");
   assertEquals(r.body.previous.requests, 1);

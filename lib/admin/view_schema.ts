@@ -71,7 +71,12 @@ export const adminOverviewSchema = z.strictObject({
   period,
   users: z.strictObject({ total: count, blocked: count, admins: count }),
   tenants: z.strictObject({ total: count, createdInPeriod: count }),
-  usage: usageTotalsSchema.omit({ blocked: true }),
+  usage: usageTotalsSchema.omit({
+    blocked: true,
+    originRequests: true,
+    originBytes: true,
+    statusClasses: true,
+  }),
   ai: z.strictObject({ inputTokens: count, outputTokens: count, modelCalls: count }),
   topTenants: z.array(z.strictObject({ slug: z.string(), requests: count, bytes: count })),
 });

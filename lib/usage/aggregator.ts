@@ -1,7 +1,8 @@
 /**
  * The in-memory usage aggregator behind the edge's UsageSink (DESIGN "Request flow" 5).
  * `record()` is synchronous and never touches the database, so a visitor never waits
- * on Postgres. Deltas are folded into per-(tenant, UTC day) buckets and per-variant
+ * on Postgres. Deltas are folded into per-(tenant, UTC hour) buckets (summed into
+ * per-day rows at flush time, so a request costs one bucket update) and per-variant
  * exposure counters, request logs are sampled, and everything is flushed in batches:
  * every flushIntervalMs, or early once flushMaxEntries entries are pending. A failed
  * flush merges its batch back for the next try; pending entries are bounded and every
@@ -12,6 +13,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import type {
   ExposureDelta,
+  HourBucket,
   RequestLogEntry,
   UsageBatch,
   UsageBucket,
@@ -24,6 +26,7 @@ import type { AggregatorStatus } from "./aggregator_schema.ts";
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 export type AggregatorOptions = {
   target: UsageFlushTarget;
@@ -63,7 +66,8 @@ export type ThresholdCheck = (
 export class UsageAggregator implements UsageSink {
   readonly gate: ThresholdGate;
   #o: Required<Omit<AggregatorOptions, "thresholdGate">>;
-  #buckets = new Map<string, UsageBucket>();
+  /** Pending counters per `${tenantId}|${hour start ms}`. */
+  #buckets = new Map<string, HourBucket>();
   #exposures = new Map<string, ExposureDelta>();
   #logs: RequestLogEntry[] = [];
   #enabled = true;
@@ -126,12 +130,12 @@ export class UsageAggregator implements UsageSink {
     }
     if (!Number.isSafeInteger(r.tenantId) || r.tenantId <= 0) return;
     const full = this.pendingEntries >= this.#o.maxPendingEntries;
-    const day = this.#dayOf(r.ts);
-    const key = `${r.tenantId}|${day}`;
+    const hour = this.#hourOf(r.ts);
+    const key = `${r.tenantId}|${hour}`;
     let b = this.#buckets.get(key);
     if (!b) {
       if (full) return void this.#c.droppedOnOverflow++;
-      b = emptyBucket(r.tenantId, day);
+      b = { ...emptyBucket(r.tenantId, this.#dayOf(hour)), hour: this.#hourText };
       this.#buckets.set(key, b);
     }
     if (r.blocked) {
@@ -144,7 +148,18 @@ export class UsageAggregator implements UsageSink {
       else if (r.cache === "MISS") b.misses++;
       else if (r.cache === "STALE") b.stale++;
       else if (r.cache === "BYPASS") b.bypass++;
-      if (r.status >= 500) b.errors++;
+      const st = r.status;
+      if (st >= 500) {
+        b.errors++;
+        b.status5xx++;
+      } else if (st >= 400) b.status4xx++;
+      else if (st >= 300) b.status3xx++;
+      else if (st >= 200) b.status2xx++;
+      else b.status1xx++;
+    }
+    if (r.originRequests) {
+      b.originRequests += r.originRequests;
+      b.originBytes += byteCount(r.originBytes ?? 0);
     }
     this.#c.enqueuedDeltas++;
 
@@ -193,7 +208,19 @@ export class UsageAggregator implements UsageSink {
     return c[1]++ < cap;
   }
 
-  // The hot path formats a date once per UTC day, not once per request (bench/PROFILE.md).
+  // The hot path formats an hour once per hour, not once per request (bench/PROFILE.md).
+  #hourStart = Number.NaN;
+  #hourText = "";
+  /** The start (ms) of the UTC hour of `ts`; #hourText is its ISO form. */
+  #hourOf(ts: number): number {
+    const start = ts - (((ts % HOUR_MS) + HOUR_MS) % HOUR_MS);
+    if (start !== this.#hourStart) {
+      this.#hourText = new Date(start).toISOString();
+      this.#hourStart = start;
+    }
+    return start;
+  }
+
   #dayStart = Number.NaN;
   #dayText = "";
   #dayOf(ts: number): string {
@@ -256,7 +283,7 @@ export class UsageAggregator implements UsageSink {
         });
         return;
       }
-      buckets += batch.buckets.length + batch.exposures.length;
+      buckets += (batch.hours?.length ?? 0) + batch.exposures.length;
       logs += batch.logs.length;
       for (const b of batch.buckets) tenants.add(b.tenantId);
     }
@@ -269,15 +296,28 @@ export class UsageAggregator implements UsageSink {
     await this.#afterFlush(tenants);
   }
 
-  /** Removes up to `max` entries from pending: buckets first, then exposures, then logs. */
+  /**
+   * Removes up to `max` entries from pending: hour buckets first (with the day rows they
+   * sum to), then exposures, then logs.
+   */
   #take(max: number): UsageBatch {
-    const batch: UsageBatch = { buckets: [], logs: [], exposures: [] };
+    const hours: HourBucket[] = [];
+    const days = new Map<string, UsageBucket>();
+    const batch: UsageBatch = { buckets: [], hours, logs: [], exposures: [] };
     let room = max;
     for (const [k, b] of this.#buckets) {
       if (room-- <= 0) break;
-      batch.buckets.push(b);
+      hours.push(b);
       this.#buckets.delete(k);
+      const dk = `${b.tenantId}|${b.day}`;
+      const d = days.get(dk);
+      if (d) addBucket(d, b);
+      else {
+        const { hour: _h, ...day } = b;
+        days.set(dk, day);
+      }
     }
+    batch.buckets = [...days.values()];
     for (const [k, e] of this.#exposures) {
       if (room-- <= 0) break;
       batch.exposures.push(e);
@@ -289,8 +329,9 @@ export class UsageAggregator implements UsageSink {
 
   /** Merges a failed batch back, adding to deltas that arrived meanwhile; bounded. */
   #putBack(batch: UsageBatch): void {
-    for (const b of batch.buckets) {
-      const key = `${b.tenantId}|${b.day}`;
+    // The day rows are sums of the hours: only the hours go back.
+    for (const b of batch.hours ?? []) {
+      const key = `${b.tenantId}|${Date.parse(b.hour)}`;
       const cur = this.#buckets.get(key);
       if (cur) addBucket(cur, b);
       else this.#buckets.set(key, b);

@@ -99,8 +99,22 @@ Deno.test("record() folds requests into per-(tenant, UTC day) buckets", async ()
     bypass: 1,
     errors: 1,
     blocked: 0,
+    status1xx: 0,
+    status2xx: 3,
+    status3xx: 0,
+    status4xx: 1,
+    status5xx: 1,
+    originRequests: 0,
+    originBytes: 0,
   });
   assertEquals(byKey["1|2026-11-23"].requests, 1);
+  // the same deltas per UTC hour, which the day rows sum
+  const hours = target.batches.flatMap((b) => b.hours ?? []);
+  assertEquals(hours.map((h) => `${h.tenantId}|${h.hour}|${h.requests}`).sort(), [
+    "1|2026-11-22T23:00:00.000Z|5",
+    "1|2026-11-23T00:00:00.000Z|1",
+    "2|2026-11-22T23:00:00.000Z|1",
+  ]);
   assertEquals(byKey["2|2026-11-22"].bytes, 5);
   const st = agg.status();
   assertEquals(st.pendingBuckets, 0);

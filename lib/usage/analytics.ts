@@ -5,17 +5,20 @@
  */
 import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
-import { requestLogs, usageDaily } from "../db/schema/mod.ts";
+import { requestLogs, usageDaily, usageHourly } from "../db/schema/mod.ts";
 import { sumUsage } from "../ai/usage.ts";
 import { periodRange, type PeriodUsage, previousPeriod, tenantPeriodUsage } from "./query.ts";
 import { daysInclusive, zeroFill } from "./days.ts";
-import { errorRate } from "./figures.ts";
+import { cacheHitRatio, errorRate } from "./figures.ts";
+
+const HOUR_MS = 3_600_000;
 
 export const TOP_PATHS = 10;
 export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
-const SAMPLED_NOTE = "Breakdowns count sampled request logs (REQUEST_LOG_SAMPLE_RATE, capped " +
-  "per second), not every request; totals, previous and ai are exact.";
+const SAMPLED_NOTE = "Breakdowns count request logs: every error, and successes sampled at " +
+  "REQUEST_LOG_SAMPLE_RATE, so they are not every request; totals (statusClasses " +
+  "included), previous and ai are exact.";
 
 const count = sql<string>`count(*)`;
 const sumBytes = sql<string>`coalesce(sum(${requestLogs.bytes}), 0)`;
@@ -98,6 +101,48 @@ export async function bandwidthSeries(s: Services, from: string, to: string, whe
     totals.requests += p.requests;
   }
   return { from, to, points, totals };
+}
+
+/** Hours the hourly series covers by default, and at most (usage_hourly keeps 7 days). */
+export const HOURLY_DEFAULT_HOURS = 48;
+export const HOURLY_MAX_HOURS = 168;
+
+const HOUR_FIELDS = [
+  "requests",
+  "bytes",
+  "hits",
+  "misses",
+  "stale",
+  "bypass",
+  "errors",
+  "originRequests",
+  "originBytes",
+] as const;
+
+/**
+ * One tenant's exact counters per UTC hour for the `hours` hours ending with the current
+ * one, a zero point for every hour (oldest first), hit ratio as everywhere else.
+ */
+export async function tenantHourlySeries(s: Services, tenantId: number, hours: number) {
+  const last = Math.floor(s.clock.now() / HOUR_MS) * HOUR_MS;
+  const first = last - (hours - 1) * HOUR_MS;
+  const rows = await s.db.select().from(usageHourly).where(and(
+    eq(usageHourly.tenantId, tenantId),
+    gte(usageHourly.hour, new Date(first)),
+    lte(usageHourly.hour, new Date(last)),
+  ));
+  const byHour = new Map(rows.map((r) => [r.hour.getTime(), r]));
+  const points = [];
+  for (let t = first; t <= last; t += HOUR_MS) {
+    const r = byHour.get(t);
+    const p = { hour: new Date(t).toISOString() } as
+      & { hour: string; cacheHitRatio: number }
+      & Record<typeof HOUR_FIELDS[number], number>;
+    for (const f of HOUR_FIELDS) p[f] = Number(r?.[f] ?? 0);
+    p.cacheHitRatio = cacheHitRatio(p);
+    points.push(p);
+  }
+  return { from: new Date(first).toISOString(), hours, points };
 }
 
 /** One tenant's bandwidth series. */

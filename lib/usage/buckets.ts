@@ -17,6 +17,13 @@ export function emptyBucket(tenantId: number, day: string): UsageBucket {
     bypass: 0,
     errors: 0,
     blocked: 0,
+    status1xx: 0,
+    status2xx: 0,
+    status3xx: 0,
+    status4xx: 0,
+    status5xx: 0,
+    originRequests: 0,
+    originBytes: 0,
   };
 }
 
@@ -29,6 +36,13 @@ export function addBucket(into: UsageBucket, b: UsageBucket): void {
   into.bypass += b.bypass;
   into.errors += b.errors;
   into.blocked += b.blocked;
+  into.status1xx += b.status1xx;
+  into.status2xx += b.status2xx;
+  into.status3xx += b.status3xx;
+  into.status4xx += b.status4xx;
+  into.status5xx += b.status5xx;
+  into.originRequests += b.originRequests;
+  into.originBytes += b.originBytes;
 }
 
 export function logEntry(r: UsageRecord): RequestLogEntry {

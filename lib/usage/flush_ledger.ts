@@ -6,16 +6,25 @@
  * target settles it in the database; a doubt that did commit becomes "owed": the next
  * batches are written without it. In memory only, like the deltas it describes.
  */
-import type { ExposureDelta, RequestLogEntry, UsageBatch, UsageBucket } from "./types.ts";
+import type {
+  ExposureDelta,
+  HourBucket,
+  RequestLogEntry,
+  UsageBatch,
+  UsageBucket,
+} from "./types.ts";
 
 /** Counts already in the database, copied (the aggregator mutates what it merges back). */
 type Counted = {
   buckets: Map<string, UsageBucket>;
+  /** The same counts per hour (usage_hourly), keyed `${tenantId}|${hour}`. */
+  hours: Map<string, HourBucket>;
   exposures: Map<string, number>;
   logs: Set<RequestLogEntry>;
 };
 
 const bucketKey = (b: UsageBucket) => `${b.tenantId}|${b.day}`;
+const hourKey = (b: HourBucket) => `${b.tenantId}|${b.hour}`;
 const exposureKey = (e: ExposureDelta) => `${e.experimentId}|${e.variantId}|${e.variantKey}`;
 /** Every counter of a bucket (so counters added later are deducted too). */
 const counters = (b: UsageBucket) =>
@@ -24,12 +33,13 @@ const counters = (b: UsageBucket) =>
   ) as Exclude<keyof UsageBucket, "tenantId" | "day">[];
 
 function empty(): Counted {
-  return { buckets: new Map(), exposures: new Map(), logs: new Set() };
+  return { buckets: new Map(), hours: new Map(), exposures: new Map(), logs: new Set() };
 }
 
 function copyOf(c: Counted): Counted {
   return {
     buckets: new Map([...c.buckets].map(([k, b]) => [k, { ...b }])),
+    hours: new Map([...c.hours].map(([k, b]) => [k, { ...b }])),
     exposures: new Map(c.exposures),
     logs: new Set(c.logs),
   };
@@ -55,6 +65,7 @@ export class FlushLedger {
   doubt(seq: number, batch: UsageBatch): void {
     const c = empty();
     for (const b of batch.buckets) c.buckets.set(bucketKey(b), { ...b });
+    for (const b of batch.hours ?? []) c.hours.set(hourKey(b), { ...b });
     for (const e of batch.exposures) c.exposures.set(exposureKey(e), e.exposures);
     for (const l of batch.logs) c.logs.add(l);
     this.#doubts.set(seq, c);
@@ -71,6 +82,11 @@ export class FlushLedger {
       if (!cur) owed.buckets.set(k, b);
       else for (const f of counters(b)) cur[f] += b[f];
     }
+    for (const [k, b] of c.hours) {
+      const cur = owed.hours.get(k);
+      if (!cur) owed.hours.set(k, b);
+      else for (const f of counters(b)) cur[f] += b[f];
+    }
     for (const [k, n] of c.exposures) owed.exposures.set(k, (owed.exposures.get(k) ?? 0) + n);
     for (const l of c.logs) owed.logs.add(l);
   }
@@ -82,22 +98,12 @@ export class FlushLedger {
    * wholly in a batch or not in it.
    */
   deduct(batch: UsageBatch): { batch: UsageBatch; done(): void } {
-    const nothingOwed = this.#owed.buckets.size + this.#owed.exposures.size +
-        this.#owed.logs.size === 0;
+    const nothingOwed = this.#owed.buckets.size + this.#owed.hours.size +
+        this.#owed.exposures.size + this.#owed.logs.size === 0;
     if (nothingOwed) return { batch, done: () => {} };
     const rest = copyOf(this.#owed);
-    const buckets: UsageBucket[] = [];
-    for (const b of batch.buckets) {
-      const owed = rest.buckets.get(bucketKey(b));
-      if (!owed) {
-        buckets.push(b);
-        continue;
-      }
-      rest.buckets.delete(bucketKey(b));
-      const left = { ...b };
-      for (const f of counters(b)) left[f] = Math.max(0, b[f] - owed[f]);
-      if (counters(left).some((f) => left[f] > 0)) buckets.push(left);
-    }
+    const buckets = deductBuckets(batch.buckets, rest.buckets, bucketKey);
+    const hours = batch.hours && deductBuckets(batch.hours, rest.hours, hourKey);
     const exposures: ExposureDelta[] = [];
     for (const e of batch.exposures) {
       const owed = rest.exposures.get(exposureKey(e));
@@ -109,6 +115,30 @@ export class FlushLedger {
       if (e.exposures > owed) exposures.push({ ...e, exposures: e.exposures - owed });
     }
     const logs = batch.logs.filter((l) => !rest.logs.delete(l));
-    return { batch: { buckets, exposures, logs }, done: () => void (this.#owed = rest) };
+    return {
+      batch: { buckets, ...(hours ? { hours } : {}), exposures, logs },
+      done: () => void (this.#owed = rest),
+    };
   }
+}
+
+/** `rows` less what `owed` holds for their keys (taken out of `owed`). */
+function deductBuckets<B extends UsageBucket>(
+  rows: B[],
+  owed: Map<string, B>,
+  key: (b: B) => string,
+): B[] {
+  const out: B[] = [];
+  for (const b of rows) {
+    const o = owed.get(key(b));
+    if (!o) {
+      out.push(b);
+      continue;
+    }
+    owed.delete(key(b));
+    const left = { ...b };
+    for (const f of counters(b)) left[f] = Math.max(0, b[f] - o[f]);
+    if (counters(left).some((f) => left[f] > 0)) out.push(left);
+  }
+  return out;
 }

@@ -17,9 +17,12 @@
  */
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { requestLogs, tenants, usageFlushes } from "../db/schema/mod.ts";
-import type { UsageBatch, UsageFlushTarget } from "./types.ts";
+import { requestLogs, tenants, usageFlushes, usageHourly } from "../db/schema/mod.ts";
+import type { HourBucket, UsageBatch, UsageBucket, UsageFlushTarget } from "./types.ts";
 import { FlushLedger } from "./flush_ledger.ts";
+
+/** Days usage_hourly rows are kept. */
+export const HOURLY_RETENTION_DAYS = 7;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -62,6 +65,10 @@ export function postgresFlushTarget(db: Db, ledger = new FlushLedger()): UsageFl
         .returning({ id: requestLogs.id });
       await db.delete(usageFlushes)
         .where(lt(usageFlushes.at, new Date(Date.now() - FLUSH_KEY_RETENTION_MS)));
+      // Hourly counters are kept HOURLY_RETENTION_DAYS (the dashboard shows 48 hours).
+      await db.delete(usageHourly).where(
+        lt(usageHourly.hour, new Date(Date.now() - HOURLY_RETENTION_DAYS * 86_400_000)),
+      );
       return rows.length;
     },
   };
@@ -104,6 +111,7 @@ async function writeOnce(db: Db, instanceId: string, seq: number, batch: UsageBa
     const logs = keep(batch.logs);
     const exposures = keep(batch.exposures);
     await inStatements(buckets, (part) => writeBuckets(tx, part));
+    await inStatements(keep(batch.hours ?? []), (part) => writeHours(tx, part));
     await inStatements(logs, (part) => writeLogs(tx, part));
     await inStatements(exposures, (part) => writeExposures(tx, part));
     const total = batch.buckets.length + batch.logs.length + batch.exposures.length;
@@ -126,14 +134,17 @@ async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> 
     bypass: b.bypass,
     errors: b.errors,
     blocked: b.blocked,
+    ...counterColumns(b),
   }));
   await tx.execute(sql`
     INSERT INTO usage_daily
-      (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked)
-    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked
+      (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked,
+       ${COUNTER_COLUMNS})
+    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked,
+      ${COUNTER_COLUMNS}
     FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, day date,
       requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
-      errors bigint, blocked bigint)
+      errors bigint, blocked bigint, ${COUNTER_TYPES})
     ON CONFLICT (tenant_id, day) DO UPDATE SET
       requests = usage_daily.requests + excluded.requests,
       bytes = usage_daily.bytes + excluded.bytes,
@@ -142,7 +153,70 @@ async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> 
       stale = usage_daily.stale + excluded.stale,
       bypass = usage_daily.bypass + excluded.bypass,
       errors = usage_daily.errors + excluded.errors,
-      blocked = usage_daily.blocked + excluded.blocked`);
+      blocked = usage_daily.blocked + excluded.blocked,
+      ${counterUpdates("usage_daily")}`);
+}
+
+/** Issue 23's counters (status classes, origin), added to usage_daily and usage_hourly. */
+const COUNTERS = [
+  "status_1xx",
+  "status_2xx",
+  "status_3xx",
+  "status_4xx",
+  "status_5xx",
+  "origin_requests",
+  "origin_bytes",
+] as const;
+const COUNTER_COLUMNS = sql.raw(COUNTERS.join(", "));
+const COUNTER_TYPES = sql.raw(COUNTERS.map((c) => `${c} bigint`).join(", "));
+const counterUpdates = (table: string) =>
+  sql.raw(COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(",\n      "));
+
+function counterColumns(b: UsageBucket) {
+  return {
+    status_1xx: b.status1xx,
+    status_2xx: b.status2xx,
+    status_3xx: b.status3xx,
+    status_4xx: b.status4xx,
+    status_5xx: b.status5xx,
+    origin_requests: b.originRequests,
+    origin_bytes: b.originBytes,
+  };
+}
+
+async function writeHours(tx: Tx, rows: HourBucket[]): Promise<void> {
+  const json = rows.map((b) => ({
+    tenant_id: b.tenantId,
+    hour: b.hour,
+    requests: b.requests,
+    bytes: b.bytes,
+    hits: b.hits,
+    misses: b.misses,
+    stale: b.stale,
+    bypass: b.bypass,
+    errors: b.errors,
+    blocked: b.blocked,
+    ...counterColumns(b),
+  }));
+  await tx.execute(sql`
+    INSERT INTO usage_hourly
+      (tenant_id, hour, requests, bytes, hits, misses, stale, bypass, errors, blocked,
+       ${COUNTER_COLUMNS})
+    SELECT tenant_id, hour, requests, bytes, hits, misses, stale, bypass, errors, blocked,
+      ${COUNTER_COLUMNS}
+    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, hour timestamptz,
+      requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
+      errors bigint, blocked bigint, ${COUNTER_TYPES})
+    ON CONFLICT (tenant_id, hour) DO UPDATE SET
+      requests = usage_hourly.requests + excluded.requests,
+      bytes = usage_hourly.bytes + excluded.bytes,
+      hits = usage_hourly.hits + excluded.hits,
+      misses = usage_hourly.misses + excluded.misses,
+      stale = usage_hourly.stale + excluded.stale,
+      bypass = usage_hourly.bypass + excluded.bypass,
+      errors = usage_hourly.errors + excluded.errors,
+      blocked = usage_hourly.blocked + excluded.blocked,
+      ${counterUpdates("usage_hourly")}`);
 }
 
 async function writeLogs(tx: Tx, rows: UsageBatch["logs"]): Promise<void> {

@@ -22,7 +22,21 @@ export type UsageTotals = {
   blocked: number;
   /** lib/usage/figures.ts cacheHitRatio. */
   cacheHitRatio: number;
+  /** Upstream requests and bytes this traffic made; the rest was saved by the cache. */
+  originRequests: number;
+  originBytes: number;
+  /** Exact responses per status class (refused bots not counted). */
+  statusClasses: StatusClasses;
 };
+
+export type StatusClasses = {
+  "1xx": number;
+  "2xx": number;
+  "3xx": number;
+  "4xx": number;
+  "5xx": number;
+};
+export const STATUS_CLASS_KEYS = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
 export type PeriodUsage = UsageTotals & { period: string; from: string; to: string };
 
@@ -46,7 +60,9 @@ export function periodRange(period: string): { from: string; to: string } {
   };
 }
 
-function totalsOf(r: Partial<Record<keyof UsageTotals, unknown>> | undefined): UsageTotals {
+type Row = Partial<Record<keyof typeof sums, unknown>>;
+
+function totalsOf(r: Row | undefined): UsageTotals {
   const n = (v: unknown) => Number(v ?? 0);
   const hits = n(r?.hits);
   return {
@@ -59,6 +75,15 @@ function totalsOf(r: Partial<Record<keyof UsageTotals, unknown>> | undefined): U
     errors: n(r?.errors),
     blocked: n(r?.blocked),
     cacheHitRatio: cacheHitRatio({ hits, misses: n(r?.misses), stale: n(r?.stale) }),
+    originRequests: n(r?.originRequests),
+    originBytes: n(r?.originBytes),
+    statusClasses: {
+      "1xx": n(r?.status1xx),
+      "2xx": n(r?.status2xx),
+      "3xx": n(r?.status3xx),
+      "4xx": n(r?.status4xx),
+      "5xx": n(r?.status5xx),
+    },
   };
 }
 
@@ -71,6 +96,13 @@ const sums = {
   bypass: sql<string>`coalesce(sum(${usageDaily.bypass}), 0)`,
   errors: sql<string>`coalesce(sum(${usageDaily.errors}), 0)`,
   blocked: sql<string>`coalesce(sum(${usageDaily.blocked}), 0)`,
+  originRequests: sql<string>`coalesce(sum(${usageDaily.originRequests}), 0)`,
+  originBytes: sql<string>`coalesce(sum(${usageDaily.originBytes}), 0)`,
+  status1xx: sql<string>`coalesce(sum(${usageDaily.status1xx}), 0)`,
+  status2xx: sql<string>`coalesce(sum(${usageDaily.status2xx}), 0)`,
+  status3xx: sql<string>`coalesce(sum(${usageDaily.status3xx}), 0)`,
+  status4xx: sql<string>`coalesce(sum(${usageDaily.status4xx}), 0)`,
+  status5xx: sql<string>`coalesce(sum(${usageDaily.status5xx}), 0)`,
 };
 
 /** Totals per tenant for one period; tenants without rows are absent from the map. */
@@ -120,11 +152,18 @@ const SUMMED = [
   "bypass",
   "errors",
   "blocked",
+  "originRequests",
+  "originBytes",
 ] as const;
 
 /** Several tenants' usage of one period added up, the hit ratio computed from the sums. */
 export function sumPeriodUsage(period: string, parts: Iterable<UsageTotals>): PeriodUsage {
-  const sum: Partial<Record<keyof UsageTotals, number>> = {};
-  for (const u of parts) for (const k of SUMMED) sum[k] = (sum[k] ?? 0) + u[k];
+  const sum: Record<string, number> = {};
+  for (const u of parts) {
+    for (const k of SUMMED) sum[k] = (sum[k] ?? 0) + u[k];
+    for (const c of STATUS_CLASS_KEYS) {
+      sum[`status${c}`] = (sum[`status${c}`] ?? 0) + u.statusClasses[c];
+    }
+  }
   return { period, ...periodRange(period), ...totalsOf(sum) };
 }

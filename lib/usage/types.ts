@@ -15,7 +15,19 @@ export type UsageBucket = {
   errors: number;
   /** Bots refused on the asset path (issue 9); not counted in requests or bytes. */
   blocked: number;
+  /** Responses per status class (issue 23); refused bots are not counted. */
+  status1xx: number;
+  status2xx: number;
+  status3xx: number;
+  status4xx: number;
+  status5xx: number;
+  /** Upstream requests made for this traffic, and the bytes they brought back. */
+  originRequests: number;
+  originBytes: number;
 };
+
+/** Deltas for one `usage_hourly` row: a bucket of one UTC hour (`hour` = its start, ISO). */
+export type HourBucket = UsageBucket & { hour: string };
 
 /** One sampled `request_logs` row. */
 export type RequestLogEntry = {
@@ -43,7 +55,10 @@ export type ExposureDelta = {
 };
 
 export type UsageBatch = {
+  /** Per (tenant, day): the sums of `hours`. */
   buckets: UsageBucket[];
+  /** Per (tenant, hour); absent in batches built by hand. */
+  hours?: HourBucket[];
   logs: RequestLogEntry[];
   exposures: ExposureDelta[];
 };

@@ -20,6 +20,15 @@ export const usageTotalsSchema = z.strictObject({
   errors: count,
   blocked: count.describe("Bots refused on the asset path (not in requests or bytes)"),
   cacheHitRatio: z.number().describe("hits / (hits + misses + stale), 0 when none"),
+  originRequests: count.describe("Upstream requests this traffic made (saved: the rest)"),
+  originBytes: count.describe("Bytes fetched from the origin"),
+  statusClasses: z.strictObject({
+    "1xx": count,
+    "2xx": count,
+    "3xx": count,
+    "4xx": count,
+    "5xx": count,
+  }).describe("Exact responses per status class"),
 });
 
 /** A UTC month's totals; `to` is exclusive. */
@@ -49,6 +58,25 @@ export const tenantUsageSchema = z.strictObject({
 });
 
 const withErrorRate = { errorRate: z.number().describe("errors / requests, 4 decimals") };
+
+/** GET …/{slug}/usage-hourly. */
+export const hourlySeriesSchema = z.strictObject({
+  from: z.string().describe("Start of the first hour (ISO)"),
+  hours: count,
+  points: z.array(z.strictObject({
+    hour: z.string().describe("Start of the UTC hour (ISO)"),
+    requests: count,
+    bytes: count,
+    hits: count,
+    misses: count,
+    stale: count,
+    bypass: count,
+    errors: count,
+    originRequests: count,
+    originBytes: count,
+    cacheHitRatio: z.number(),
+  })),
+});
 
 /** `tenantAnalytics`: exact totals beside breakdowns of the sampled request logs. */
 export const tenantAnalyticsSchema = z.strictObject({

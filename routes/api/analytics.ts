@@ -10,12 +10,16 @@ import { requireTenant } from "../../lib/tenants/access.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { isUtcDay, rangeError, resolveDayRange } from "../../lib/usage/days.ts";
 import {
+  HOURLY_DEFAULT_HOURS,
+  HOURLY_MAX_HOURS,
   listRequestLogs,
   tenantAnalytics,
   tenantBandwidthDaily,
+  tenantHourlySeries,
 } from "../../lib/usage/analytics.ts";
 import {
   bandwidthSeriesSchema,
+  hourlySeriesSchema,
   requestLogPageSchema,
   tenantAnalyticsSchema,
 } from "../../lib/usage/view_schema.ts";
@@ -34,6 +38,18 @@ const timestamp = str()
     message: "must be an ISO 8601 date or date-time with a zone",
   })
   .transform((v) => new Date(/T/i.test(v) ? v : `${v}T00:00:00Z`));
+
+const hoursQuery = z.object({
+  hours: str().regex(/^\d{1,4}$/, `must be an integer from 1 to ${HOURLY_MAX_HOURS}`)
+    .transform(Number)
+    .pipe(
+      z.number().int().min(1, "must be at least 1").max(
+        HOURLY_MAX_HOURS,
+        `must be at most ${HOURLY_MAX_HOURS}`,
+      ),
+    )
+    .default(HOURLY_DEFAULT_HOURS),
+});
 
 const logsQuery = z.object({
   limit: str().regex(/^\d+$/, "must be an integer from 1 to 200").transform(Number)
@@ -86,6 +102,17 @@ export function analyticsRoutes(): Routes {
     const q = parseQuery(c, rangeQuery);
     const { from, to } = resolveDayRange(s.clock.now(), q.from, q.to);
     return c.json(await tenantBandwidthDaily(s, tenant.id, from, to));
+  });
+
+  app.get("/tenants/:slug/usage-hourly", {
+    access: access.tenant("viewer"),
+    summary: "Lists the tenant's exact counters per UTC hour (default the last 48 hours)",
+    query: hoursQuery,
+    response: hourlySeriesSchema,
+  }, async (c) => {
+    const { tenant } = await requireTenant(c, "viewer");
+    const q = parseQuery(c, hoursQuery);
+    return c.json(await tenantHourlySeries(c.get("services"), tenant.id, q.hours));
   });
 
   app.get("/tenants/:slug/logs", {

@@ -170,7 +170,38 @@ export const usageDaily = pgTable("usage_daily", {
   errors: bigint("errors", { mode: "number" }).notNull().default(0),
   /** Bots refused on the asset path (issue 9): not in requests, no bytes. */
   blocked: bigint("blocked", { mode: "number" }).notNull().default(0),
+  ...trafficCounters(),
 }, (t) => [primaryKey({ columns: [t.tenantId, t.day] })]);
+
+/** Issue 23's exact counters, on usage_daily and usage_hourly alike. */
+function trafficCounters() {
+  const n = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
+  return {
+    status1xx: n("status_1xx"),
+    status2xx: n("status_2xx"),
+    status3xx: n("status_3xx"),
+    status4xx: n("status_4xx"),
+    status5xx: n("status_5xx"),
+    /** Upstream requests this tenant's traffic made (coalesced misses count once). */
+    originRequests: n("origin_requests"),
+    originBytes: n("origin_bytes"),
+  };
+}
+
+/** usage_daily's counters per UTC hour, kept 7 days (lib/usage/pg_target.ts prunes). */
+export const usageHourly = pgTable("usage_hourly", {
+  tenantId: integer("tenant_id").notNull(),
+  hour: ts("hour").notNull(),
+  requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  hits: bigint("hits", { mode: "number" }).notNull().default(0),
+  misses: bigint("misses", { mode: "number" }).notNull().default(0),
+  stale: bigint("stale", { mode: "number" }).notNull().default(0),
+  bypass: bigint("bypass", { mode: "number" }).notNull().default(0),
+  errors: bigint("errors", { mode: "number" }).notNull().default(0),
+  blocked: bigint("blocked", { mode: "number" }).notNull().default(0),
+  ...trafficCounters(),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.hour] })]);
 
 export const requestLogs = pgTable("request_logs", {
   id: bigserial("id", { mode: "number" }).primaryKey(),
