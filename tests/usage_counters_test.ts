@@ -3,7 +3,8 @@
  * and what reached the origin, from real traffic through the edge.
  */
 import { assertEquals } from "./assert.ts";
-import { Client, createTenant, dbTest, PROXY_DOMAIN, signUp } from "./harness.ts";
+import { dbTest } from "./harness.ts";
+import { tenantOnUpstream } from "./edge_traffic.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 30, 0);
@@ -16,10 +17,7 @@ dbTest(
     up.route("/a", () => Response.json({ pad: "x".repeat(1000) }));
     up.route("/missing", () => Response.json({ no: 1 }, { status: 404 }));
     try {
-      const owner = await signUp(app);
-      const slug = await createTenant(owner, { apiOrigin: up.url });
-      const visitor = new Client(app);
-      const get = (p: string) => visitor.get(`http://${slug}.${PROXY_DOMAIN}${p}`);
+      const { owner, slug, get } = await tenantOnUpstream(app, up);
       // hour 12: /a once from the origin then 4 hits; 2 upstream 500s (502 to the visitor)
       for (let i = 0; i < 5; i++) assertEquals((await get("/~api/a")).status, 200);
       for (let i = 0; i < 2; i++) assertEquals((await get("/~api/fail")).status, 502);

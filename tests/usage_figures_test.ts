@@ -4,7 +4,8 @@
  * same cache hit ratio for the same real traffic through the edge.
  */
 import { assertEquals } from "./assert.ts";
-import { Client, createTenant, dbTest, PROXY_DOMAIN, signUp, tenantIdOf } from "./harness.ts";
+import { dbTest, tenantIdOf } from "./harness.ts";
+import { tenantOnUpstream } from "./edge_traffic.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { usageCharts } from "../lib/dashboard/usage_charts.ts";
 import { formatPercent } from "../lib/dashboard/format.ts";
@@ -26,10 +27,7 @@ dbTest(
     app.clock.set(NOW);
     const up = startUpstream();
     try {
-      const owner = await signUp(app);
-      const slug = await createTenant(owner, { apiOrigin: up.url });
-      const visitor = new Client(app);
-      const get = (p: string) => visitor.get(`http://${slug}.${PROXY_DOMAIN}${p}`);
+      const { owner, slug, get } = await tenantOnUpstream(app, up);
       // 1 miss + 5 hits, 2 previews (BYPASS), 3 upstream failures: hits/requests would be
       // 5/11, hits/(hits+misses+stale) is 5/(5+1+misses of the failures)
       for (let i = 0; i < 6; i++) assertEquals((await get("/~api/a")).status, 200);

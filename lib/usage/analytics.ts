@@ -7,7 +7,13 @@ import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { requestLogs, usageDaily, usageHourly } from "../db/schema/mod.ts";
 import { sumUsage } from "../ai/usage.ts";
-import { periodRange, type PeriodUsage, previousPeriod, tenantPeriodUsage } from "./query.ts";
+import {
+  periodRange,
+  type PeriodUsage,
+  previousPeriod,
+  SUMMED,
+  tenantPeriodUsage,
+} from "./query.ts";
 import { daysInclusive, zeroFill } from "./days.ts";
 import { cacheHitRatio, errorRate } from "./figures.ts";
 
@@ -107,17 +113,7 @@ export async function bandwidthSeries(s: Services, from: string, to: string, whe
 export const HOURLY_DEFAULT_HOURS = 48;
 export const HOURLY_MAX_HOURS = 168;
 
-const HOUR_FIELDS = [
-  "requests",
-  "bytes",
-  "hits",
-  "misses",
-  "stale",
-  "bypass",
-  "errors",
-  "originRequests",
-  "originBytes",
-] as const;
+const HOUR_FIELDS = SUMMED.filter((f) => f !== "blocked");
 
 /**
  * One tenant's exact counters per UTC hour for the `hours` hours ending with the current

@@ -122,102 +122,59 @@ async function writeOnce(db: Db, instanceId: string, seq: number, batch: UsageBa
 /** The rows as one jsonb parameter (keys are the recordset's column names). */
 const rowsParam = (rows: unknown[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
-async function writeBuckets(tx: Tx, rows: UsageBatch["buckets"]): Promise<void> {
-  const json = rows.map((b) => ({
-    tenant_id: b.tenantId,
-    day: b.day,
-    requests: b.requests,
-    bytes: b.bytes,
-    hits: b.hits,
-    misses: b.misses,
-    stale: b.stale,
-    bypass: b.bypass,
-    errors: b.errors,
-    blocked: b.blocked,
-    ...counterColumns(b),
-  }));
-  await tx.execute(sql`
-    INSERT INTO usage_daily
-      (tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked,
-       ${COUNTER_COLUMNS})
-    SELECT tenant_id, day, requests, bytes, hits, misses, stale, bypass, errors, blocked,
-      ${COUNTER_COLUMNS}
-    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, day date,
-      requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
-      errors bigint, blocked bigint, ${COUNTER_TYPES})
-    ON CONFLICT (tenant_id, day) DO UPDATE SET
-      requests = usage_daily.requests + excluded.requests,
-      bytes = usage_daily.bytes + excluded.bytes,
-      hits = usage_daily.hits + excluded.hits,
-      misses = usage_daily.misses + excluded.misses,
-      stale = usage_daily.stale + excluded.stale,
-      bypass = usage_daily.bypass + excluded.bypass,
-      errors = usage_daily.errors + excluded.errors,
-      blocked = usage_daily.blocked + excluded.blocked,
-      ${counterUpdates("usage_daily")}`);
-}
-
-/** Issue 23's counters (status classes, origin), added to usage_daily and usage_hourly. */
+/** Every counter column of usage_daily and usage_hourly, and its UsageBucket field. */
 const COUNTERS = [
-  "status_1xx",
-  "status_2xx",
-  "status_3xx",
-  "status_4xx",
-  "status_5xx",
-  "origin_requests",
-  "origin_bytes",
-] as const;
-const COUNTER_COLUMNS = sql.raw(COUNTERS.join(", "));
-const COUNTER_TYPES = sql.raw(COUNTERS.map((c) => `${c} bigint`).join(", "));
-const counterUpdates = (table: string) =>
-  sql.raw(COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(",\n      "));
+  ["requests", "requests"],
+  ["bytes", "bytes"],
+  ["hits", "hits"],
+  ["misses", "misses"],
+  ["stale", "stale"],
+  ["bypass", "bypass"],
+  ["errors", "errors"],
+  ["blocked", "blocked"],
+  ["status_1xx", "status1xx"],
+  ["status_2xx", "status2xx"],
+  ["status_3xx", "status3xx"],
+  ["status_4xx", "status4xx"],
+  ["status_5xx", "status5xx"],
+  ["origin_requests", "originRequests"],
+  ["origin_bytes", "originBytes"],
+] as const satisfies readonly (readonly [string, keyof UsageBucket])[];
+const COUNTER_COLUMNS = sql.raw(COUNTERS.map(([c]) => c).join(", "));
+const COUNTER_TYPES = sql.raw(COUNTERS.map(([c]) => `${c} bigint`).join(", "));
 
-function counterColumns(b: UsageBucket) {
-  return {
-    status_1xx: b.status1xx,
-    status_2xx: b.status2xx,
-    status_3xx: b.status3xx,
-    status_4xx: b.status4xx,
-    status_5xx: b.status5xx,
-    origin_requests: b.originRequests,
-    origin_bytes: b.originBytes,
-  };
-}
-
-async function writeHours(tx: Tx, rows: HourBucket[]): Promise<void> {
-  const json = rows.map((b) => ({
-    tenant_id: b.tenantId,
-    hour: b.hour,
-    requests: b.requests,
-    bytes: b.bytes,
-    hits: b.hits,
-    misses: b.misses,
-    stale: b.stale,
-    bypass: b.bypass,
-    errors: b.errors,
-    blocked: b.blocked,
-    ...counterColumns(b),
-  }));
+/** Upserts that add each counter, per (tenant, day) or per (tenant, hour). */
+async function writeCounters<B extends UsageBucket>(
+  tx: Tx,
+  table: "usage_daily" | "usage_hourly",
+  key: { column: "day" | "hour"; type: "date" | "timestamptz"; of: (b: B) => string },
+  rows: B[],
+): Promise<void> {
+  const json = rows.map((b) => {
+    const row: Record<string, unknown> = { tenant_id: b.tenantId, [key.column]: key.of(b) };
+    for (const [c, f] of COUNTERS) row[c] = b[f];
+    return row;
+  });
+  const t = sql.raw(table);
+  const k = sql.raw(key.column);
+  const updates = sql.raw(COUNTERS.map(([c]) => `${c} = ${table}.${c} + excluded.${c}`).join(", "));
   await tx.execute(sql`
-    INSERT INTO usage_hourly
-      (tenant_id, hour, requests, bytes, hits, misses, stale, bypass, errors, blocked,
-       ${COUNTER_COLUMNS})
-    SELECT tenant_id, hour, requests, bytes, hits, misses, stale, bypass, errors, blocked,
-      ${COUNTER_COLUMNS}
-    FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, hour timestamptz,
-      requests bigint, bytes bigint, hits bigint, misses bigint, stale bigint, bypass bigint,
-      errors bigint, blocked bigint, ${COUNTER_TYPES})
-    ON CONFLICT (tenant_id, hour) DO UPDATE SET
-      requests = usage_hourly.requests + excluded.requests,
-      bytes = usage_hourly.bytes + excluded.bytes,
-      hits = usage_hourly.hits + excluded.hits,
-      misses = usage_hourly.misses + excluded.misses,
-      stale = usage_hourly.stale + excluded.stale,
-      bypass = usage_hourly.bypass + excluded.bypass,
-      errors = usage_hourly.errors + excluded.errors,
-      blocked = usage_hourly.blocked + excluded.blocked,
-      ${counterUpdates("usage_hourly")}`);
+    INSERT INTO ${t} (tenant_id, ${k}, ${COUNTER_COLUMNS})
+    SELECT tenant_id, ${k}, ${COUNTER_COLUMNS}
+    FROM jsonb_to_recordset(${rowsParam(json)})
+      AS x(tenant_id integer, ${k} ${sql.raw(key.type)}, ${COUNTER_TYPES})
+    ON CONFLICT (tenant_id, ${k}) DO UPDATE SET ${updates}`);
 }
+
+const writeBuckets = (tx: Tx, rows: UsageBucket[]) =>
+  writeCounters(tx, "usage_daily", { column: "day", type: "date", of: (b) => b.day }, rows);
+const writeHours = (tx: Tx, rows: HourBucket[]) =>
+  writeCounters(
+    tx,
+    "usage_hourly",
+    { column: "hour", type: "timestamptz", of: (b) => b.hour },
+    rows,
+  );
 
 async function writeLogs(tx: Tx, rows: UsageBatch["logs"]): Promise<void> {
   const json = rows.map((l) => ({

@@ -143,7 +143,8 @@ export function emptyPeriodUsage(period: string): PeriodUsage {
   return { period, ...periodRange(period), ...totalsOf(undefined) };
 }
 
-const SUMMED = [
+/** The plain counters of UsageTotals (the hourly series lists the same). */
+export const SUMMED = [
   "requests",
   "bytes",
   "hits",

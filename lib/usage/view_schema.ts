@@ -63,19 +63,11 @@ const withErrorRate = { errorRate: z.number().describe("errors / requests, 4 dec
 export const hourlySeriesSchema = z.strictObject({
   from: z.string().describe("Start of the first hour (ISO)"),
   hours: count,
-  points: z.array(z.strictObject({
-    hour: z.string().describe("Start of the UTC hour (ISO)"),
-    requests: count,
-    bytes: count,
-    hits: count,
-    misses: count,
-    stale: count,
-    bypass: count,
-    errors: count,
-    originRequests: count,
-    originBytes: count,
-    cacheHitRatio: z.number(),
-  })),
+  points: z.array(
+    usageTotalsSchema.omit({ blocked: true, statusClasses: true }).extend({
+      hour: z.string().describe("Start of the UTC hour (ISO)"),
+    }),
+  ),
 });
 
 /** `tenantAnalytics`: exact totals beside breakdowns of the sampled request logs. */

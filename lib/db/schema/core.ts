@@ -161,22 +161,30 @@ export const webhookEvents = pgTable("webhook_events", {
 export const usageDaily = pgTable("usage_daily", {
   tenantId: integer("tenant_id").notNull(),
   day: date("day", { mode: "string" }).notNull(),
-  requests: bigint("requests", { mode: "number" }).notNull().default(0),
-  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
-  hits: bigint("hits", { mode: "number" }).notNull().default(0),
-  misses: bigint("misses", { mode: "number" }).notNull().default(0),
-  stale: bigint("stale", { mode: "number" }).notNull().default(0),
-  bypass: bigint("bypass", { mode: "number" }).notNull().default(0),
-  errors: bigint("errors", { mode: "number" }).notNull().default(0),
-  /** Bots refused on the asset path (issue 9): not in requests, no bytes. */
-  blocked: bigint("blocked", { mode: "number" }).notNull().default(0),
-  ...trafficCounters(),
+  ...usageCounters(),
 }, (t) => [primaryKey({ columns: [t.tenantId, t.day] })]);
 
-/** Issue 23's exact counters, on usage_daily and usage_hourly alike. */
-function trafficCounters() {
+/** usage_daily's counters per UTC hour, kept 7 days (lib/usage/pg_target.ts prunes). */
+export const usageHourly = pgTable("usage_hourly", {
+  tenantId: integer("tenant_id").notNull(),
+  hour: ts("hour").notNull(),
+  ...usageCounters(),
+}, (t) => [primaryKey({ columns: [t.tenantId, t.hour] })]);
+
+/** The counters of usage_daily and usage_hourly alike. */
+function usageCounters() {
   const n = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
   return {
+    requests: n("requests"),
+    bytes: n("bytes"),
+    hits: n("hits"),
+    misses: n("misses"),
+    stale: n("stale"),
+    bypass: n("bypass"),
+    errors: n("errors"),
+    /** Bots refused on the asset path (issue 9): not in requests, no bytes. */
+    blocked: n("blocked"),
+    /** Responses per status class (issue 23). */
     status1xx: n("status_1xx"),
     status2xx: n("status_2xx"),
     status3xx: n("status_3xx"),
@@ -187,21 +195,6 @@ function trafficCounters() {
     originBytes: n("origin_bytes"),
   };
 }
-
-/** usage_daily's counters per UTC hour, kept 7 days (lib/usage/pg_target.ts prunes). */
-export const usageHourly = pgTable("usage_hourly", {
-  tenantId: integer("tenant_id").notNull(),
-  hour: ts("hour").notNull(),
-  requests: bigint("requests", { mode: "number" }).notNull().default(0),
-  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
-  hits: bigint("hits", { mode: "number" }).notNull().default(0),
-  misses: bigint("misses", { mode: "number" }).notNull().default(0),
-  stale: bigint("stale", { mode: "number" }).notNull().default(0),
-  bypass: bigint("bypass", { mode: "number" }).notNull().default(0),
-  errors: bigint("errors", { mode: "number" }).notNull().default(0),
-  blocked: bigint("blocked", { mode: "number" }).notNull().default(0),
-  ...trafficCounters(),
-}, (t) => [primaryKey({ columns: [t.tenantId, t.hour] })]);
 
 export const requestLogs = pgTable("request_logs", {
   id: bigserial("id", { mode: "number" }).primaryKey(),
