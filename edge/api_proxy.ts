@@ -18,6 +18,7 @@ import { applyTransform } from "./transform.ts";
 import { assignExperiment, type Assignment, experimentHeaders } from "./experiments.ts";
 import { EXPERIMENT_EXPOSE_HEADERS } from "./experiments.ts";
 import { offloadable, withCdnHeaders } from "./cdn.ts";
+import type { ErrorCode } from "../lib/errors.ts";
 
 /** Query parameter that selects an AI transform profile (SPEC). */
 export const TRANSFORM_PARAM = "transform";
@@ -370,6 +371,6 @@ function preflight(rc: RequestContext): Outcome {
   return { res: new Response(null, { status: 204, headers }), cache: null, bytes: 0 };
 }
 
-function fail(status: number, code: string, message: string): ApiOutcome {
+function fail(status: number, code: ErrorCode, message: string): ApiOutcome {
   return { res: edgeError(status, code, message), cache: null, bytes: 0, experiment: null };
 }

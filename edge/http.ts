@@ -3,11 +3,12 @@
  * without allocating a URL object, and the header filter applied to every
  * upstream response before it is cached or returned.
  */
+import type { ErrorCode } from "../lib/errors.ts";
 
 /** A JSON error in the API error shape (docs/decisions.md "Errors"), never cached. */
 export function edgeError(
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   extra?: Record<string, string>,
 ): Response {

@@ -4,9 +4,15 @@
  * a failure the edge answers as 502/504.
  */
 import type { Bytes } from "./cache/store.ts";
+import type { ErrorCode } from "../lib/errors.ts";
 
 /** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
-export type UpstreamFailure = { kind: "error"; status: number; code: string; message: string };
+export type UpstreamFailure = {
+  kind: "error";
+  status: number;
+  code: ErrorCode;
+  message: string;
+};
 
 /**
  * A fetched response: fully buffered, or streaming because it outgrew the bound.
@@ -51,7 +57,11 @@ export type UpstreamClient = {
   close(): void;
 };
 
-const failure = (status: number, message: string, code = "upstream_error"): UpstreamFailure => ({
+const failure = (
+  status: number,
+  message: string,
+  code: ErrorCode = "upstream_error",
+): UpstreamFailure => ({
   kind: "error",
   status,
   code,

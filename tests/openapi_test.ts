@@ -2,6 +2,7 @@
 /** GET /api/openapi.json: OpenAPI 3.1 from the declarations, every SPEC endpoint with its statuses. */
 import { assert, assertEquals } from "./assert.ts";
 import { Client, dbTest } from "./harness.ts";
+import { ERROR_CODES } from "../lib/errors.ts";
 
 const spec = JSON.parse(
   await Deno.readTextFile(new URL("./fixtures/spec_endpoints.json", import.meta.url)),
@@ -17,6 +18,12 @@ dbTest(
     const doc = r.body as any;
     assertEquals(doc.openapi, "3.1.0");
     assertEquals(doc.components.schemas.Error.required, ["error"]);
+    // Error codes are a closed list, shown with their meanings.
+    const code = doc.components.schemas.Error.properties.error.properties.code;
+    assertEquals(code.enum, Object.keys(ERROR_CODES));
+    for (const c of ["bad_request", "unknown_tenant", "unavailable"]) {
+      assert(code.description.includes(`\`${c}\`: `), `${c} explained`);
+    }
     const ops = new Map<string, any>();
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {

@@ -32,7 +32,11 @@ export function joinApiPath(origin: string, apiPath: string): URL {
 
 export type TenantApiResponse =
   | { kind: "ok"; status: number; contentType: string | null; text: string }
-  | { kind: "error"; code: string; message: string };
+  | {
+    kind: "error";
+    code: "upstream_refused" | "upstream_error" | "upstream_timeout";
+    message: string;
+  };
 
 export async function fetchTenantApi(
   s: Services,

@@ -5,7 +5,7 @@
  */
 import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, type ErrorCode } from "../errors.ts";
 import { type CmsKind, providerFor } from "../providers/mod.ts";
 import { detectPlatform, type Platform } from "./platform.ts";
 import { type Analysis, analyzePage, type SiteContext } from "./html_signals.ts";
@@ -23,7 +23,7 @@ export type WebsiteCheckResult =
     message: string;
   };
 
-function invalidUrl(message: string, code = "bad_request"): ApiError {
+function invalidUrl(message: string, code: ErrorCode = "bad_request"): ApiError {
   return new ApiError(400, code, `Invalid url: ${message}`, {
     fields: [{ path: "url", message }],
   });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Access, DeclaredRoute } from "./route.ts";
 import { describeAccess } from "./access.ts";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
+import { ERROR_CODES } from "../errors.ts";
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +21,13 @@ const ERROR_SCHEMA: Json = {
       type: "object",
       required: ["code", "message"],
       properties: {
-        code: { type: "string", description: "Stable machine-readable code" },
+        code: {
+          type: "string",
+          enum: Object.keys(ERROR_CODES),
+          description: "Stable machine-readable code, one of a closed list:\n" +
+            Object.entries(ERROR_CODES).map(([code, meaning]) => `- \`${code}\`: ${meaning}`)
+              .join("\n"),
+        },
         message: { type: "string", description: "Capitalised, the detail after a colon" },
         details: { type: "object", description: "e.g. fields[] naming the bad fields" },
       },
