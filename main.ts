@@ -9,7 +9,8 @@ import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
 import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
 
-async function main() {
+/** Exported for wrappers that run the server as is (tests/readme_test.ts). */
+export async function main() {
   let config;
   try {
     config = await ensureEncryptionKey(loadConfig(Deno.env.toObject()));

@@ -158,7 +158,7 @@ dbTest(
     const user = await signUp(app);
     const slug = await createTenant(user);
     await seedUsageDays(app, await tenantIdOf(app, slug), [
-      { day: utcDay(app.clock.now()), requests: 1500, bytes: 3 * 1024 * 1024 },
+      { day: utcDay(app.clock.now()), requests: 1500, bytes: 3_000_000 },
     ]);
     const r = await user.get("/account/billing");
     assertEquals(r.status, 200);

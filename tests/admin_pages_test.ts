@@ -57,7 +57,7 @@ dbTest("GET /admin: figures, bandwidth and request charts, top tenants", async (
   const slug = await createTenant(root);
   const day = utcDay(app.clock.now());
   await seedUsageDays(app, await tenantIdOf(app, slug), [
-    { day, requests: 1234, bytes: 5 * 1024 * 1024, hits: 900, misses: 100 },
+    { day, requests: 1234, bytes: 5_000_000, hits: 900, misses: 100 },
   ]);
   const r = await root.get("/admin");
   assertEquals(r.status, 200);

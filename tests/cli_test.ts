@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { createTenant, dbTest, serveOnLoopback, signUp, tenantIdOf } from "./harness.ts";
+import { seedUsageDays } from "./fakes/usage_rows.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const PASSWORD = "correct horse battery"; // harness signUp's password
@@ -185,6 +186,7 @@ dbTest(
       const exp = await owner.post("/api/tenants/cli-shop/ai-experiments", {
         name: "Hero copy",
         routePattern: "/~api/entries",
+        variants: [{ key: "control" }, { key: "b" }],
       });
       assertEquals(exp.status, 201, exp.text);
       const exps = await cli(["experiments", "list", "cli-shop", "--json"], { env });
@@ -206,6 +208,12 @@ dbTest(
       const usage = await cli(["usage", "cli-shop", "--month", "2026-01", "--json"], { env });
       expectCode(usage, 0);
       assertEquals(usage.json.current.period, "2026-01");
+      // sizes in decimal units, as plans are sold (issue 24): 5 GB is "5.00 GB", not 4.66
+      await seedUsageDays(app, await tenantIdOf(app, "cli-shop"), [
+        { day: "2026-01-10", requests: 3, bytes: 5_000_000_000 },
+      ]);
+      const human = await cli(["usage", "cli-shop", "--month", "2026-01"], { env });
+      assert(human.stdout.includes("5.00 GB"), human.stdout);
       expectCode(await cli(["usage", "cli-shop", "--month", "January"], { env }), 2);
 
       // domains

@@ -284,7 +284,7 @@ dbTest("with data, every area shows the server's records in people's terms", asy
   await invite(owner, slug, "pending@example.com", "editor");
   const ingest = await owner.request("POST", "/api/usage/ingest", {
     records: [
-      { tenant: slug, bytes: 3 * 1024 * 1024, path: "/~api/posts", status: 200, cache: "HIT" },
+      { tenant: slug, bytes: 3_000_000, path: "/~api/posts", status: 200, cache: "HIT" },
       { tenant: slug, bytes: 1024, path: "/~api/posts", status: 502, cache: "MISS" },
     ],
   }, { "x-ingest-key": "dashboard-ingest-key-123" });

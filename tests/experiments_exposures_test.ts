@@ -130,7 +130,11 @@ dbTest("GET exposures with no traffic: zeros, null timestamps, no SRM", async (a
     assertEquals(v.uplift, null);
   }
   assertEquals(s.sampleRatioMismatch, null);
-  const bare = await createExperiment(t.owner, t.slug, { name: "empty" });
+  const bare = await createExperiment(t.owner, t.slug, {
+    name: "empty",
+    variants: [{ key: "a" }, { key: "b" }],
+  });
+  await t.owner.put(`/api/tenants/${t.slug}/ai-experiments/${bare.id}/variants`, { variants: [] });
   const b = (await t.viewer.get(summaryPath(t.slug, bare.id))).body;
   assertEquals([b.variants, b.controlVariantId, b.sampleRatioMismatch], [[], null, null]);
 });

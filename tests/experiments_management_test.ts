@@ -4,6 +4,7 @@ import { activeExperiment, addRule, createExperiment, team } from "./experiments
 import { readSnapshot } from "../lib/kv/snapshot.ts";
 
 const path = (slug: string, rest = "") => `/api/tenants/${slug}/ai-experiments${rest}`;
+const TWO = [{ key: "control" }, { key: "b" }];
 
 // ---- happy ----
 
@@ -63,12 +64,13 @@ dbTest("POST ai-experiments defaults: route / prefix, no variants", async (app) 
     ]),
     [[null, null], [null, null], [null, null], [{ transformProfile: "p" }, "p"]],
   );
-  const e = await createExperiment(t.owner, t.slug, { name: "Bare" });
-  assertEquals([e.routePattern, e.routeMatch, e.status, e.variants], ["/", "prefix", "draft", []]);
+  const e = await createExperiment(t.owner, t.slug, { name: "Bare", variants: TWO });
+  assertEquals([e.routePattern, e.routeMatch, e.status], ["/", "prefix", "draft"]);
   const exact = await createExperiment(t.owner, t.slug, {
     name: "Exact",
     routePattern: "/home/",
     routeMatch: "exact",
+    variants: TWO,
   });
   assertEquals(exact.routePattern, "/home/", "exact patterns keep their trailing slash");
 });
@@ -188,10 +190,12 @@ dbTest(
   "PATCH to active answers 400 with each activation reason and leaves status unchanged",
   async (app) => {
     const t = await team(app);
-    const one = await createExperiment(t.owner, t.slug, {
-      name: "One arm",
+    const one = await createExperiment(t.owner, t.slug, { name: "One arm", variants: TWO });
+    // fewer than 2 can only be a draft edited down: creation refuses it (issue 24)
+    const cut = await t.owner.put(path(t.slug, `/${one.id}/variants`), {
       variants: [{ key: "control" }],
     });
+    assertEquals(cut.status, 200, cut.text);
     const r1 = await t.owner.patch(path(t.slug, `/${one.id}`), { status: "active" });
     assertEquals(r1.status, 400);
     assertMatch(r1.body.error.message, /^Activation failed: at least 2 variants/);
@@ -276,9 +280,13 @@ dbTest("bad bodies and ids are 400 naming the field; unknown experiments 404", a
   const cases: Array<[unknown, string]> = [
     [{}, "name"],
     [{ name: "" }, "name"],
-    [{ name: "x", routePattern: "posts" }, "routePattern"],
-    [{ name: "x", routePattern: "/a?b=1" }, "routePattern"],
-    [{ name: "x", routeMatch: "regex" }, "routeMatch"],
+    [{ name: "x", variants: TWO, routePattern: "posts" }, "routePattern"],
+    [{ name: "x", variants: TWO, routePattern: "/a?b=1" }, "routePattern"],
+    [{ name: "x", variants: TWO, routeMatch: "regex" }, "routeMatch"],
+    // at least two variants at creation (issue 24)
+    [{ name: "x" }, "variants"],
+    [{ name: "x", variants: [] }, "variants"],
+    [{ name: "x", variants: [{ key: "control" }] }, "variants"],
     [{ name: "x", variants: [{ key: "a" }, { key: "a" }] }, "variants.1.key"],
     [{ name: "x", variants: [{ key: "a", weight: 0 }] }, "variants.0.weight"],
     [{ name: "x", variants: [{ key: "a", weight: 1.5 }] }, "variants.0.weight"],
@@ -292,7 +300,7 @@ dbTest("bad bodies and ids are 400 naming the field; unknown experiments 404", a
       { name: "x", variants: [{ key: "a", config: { transformProfile: "a b" } }] },
       "variants.0.config.transformProfile",
     ],
-    [{ name: "x", extra: 1 }, "(body)"],
+    [{ name: "x", variants: TWO, extra: 1 }, "(body)"],
   ];
   for (const [body, field] of cases) {
     const r = await t.owner.post(path(t.slug), body);
@@ -305,7 +313,7 @@ dbTest("bad bodies and ids are 400 naming the field; unknown experiments 404", a
     assertEquals((await t.owner.get(path(t.slug, `/${bad}/exposures`))).status, 400, bad);
     assertEquals((await t.owner.delete(path(t.slug, `/${bad}`))).status, 400, bad);
   }
-  const e = await createExperiment(t.owner, t.slug, { name: "x" });
+  const e = await createExperiment(t.owner, t.slug, { name: "x", variants: TWO });
   assertEquals((await t.owner.patch(path(t.slug, `/${e.id}`), { status: "paused" })).status, 400);
   assertEquals((await t.owner.patch(path(t.slug, `/${e.id}`), { routePattern: "x" })).status, 400);
   assertEquals((await t.owner.put(path(t.slug, `/${e.id}/variants`), {})).status, 400);
@@ -348,9 +356,9 @@ dbTest(
   "roles: viewers read, editors write; others get 403, outsiders 404, anonymous 401",
   async (app) => {
     const t = await team(app);
-    const e = await createExperiment(t.owner, t.slug, { name: "x", variants: [{ key: "a" }] });
+    const e = await createExperiment(t.owner, t.slug, { name: "x", variants: TWO });
     const writes: Array<[string, string, unknown]> = [
-      ["POST", "", { name: "y" }],
+      ["POST", "", { name: "y", variants: TWO }],
       ["PATCH", `/${e.id}`, { name: "z" }],
       ["PUT", `/${e.id}/variants`, { variants: [{ key: "b" }] }],
       ["DELETE", `/${e.id}`, undefined],
@@ -390,7 +398,7 @@ dbTest("tenant isolation: another tenant's experiment id is 404 through my slug"
   const b = await team(app);
   const theirs = await createExperiment(b.owner, b.slug, {
     name: "theirs",
-    variants: [{ key: "x" }],
+    variants: TWO,
   });
   for (
     const [m, p, body] of [
@@ -408,7 +416,7 @@ dbTest("tenant isolation: another tenant's experiment id is 404 through my slug"
   assertEquals([still.body.name, still.body.status, still.body.variants.length], [
     "theirs",
     "draft",
-    1,
+    2,
   ]);
   assertEquals((await a.owner.get(path(a.slug))).body.experiments, []);
 });

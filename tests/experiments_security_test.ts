@@ -9,11 +9,16 @@ import { Client, dbTest } from "./harness.ts";
 import { createExperiment, team } from "./experiments_helpers.ts";
 import { echoes, expectRefusals, over } from "./refusals.ts";
 
+const TWO = [{ key: "control" }, { key: "b" }];
+
 const exps = (slug: string, rest = "") => `/api/tenants/${slug}/ai-experiments${rest}`;
 
 dbTest("experiments: bad input is 400 naming the field", async (app) => {
   const t = await team(app);
-  const e = await createExperiment(t.owner, t.slug, { name: "Tone", variants: [{ key: "a" }] });
+  const e = await createExperiment(t.owner, t.slug, {
+    name: "Tone",
+    variants: [{ key: "a" }, { key: "b" }],
+  });
   const bad = (method: string, rest: string, body: unknown, field?: string) => ({
     method,
     path: exps(t.slug, rest),
@@ -25,8 +30,8 @@ dbTest("experiments: bad input is 400 naming the field", async (app) => {
     bad("POST", "", { name: "a\u0000b" }, "name"),
     bad("POST", "", { name: over(200) }, "name"),
     bad("POST", "", { name: 12 }, "name"),
-    bad("POST", "", { name: "x", routePattern: "/" + over(4096) }, "routePattern"),
-    bad("POST", "", { name: "x", routePattern: "/a\u0000" }, "routePattern"),
+    bad("POST", "", { name: "x", variants: TWO, routePattern: "/" + over(4096) }, "routePattern"),
+    bad("POST", "", { name: "x", variants: TWO, routePattern: "/a\u0000" }, "routePattern"),
     bad("POST", "", { name: "x", variants: [{ key: "a", weight: 10_001 }] }, "variants.0.weight"),
     bad("POST", "", { name: "x", variants: [{ key: "a", label: over(120) }] }, "variants.0.label"),
     bad("POST", "", {
@@ -52,7 +57,7 @@ dbTest("experiments: another tenant's experiment is 404 everywhere and unchanged
   const b = await team(app);
   const e = await createExperiment(b.owner, b.slug, {
     name: "Secret plan",
-    variants: [{ key: "a" }],
+    variants: [{ key: "a" }, { key: "b" }],
   });
   const mine = (rest: string) => exps(a.slug, rest);
   await expectRefusals(a.owner, [
@@ -72,12 +77,15 @@ dbTest("experiments: another tenant's experiment is 404 everywhere and unchanged
   assert(!echoes(list.body, "Secret plan"), list.text);
   const theirs = await b.owner.get(exps(b.slug, `/${e.id}`));
   assertEquals(theirs.body.name, "Secret plan");
-  assertEquals(theirs.body.variants.map((v: { key: string }) => v.key), ["a"]);
+  assertEquals(theirs.body.variants.map((v: { key: string }) => v.key), ["a", "b"]);
 });
 
 dbTest("experiments: 401 anonymous, 403 for viewer writes", async (app) => {
   const t = await team(app);
-  const e = await createExperiment(t.owner, t.slug, { name: "Tone" });
+  const e = await createExperiment(t.owner, t.slug, {
+    name: "Tone",
+    variants: [{ key: "control" }, { key: "b" }],
+  });
   const writes = [
     { method: "POST", path: exps(t.slug), body: { name: "x" } },
     { method: "PATCH", path: exps(t.slug, `/${e.id}`), body: { name: "y" } },

@@ -76,7 +76,7 @@ Deno.test({
         async () => {
           const e = await owner.req(b, "POST", `/api/tenants/${slug}/ai-experiments`, {
             name: "race",
-            variants: [{ key: "control" }],
+            variants: [{ key: "control" }, { key: "b" }],
           });
           assertEquals(e.status, 201, e.text);
           const v = e.body.variants[0];

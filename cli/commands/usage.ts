@@ -2,6 +2,7 @@
 import { UsageError } from "../args.ts";
 import { seg } from "../api.ts";
 import { type Command, table } from "../command.ts";
+import { formatBytes } from "../../lib/dashboard/format.ts";
 
 type PeriodUsage = Record<string, unknown> & { period: string };
 
@@ -9,7 +10,7 @@ const usage: Command = {
   path: ["usage"],
   args: "<slug>",
   minArgs: 1,
-  summary: "a tenant's requests, bytes and cache hit ratio for a month (UTC)",
+  summary: "a tenant's requests, bytes (decimal units) and cache hit ratio for a month (UTC)",
   flags: { month: "string" },
   flagHelp: { month: "YYYY-MM (default: the current month)" },
   async run(ctx) {
@@ -23,8 +24,10 @@ const usage: Command = {
       `/api/tenants/${seg(ctx.args[0])}/usage`,
       { period: month as string | undefined },
     );
+    // Decimal units, as plans are sold (1 GB = 10^9 bytes); --json keeps the byte count.
+    const human = (p: PeriodUsage) => ({ ...p, bytes: formatBytes(Number(p.bytes ?? 0)) });
     ctx.print(r, () =>
-      table([r.current, r.previous], [
+      table([human(r.current), human(r.previous)], [
         "period",
         "requests",
         "bytes",

@@ -4,8 +4,7 @@
  * design tokens through classes (no inline styles under the CSP); every bar carries a
  * <title> for hover, and the numbers are also in a table behind "Show data".
  */
-import { labelEvery, niceBytesMax, niceMax, ticks } from "./scale.ts";
-import { formatBytes } from "../../lib/dashboard/format.ts";
+import { labelEvery, niceMax, ticks } from "./scale.ts";
 
 export type ChartSeries = { name: string; values: number[] };
 
@@ -20,8 +19,8 @@ export type BarChartProps = {
   /** Shorter category labels on the axis (the table and hover keep the full label). */
   shortLabel?: (label: string) => string;
   /**
-   * The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k; in 1024-based
-   * units when `format` is formatBytes).
+   * The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k, which is nice in
+   * decimal byte units too: 130 MB → 200 MB).
    */
   scaleMax?: (max: number) => number;
   /** Shown instead of an empty plot when every value is 0. */
@@ -37,7 +36,7 @@ export function BarChart(p: BarChartProps) {
   const short = p.shortLabel ?? ((l: string) => l);
   const all = p.series.flatMap((s) => s.values);
   // Byte charts get byte-nice ticks (25 MB, not 23.8 MB) without every caller asking.
-  const scale = p.scaleMax ?? (p.format === formatBytes ? niceBytesMax : niceMax);
+  const scale = p.scaleMax ?? niceMax;
   const max = scale(Math.max(0, ...all));
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;

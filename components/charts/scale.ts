@@ -19,10 +19,3 @@ export function labelEvery(n: number, most = 7): (i: number) => boolean {
   const step = Math.ceil((n - 1) / (most - 1));
   return (i) => i === n - 1 || (i % step === 0 && n - 1 - i >= step / 2);
 }
-
-/** niceMax() for byte counts: nice within the largest 1024-based unit (so ticks read 25 MB). */
-export function niceBytesMax(max: number): number {
-  if (!(max > 0)) return 1;
-  const unit = 1024 ** Math.max(0, Math.floor(Math.log(max) / Math.log(1024)));
-  return niceMax(max / unit) * unit;
-}

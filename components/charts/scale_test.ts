@@ -1,5 +1,6 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { labelEvery, niceBytesMax, niceMax, ticks } from "./scale.ts";
+import { labelEvery, niceMax, ticks } from "./scale.ts";
+import { formatBytes } from "../../lib/dashboard/format.ts";
 
 Deno.test("niceMax() rounds up to 1, 2, 2.5 or 5 times a power of ten", () => {
   assertEquals(niceMax(0), 1);
@@ -23,10 +24,11 @@ Deno.test("labelEvery() keeps at most seven labels, first and last among them", 
   assertEquals(Array.from({ length: 5 }, (_, i) => i).filter(labelEvery(5)).length, 5);
 });
 
-Deno.test("niceBytesMax() is nice in the byte unit: 130 MB becomes 200 MB, not 190.7 MB", () => {
-  const MB = 1024 * 1024;
-  assertEquals(niceBytesMax(130 * MB), 200 * MB);
-  assertEquals(niceBytesMax(900), 1000);
-  assertEquals(niceBytesMax(3.2 * 1024 * MB), 5 * 1024 * MB);
-  assertEquals(niceBytesMax(0), 1);
+Deno.test("bytes are decimal (issue 24): 5 GB of a plan reads 5.00 GB, axes tick 200 MB", () => {
+  assertEquals(formatBytes(5_000_000_000), "5.00 GB");
+  assertEquals(formatBytes(999), "999 B");
+  assertEquals(formatBytes(1_500), "1.50 KB");
+  assertEquals(formatBytes(130_000_000), "130.0 MB");
+  assertEquals(niceMax(130_000_000), 200_000_000);
+  assertEquals(niceMax(3_200_000_000), 5_000_000_000);
 });

@@ -1,10 +1,13 @@
-/** Number formatting for people: bytes as KB/MB/GB (1024-based), counts, percentages, dollars. */
+/**
+ * Number formatting for people: bytes as KB/MB/GB, counts, percentages, dollars. Bytes are
+ * decimal (1 GB = 10^9 bytes), as plans are sold: a 5 GB quota reads "5.00 GB" (issue 24).
+ */
 export function formatBytes(n: number): string {
   const units = ["B", "KB", "MB", "GB", "TB", "PB"];
   let i = 0;
   let v = n;
-  while (Math.abs(v) >= 1024 && i < units.length - 1) {
-    v /= 1024;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) {
+    v /= 1000;
     i++;
   }
   return `${i === 0 ? v : v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;

@@ -8,8 +8,9 @@ import type { Db } from "../db/client.ts";
 import { experiments } from "../db/schema/mod.ts";
 import { listActiveProfiles } from "../ai/profiles.ts";
 import { type RouteMatch, routesOverlap } from "./route.ts";
+import { MIN_VARIANTS } from "./schema.ts";
 
-export const MIN_ACTIVE_VARIANTS = 2;
+export const MIN_ACTIVE_VARIANTS = MIN_VARIANTS;
 
 export async function activationProblems(
   s: Services,

@@ -73,19 +73,31 @@ export const variantsSchema = z.array(variantInput).max(MAX_VARIANTS).superRefin
 const nameSchema = str().trim().min(1, "must not be empty").max(200);
 const routeMatchSchema = z.enum(ROUTE_MATCHES);
 
+/** Variants an experiment needs: at creation (issue 24) and to activate (SPEC). */
+export const MIN_VARIANTS = 2;
+
 export const createExperimentSchema = z.object({
   name: nameSchema,
   routePattern: str().optional(),
   routeMatch: routeMatchSchema.optional(),
-  variants: variantsSchema.optional(),
+  // The original product refuses an experiment with nothing to compare (issue 24).
+  variants: variantsSchema,
 }).strict().transform((b, ctx) => {
+  if (b.variants.length < MIN_VARIANTS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["variants"],
+      message: `must have at least ${MIN_VARIANTS} (e.g. control and one profile)`,
+    });
+    return z.NEVER;
+  }
   const match = b.routeMatch ?? "prefix";
   const r = normalizeRoutePattern(b.routePattern ?? "/", match);
   if ("problem" in r) {
     ctx.addIssue({ code: "custom", path: ["routePattern"], message: r.problem });
     return z.NEVER;
   }
-  return { name: b.name, routePattern: r.pattern, routeMatch: match, variants: b.variants ?? [] };
+  return { name: b.name, routePattern: r.pattern, routeMatch: match, variants: b.variants };
 });
 export type CreateExperimentInput = z.output<typeof createExperimentSchema>;
 
