@@ -17,6 +17,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   PROXY_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, "must be a hostname with optional port")
     .optional(),
+  CNAME_TARGET: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, "must be a hostname").optional(),
   PUBLIC_URL: origin.optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
@@ -187,6 +188,8 @@ export type Config = {
   host: string;
   /** Suffix of tenant hosts: `<slug>.<proxyDomain>`, lower-case, may carry a port. */
   proxyDomain: string;
+  /** The one host every custom domain may CNAME to (besides its tenant host); no port. */
+  cnameTarget: string;
   /** Origin of the management app, used in links (webhook URLs, invites). */
   publicUrl: string;
   dataDir: string;
@@ -312,6 +315,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     host: e.HOST,
     proxyDomain: (e.PROXY_DOMAIN ?? `localhost:${port}`).toLowerCase(),
+    cnameTarget: (e.CNAME_TARGET ??
+      `proxy.${(e.PROXY_DOMAIN ?? "localhost").replace(/:\d+$/, "")}`).toLowerCase(),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,

@@ -48,7 +48,9 @@ dbTest("POST domains adds a pending domain and GET lists it with its status", as
   assertEquals(r.body.failureReason, null);
   assertEquals(r.body.verification.txt.name, "_cachely.www.shop.example");
   assertMatch(r.body.verification.txt.value, /^cachely-verify=[\w-]{20,}$/);
-  assertEquals(r.body.verification.cname.target, `${slug}.localhost`);
+  // the shared target (CNAME_TARGET, default proxy.<PROXY_DOMAIN host>), as the original showed
+  assertEquals(r.body.verification.cname.target, "proxy.localhost");
+  assertStringIncludes((await owner.get(`/dashboard/${slug}/domains`)).text, "proxy.localhost");
   const list = await owner.get(base);
   assertEquals(list.status, 200);
   assertEquals(
@@ -109,6 +111,29 @@ dbTest(
     ]);
   },
   opts,
+);
+
+dbTest(
+  "domains/verify by CNAME to the shared target; CNAME_TARGET names it",
+  async (app) => {
+    const { owner, slug, base } = await setup(app);
+    const a = await owner.post(base, { hostname: "live.shop.example" });
+    assertEquals(a.body.verification.cname.target, "edge.cachely.example");
+    zone.set("live.shop.example", { CNAME: ["Edge.Cachely.Example."] });
+    const v = await owner.post(`${base}/verify`, { id: a.body.id });
+    assertEquals(v.body.status, "active", v.text);
+    assertEquals(await edgeTenantFor(app, "live.shop.example"), slug);
+    // the default shared name is not accepted once CNAME_TARGET names another
+    const b = await owner.post(base, { hostname: "old.shop.example" });
+    zone.set("old.shop.example", { CNAME: ["proxy.localhost."] });
+    const f = await owner.post(`${base}/verify`, { id: b.body.id });
+    assertEquals(f.body.status, "failed");
+    assertStringIncludes(
+      f.body.failureReason,
+      `expected edge.cachely.example or ${slug}.localhost`,
+    );
+  },
+  { ...opts, env: { CNAME_TARGET: "edge.cachely.example" } },
 );
 
 dbTest(

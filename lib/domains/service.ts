@@ -19,12 +19,21 @@ export type DomainRef = { id?: number; hostname?: string };
 export const TXT_PREFIX = "_cachely";
 export const TXT_VALUE_PREFIX = "cachely-verify=";
 
-/** The proxy host a custom domain may CNAME to: `<slug>.<PROXY_DOMAIN host>` (no port). */
-export function cnameTarget(s: Services, slug: string): string {
+/** The tenant's own host a custom domain may CNAME to: `<slug>.<PROXY_DOMAIN host>` (no port). */
+export function tenantCnameTarget(s: Services, slug: string): string {
   return `${slug}.${s.config.proxyDomain.replace(/:\d+$/, "")}`;
 }
 
-export function domainView(s: Services, slug: string, d: Domain) {
+/**
+ * The CNAME targets a custom domain may name: the shared one (CNAME_TARGET, default
+ * `proxy.<PROXY_DOMAIN host>`, what the original product's customers point at and what the
+ * dashboard shows) first, then the tenant's own host.
+ */
+export function cnameTargets(s: Services, slug: string): [string, string] {
+  return [s.config.cnameTarget, tenantCnameTarget(s, slug)];
+}
+
+export function domainView(s: Services, d: Domain) {
   return {
     id: d.id,
     hostname: d.hostname,
@@ -35,7 +44,7 @@ export function domainView(s: Services, slug: string, d: Domain) {
         name: `${TXT_PREFIX}.${d.hostname}`,
         value: `${TXT_VALUE_PREFIX}${d.verificationToken}`,
       },
-      cname: { name: d.hostname, target: cnameTarget(s, slug) },
+      cname: { name: d.hostname, target: s.config.cnameTarget },
     },
     verifiedAt: d.verifiedAt?.toISOString() ?? null,
     lastCheckedAt: d.lastCheckedAt?.toISOString() ?? null,

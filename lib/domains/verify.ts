@@ -1,8 +1,10 @@
 /**
  * Domain verification by DNS: a TXT record `_cachely.<hostname>` containing
- * `cachely-verify=<token>`, or a CNAME from the hostname to `<slug>.<PROXY_DOMAIN>`.
- * The CNAME must name this tenant's host: a CNAME to the bare proxy domain would not
- * say which tenant the owner meant. Results: active, or failed with the reason.
+ * `cachely-verify=<token>`, or a CNAME from the hostname to the shared target (CNAME_TARGET)
+ * or to `<slug>.<PROXY_DOMAIN>`. The shared target does not say which tenant the owner
+ * meant; a hostname belongs to one tenant at most, so the first to verify it holds it
+ * (docs/decisions.md "Custom domains: one shared CNAME target"). Results: active, or
+ * failed with the reason.
  */
 import { and, eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
@@ -12,7 +14,7 @@ import { recordAudit } from "../audit/mod.ts";
 import { notFound } from "../errors.ts";
 import { changeTenant } from "../edge_config/changes.ts";
 import {
-  cnameTarget,
+  cnameTargets,
   type Domain,
   type DomainRef,
   findDomain,
@@ -48,7 +50,7 @@ export async function checkDomainDns(
   const opts = () => ({ signal: AbortSignal.timeout(DNS_TIMEOUT_MS) });
   const txtName = `${TXT_PREFIX}.${d.hostname}`;
   const expected = `${TXT_VALUE_PREFIX}${d.verificationToken}`;
-  const target = cnameTarget(s, slug);
+  const targets = cnameTargets(s, slug);
   const [txt, cname] = await Promise.all([
     lookup(() => s.resolveDns(txtName, "TXT", opts())),
     lookup(() => s.resolveDns(d.hostname, "CNAME", opts())),
@@ -57,14 +59,18 @@ export async function checkDomainDns(
   if (txt.records.some((chunks) => chunks.join("").trim() === expected)) {
     return { ok: true, method: "txt" };
   }
-  if (cname.records.some((name) => bare(name) === target)) return { ok: true, method: "cname" };
+  if (cname.records.some((name) => targets.includes(bare(name)))) {
+    return { ok: true, method: "cname" };
+  }
   const txtWhy = txt.error ?? (txt.records.length ? "does not contain the token" : "no record");
   const cnameWhy = cname.error ??
     (cname.records.length ? `points to ${bare(cname.records[0])}` : "no record");
   return {
     ok: false,
     reason:
-      `TXT ${txtName}: ${txtWhy} (expected "${expected}"); CNAME ${d.hostname}: ${cnameWhy} (expected ${target})`,
+      `TXT ${txtName}: ${txtWhy} (expected "${expected}"); CNAME ${d.hostname}: ${cnameWhy} (expected ${
+        targets.join(" or ")
+      })`,
   };
 }
 

@@ -28,6 +28,7 @@ export const RESERVED_SLUGS = new Set([
   "account",
   "settings",
   "blog",
+  "proxy", // the default shared CNAME target, proxy.<PROXY_DOMAIN> (lib/domains/service.ts)
   "ns1",
   "ns2",
   "localhost",

@@ -66,7 +66,7 @@ export function domainsRoutes(): Routes {
     const { tenant } = await requireTenant(c, "viewer");
     const s = c.get("services");
     const rows = await listDomains(s, tenant.id);
-    return c.json({ domains: rows.map((d) => domainView(s, tenant.slug, d)) });
+    return c.json({ domains: rows.map((d) => domainView(s, d)) });
   });
 
   app.post("/tenants/:slug/domains", {
@@ -81,7 +81,7 @@ export function domainsRoutes(): Routes {
     const body = await parseJsonBody(c, addSchema);
     const s = c.get("services");
     const d = await addDomain(s, tenant, auth.user.id, body.hostname);
-    return c.json(domainView(s, tenant.slug, d), 201);
+    return c.json(domainView(s, d), 201);
   });
 
   app.delete("/tenants/:slug/domains", {
@@ -102,7 +102,7 @@ export function domainsRoutes(): Routes {
     const { tenant, auth } = await requireTenant(c, "admin");
     const s = c.get("services");
     const d = await verifyDomain(s, tenant, auth.user.id, await domainRef(c));
-    return c.json(domainView(s, tenant.slug, d));
+    return c.json(domainView(s, d));
   });
 
   return app;

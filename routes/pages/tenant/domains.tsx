@@ -2,12 +2,12 @@
 import type { TenantAreaPage } from "./shell.tsx";
 import { ApiForm, Field, Hidden } from "../../../components/ApiForm.tsx";
 import { Badge, Copyable, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
-import { domainView, listDomains } from "../../../lib/domains/service.ts";
+import { domainView, listDomains, tenantCnameTarget } from "../../../lib/domains/service.ts";
 
 const TONE = { active: "ok", failed: "error", pending: "warn" } as const;
 
 export const domainsPage: TenantAreaPage = async (t) => {
-  const rows = (await listDomains(t.s, t.tenant.id)).map((d) => domainView(t.s, t.tenant.slug, d));
+  const rows = (await listDomains(t.s, t.tenant.id)).map((d) => domainView(t.s, d));
   const admin = t.can("admin");
   return (
     <>
@@ -64,7 +64,10 @@ export const domainsPage: TenantAreaPage = async (t) => {
               </tr>
             </tbody>
           </TableWrap>
-          <p class="muted">Either record proves ownership; the CNAME also routes traffic.</p>
+          <p class="muted">
+            Either record proves ownership; the CNAME also routes traffic. A CNAME to the tenant
+            host <code>{tenantCnameTarget(t.s, t.tenant.slug)}</code> works too.
+          </p>
           {admin && (
             <div class="actions">
               <ApiForm
