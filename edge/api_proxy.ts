@@ -7,9 +7,17 @@
  */
 import type { EdgeContext, RequestContext } from "./context.ts";
 import type { Outcome } from "./respond.ts";
-import { finishUpstream, methodNotAllowed, objectResponse, otherResponse } from "./respond.ts";
+import {
+  addConditional,
+  finishUpstream,
+  methodNotAllowed,
+  objectResponse,
+  otherResponse,
+} from "./respond.ts";
+import { cachingRules } from "./caching.ts";
 import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
 import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
+import type { CachedObject } from "./cache/store.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
 import { credentialForms, injectCredential, openToken } from "./credentials.ts";
 import { fetchUpstream, RequestHeaders } from "./upstream.ts";
@@ -233,7 +241,7 @@ export async function handleApi(
   }
   const tooBig = oversizeHeaders(rc.req);
   if (tooBig) return { res: tooBig, cache: null, bytes: 0, experiment };
-  const load = () => loadApi(ec, rc, origin, apiPath, query);
+  const load = (prev?: CachedObject) => loadApi(ec, rc, origin, apiPath, query, prev);
   let served: Served;
   if (preview) {
     const r = await load();
@@ -270,11 +278,13 @@ async function loadApi(
   origin: string,
   apiPath: string,
   query: string,
+  prev?: CachedObject,
 ): Promise<Loaded> {
   const { deps } = ec;
   const api = rc.snap.api;
   const url = joinUpstream(origin, apiPath, query);
   const headers = new RequestHeaders({ accept: "application/json, */*;q=0.5", "user-agent": UA });
+  addConditional(headers, prev);
   let token: string | null = null;
   if (api.authMode !== "none" && api.tokenEnc) {
     token = await openToken(deps.config.encryptionKey, api.tokenEnc);
@@ -312,6 +322,8 @@ async function loadApi(
   return finishUpstream(r, {
     now: deps.clock.now(),
     ttlMs: rc.snap.cacheTtl * 1000,
+    rules: cachingRules(rc.snap, "api"),
+    prev,
     rewrite: secrets ? (text) => scrubToken(urls(text), secrets) : urls,
     parsed: api.rewriteUrls !== false,
     secrets,

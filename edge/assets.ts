@@ -17,6 +17,7 @@
  */
 import type { EdgeContext, RequestContext } from "./context.ts";
 import {
+  addConditional,
   finishUpstream,
   methodNotAllowed,
   objectResponse,
@@ -24,7 +25,17 @@ import {
   type Outcome,
 } from "./respond.ts";
 import { assetKey, normaliseQuery } from "./cache/keys.ts";
-import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
+import {
+  freshInMemory,
+  type Loaded,
+  lookupKey,
+  type ReadOptions,
+  readThrough,
+  type Served,
+} from "./cache/through.ts";
+import { cachingRules, forwardedEncoding, safeValue } from "./caching.ts";
+import { requestNoCache } from "./cache/freshness.ts";
+import { variantKey } from "./cache/vary.ts";
 import { BadPathError, checkPath, joinUpstream } from "./url_join.ts";
 import { fetchUpstream, RequestHeaders, type UpstreamResult } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
@@ -272,8 +283,19 @@ export async function handleAsset(
   }
   const range = head ? null : rc.req.headers.get("range");
   const now = ec.deps.clock.now();
-  if (range === null) {
-    const obj = freshInMemory(ec.through, route.key);
+  const rules = cachingRules(rc.snap, "assets");
+  // Origin mode: the visitor's Accept and Accept-Encoding go to the origin (image CDNs
+  // negotiate AVIF/WebP) and key the variants it says it varies on.
+  const forwarded = rules.origin ? assetForwarded(rc.req) : FIXED_FORWARDED;
+  const opts: ReadOptions = rules.origin
+    ? {
+      revalidate: requestNoCache(rc.req),
+      variant: (vary) => variantKey(route.key, vary, forwarded),
+    }
+    : {};
+  if (range === null && !opts.revalidate) {
+    const key = lookupKey(ec.through, route.key, opts.variant);
+    const obj = key === null ? undefined : freshInMemory(ec.through, key);
     if (obj) return objectResponse(obj, head, "HIT", now, hitHeaders(rc, route.plan, obj), rc.req);
   }
   const tooBig = oversizeHeaders(rc.req);
@@ -310,7 +332,8 @@ export async function handleAsset(
   const served = await readThrough(
     ec.through,
     route.key,
-    () => loadAsset(ec, rc, route.plan, upstream),
+    (prev) => loadAsset(ec, rc, route.plan, upstream, forwarded, prev),
+    opts,
   );
   if (served.kind !== "object") return refusedOr(otherResponse(served, head, ASSET_HEADERS));
   if (range !== null) return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now());
@@ -368,8 +391,21 @@ function ranged(
   return objectResponse(partial, false, cache, now, ASSET_HEADERS);
 }
 
+const FIXED_FORWARDED: Readonly<Record<string, string>> = { accept: "*/*" };
+
+/** Origin mode: the visitor's Accept (else any) and Accept-Encoding as the clients decode it. */
+function assetForwarded(req: Request): Record<string, string> {
+  const out: Record<string, string> = { accept: safeValue(req.headers.get("accept")) ?? "*/*" };
+  const enc = forwardedEncoding(req.headers.get("accept-encoding"));
+  if (enc !== "") out["accept-encoding"] = enc;
+  return out;
+}
+
 /** The upstream request headers of an asset fetch: Referer from the website domain. */
-function assetRequestHeaders(plan: AssetPlan, extra: Record<string, string>): RequestHeaders {
+function assetRequestHeaders(
+  plan: AssetPlan,
+  extra: Readonly<Record<string, string>>,
+): RequestHeaders {
   const h = new RequestHeaders({ "user-agent": UA, ...extra });
   // Origins with referer rules (Prismic's, hotlink protection) need the site's Referer.
   if (plan.referer) h.set("referer", plan.referer);
@@ -468,10 +504,14 @@ async function loadAsset(
   rc: RequestContext,
   plan: AssetPlan,
   url: URL,
+  forwarded: Readonly<Record<string, string>>,
+  prev?: CachedObject,
 ): Promise<Loaded> {
+  const headers = assetRequestHeaders(plan, forwarded);
+  addConditional(headers, prev);
   const r: UpstreamResult = await fetchUpstream(ec.deps, {
     url,
-    headers: assetRequestHeaders(plan, { accept: "*/*" }).pairs,
+    headers: headers.pairs,
     maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
   });
   return gateType(
@@ -481,6 +521,8 @@ async function loadAsset(
       // The tenant's asset TTL (default one day): assets are named by version, and
       // assetCacheVersion in the key refreshes them on demand.
       ttlMs: plan.ttlMs,
+      rules: cachingRules(rc.snap, "assets"),
+      prev,
       rewrite: (t) => rc.rewrite(t),
       parsed: true,
       location: (v) => rc.rewrite(v),

@@ -81,7 +81,8 @@ const HOP_BY_HOP = new Set([
  * cookies (a shared cache must not replay one visitor's session, RFC 9111 §7.3),
  * authentication challenges (they would prompt for the tenant's upstream
  * credentials), encoding and length (fetch has already decoded the body; the
- * length is recomputed), and upstream CORS and HSTS (the edge sets its own).
+ * length is recomputed), and upstream CORS and HSTS (the edge sets its own). `Age` is kept:
+ * edge/respond.ts adds the time an answer is held here to it (RFC 9111 §5.1).
  */
 const DROPPED = new Set([
   ...HOP_BY_HOP,
@@ -98,7 +99,6 @@ const DROPPED = new Set([
   "access-control-allow-methods",
   "access-control-expose-headers",
   "access-control-max-age",
-  "age",
   "date",
   "via",
   "server",

@@ -19,6 +19,7 @@ import type {
 } from "./types.ts";
 import { kvSnapshotSource, SnapshotCache } from "./snapshots.ts";
 import { EdgeCache } from "./cache/store.ts";
+import { VaryIndex } from "./cache/vary.ts";
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { Outcome } from "./respond.ts";
 import { edgeError, splitTarget } from "./http.ts";
@@ -74,7 +75,12 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
   });
   const ec: EdgeContext = {
     deps,
-    through: { cache, clock: deps.clock, staleIfErrorMs: deps.config.staleIfErrorSeconds * 1000 },
+    through: {
+      cache,
+      clock: deps.clock,
+      staleIfErrorMs: deps.config.staleIfErrorSeconds * 1000,
+      vary: new VaryIndex(),
+    },
     providers: {
       imageHostAssetOrigin: deps.config.imageHostAssetOrigin,
       imageHostApiOrigin: deps.config.imageHostApiOrigin,

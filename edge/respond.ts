@@ -5,9 +5,11 @@
 import type { CacheOutcome } from "./types.ts";
 import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
 import type { Loaded, Served } from "./cache/through.ts";
-import type { UpstreamResult } from "./upstream.ts";
+import type { RequestHeaders, UpstreamResult } from "./upstream.ts";
 import { edgeError, isRewritable, responseWith } from "./http.ts";
 import { hitTemplates } from "./cache/hit_templates.ts";
+import { originFreshness, upstreamAgeMs } from "./cache/freshness.ts";
+import { type CachingRules, FIXED_RULES } from "./caching.ts";
 
 /** What a handler hands back to edge/mod.ts for usage accounting. */
 export type Outcome = {
@@ -88,7 +90,8 @@ export function objectResponse(
     headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
     return { res: responseWith(null, 304, headers), cache, bytes: 0 };
   }
-  const age = cache === "HIT" || cache === "STALE" ? ageSeconds(obj, now) : 0;
+  // Upstream Age plus the time held here (storedAt is set back by the upstream Age).
+  const age = ageSeconds(obj, now);
   if (head) {
     const headers = responseHeaders(obj, extra, cache, age);
     headers.push(["content-length", String(obj.body.byteLength)]);
@@ -117,13 +120,16 @@ export function objectResponse(
   }
   // A miss is answered once (responseWith, not a template): no template costs memory for an
   // object that may never be hit again (or, like a range's part, is not cached).
-  const body = obj.body;
+  const body = NULL_BODY.has(obj.status) ? null : obj.body;
   return {
     res: responseWith(body, obj.status, responseHeaders(obj, extra, cache, age)),
     cache,
-    bytes: body.byteLength,
+    bytes: body?.byteLength ?? 0,
   };
 }
+
+/** Statuses a Response must not have a body with (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
+export const NULL_BODY: ReadonlySet<number> = new Set([204, 205, 304]);
 
 /**
  * True from an object's second hit on: only then does it get a template, so a crawl over
@@ -189,9 +195,10 @@ export function otherResponse(
   headers.set("x-cachely-cache", cache);
   headers.set("x-cache", cache);
   if (served.length !== null) headers.set("content-length", String(served.length));
-  if (head) served.body?.cancel().catch(() => {});
+  const bodiless = head || NULL_BODY.has(served.status);
+  if (bodiless) served.body?.cancel().catch(() => {});
   return {
-    res: new Response(head ? null : served.body, { status: served.status, headers }),
+    res: new Response(bodiless ? null : served.body, { status: served.status, headers }),
     cache,
     bytes: served.length ?? 0,
   };
@@ -199,6 +206,7 @@ export function otherResponse(
 
 export type Finishing = {
   now: number;
+  /** The fixed TTL (fixed cache mode). */
   ttlMs: number;
   /** Rewrites provider URLs in text bodies. */
   rewrite: (text: string) => string;
@@ -211,6 +219,10 @@ export type Finishing = {
   location?: (value: string) => string | null;
   /** Every form of the injected credential (credentialForms): a header echoing one is dropped. */
   secrets?: readonly string[] | null;
+  /** The tenant's caching rules for the path (edge/caching.ts); default: fixed TTL, no SWR. */
+  rules?: CachingRules;
+  /** The expired copy the request revalidated: a 304 refreshes it without a body. */
+  prev?: CachedObject;
 };
 
 /** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
@@ -222,8 +234,24 @@ export function forbidsStore(headers: [string, string][]): boolean {
 }
 
 /**
+ * Adds the conditional request headers for revalidating `prev` (RFC 9111 §4.3.1):
+ * If-None-Match with its ETag, else If-Modified-Since with its Last-Modified. A value
+ * the request could not carry is left out (the fetch is then unconditional).
+ */
+export function addConditional(headers: RequestHeaders, prev: CachedObject | undefined): void {
+  if (prev === undefined) return;
+  try {
+    if (prev.etag !== null) headers.set("if-none-match", prev.etag);
+    else if (prev.lastModified !== null) headers.set("if-modified-since", prev.lastModified);
+  } catch {
+    // an unusable validator: fetch the whole answer
+  }
+}
+
+/**
  * Upstream result → loader result. 5xx becomes a failure (so stale-if-error
- * applies); text bodies get provider URLs rewritten; only 200s are cacheable.
+ * applies); a 304 to a revalidation refreshes the copy; text bodies get provider URLs
+ * rewritten; only 200s are cacheable (docs/decisions.md "HTTP caching").
  */
 export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "error") return r;
@@ -231,26 +259,70 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     if (r.kind === "stream") r.body?.cancel().catch(() => {});
     return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
   }
-  let headers = r.headers;
   const secrets = f.secrets?.length ? f.secrets : null;
-  if (f.location || secrets) {
-    headers = [];
-    for (const [k, v0] of r.headers) {
-      const v = k === "location" && f.location ? f.location(v0) : v0;
-      if (v === null) continue;
-      if (secrets && secrets.some((s) => v.includes(s))) continue;
-      headers.push([k, v]);
-    }
+  const buffered = r.kind === "buffered";
+  const headers: [string, string][] = [];
+  for (const [k, v0] of r.headers) {
+    // A stored copy's Age is computed from storedAt; a stream passes the origin's on.
+    if (k === "age" && buffered) continue;
+    const v = k === "location" && f.location ? f.location(v0) : v0;
+    if (v === null) continue;
+    if (secrets && secrets.some((s) => v.includes(s))) continue;
+    headers.push([k, v]);
   }
   if (r.kind === "stream") return { ...r, headers };
-  let body: Bytes = r.body;
+  const rules = f.rules ?? FIXED_RULES;
+  const ageMs = upstreamAgeMs(r.headers);
+  if (r.status === 304 && f.prev !== undefined && f.prev.status === 200) {
+    // RFC 9111 §4.3.4: the stored headers, updated with those of the 304
+    const names = new Set(headers.map((h) => h[0]));
+    const merged = f.prev.headers.filter((h) => !names.has(h[0])).concat(headers);
+    return stored(200, merged, f.prev.body, f, rules, ageMs, r.setCookie === true);
+  }
+  let body: Bytes = NULL_BODY.has(r.status) ? new Uint8Array(0) : r.body;
   const ct = headers.find((h) => h[0] === "content-type")?.[1] ?? "";
   if (body.byteLength > 0 && isRewritable(ct)) {
     const text = dec.decode(body);
     const out = f.rewrite(text);
     if (out !== text) body = enc.encode(out) as Bytes;
-    if (f.parsed) headers = [...headers, ["x-parsed", "true"]];
+    if (f.parsed) headers.push(["x-parsed", "true"]);
   }
-  const obj = cachedObject(r.status, headers, body, f.now, f.ttlMs, r.setCookie === true);
-  return { kind: "object", obj, cacheable: r.status === 200 && !forbidsStore(headers) };
+  return stored(r.status, headers, body, f, rules, ageMs, r.setCookie === true);
+}
+
+/**
+ * The object of an upstream answer with its freshness: in fixed mode the tenant's TTL, in
+ * origin mode what the headers say; stale windows and storability by the rules common to
+ * both (docs/decisions.md "HTTP caching"). `storedAt` is set back by the upstream Age, so
+ * Age and freshness count the time the answer spent in caches upstream.
+ */
+function stored(
+  status: number,
+  headers: [string, string][],
+  body: Bytes,
+  f: Finishing,
+  rules: CachingRules,
+  ageMs: number,
+  setCookie: boolean,
+): Loaded {
+  const cookie = setCookie && !rules.ignoreSetCookie;
+  const fr = originFreshness(headers, f.now);
+  let cacheable = status === 200 && fr.storable && !cookie;
+  let ttlMs: number;
+  if (rules.origin) {
+    ttlMs = fr.lifetimeMs;
+    const validator = headers.some((h) => h[0] === "etag" || h[0] === "last-modified");
+    // Any other Vary, or nothing to keep it fresh or revalidate it with: not stored.
+    if (fr.vary === null || (ttlMs <= 0 && !validator)) cacheable = false;
+  } else {
+    ttlMs = f.ttlMs + ageMs; // the full TTL here, whatever its age upstream
+  }
+  const obj = cachedObject(status, headers, body, f.now - ageMs, ttlMs, cookie);
+  obj.sieMs = fr.noStale ? 0 : fr.sieMs ?? -1;
+  obj.swrMs = fr.noStale || !cacheable
+    ? 0
+    : rules.origin
+    ? fr.swrMs ?? (fr.hasLifetime ? rules.swrMs : 0)
+    : rules.swrMs;
+  return { kind: "object", obj, cacheable, vary: rules.origin ? fr.vary ?? "" : undefined };
 }

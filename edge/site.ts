@@ -6,6 +6,7 @@
  */
 import type { EdgeContext, RequestContext } from "./context.ts";
 import {
+  addConditional,
   finishUpstream,
   methodNotAllowed,
   objectResponse,
@@ -13,12 +14,15 @@ import {
   type Outcome,
 } from "./respond.ts";
 import { normaliseQuery, siteKey } from "./cache/keys.ts";
-import { freshInMemory, readThrough } from "./cache/through.ts";
+import { freshInMemory, lookupKey, type ReadOptions, readThrough } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
-import { fetchUpstream } from "./upstream.ts";
+import { fetchUpstream, RequestHeaders } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { offloadable, previewRequested, withCdnHeaders } from "./cdn.ts";
 import type { CachedObject } from "./cache/store.ts";
+import { cachingRules, forwardedEncoding, safeValue } from "./caching.ts";
+import { requestNoCache } from "./cache/freshness.ts";
+import { variantKey } from "./cache/vary.ts";
 
 const SITE_HEADERS: [string, string][] = [["x-cachely-edge", "1"]];
 const UA = "Cachely-Edge/1";
@@ -33,8 +37,18 @@ export async function handleSite(
   if (rc.method !== "GET" && !head) return methodNotAllowed(rc.method, "GET, HEAD");
   const snap = rc.snap;
   const query = normaliseQuery(rc.query, [snap.api.previewParam]);
-  const key = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
-  const hit = freshInMemory(ec.through, key);
+  const primary = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
+  const rules = cachingRules(snap, "site");
+  // Origin mode: the visitor's negotiation headers go to the origin and key its variants.
+  const forwarded = rules.origin ? siteForwarded(rc.req) : FIXED_FORWARDED;
+  const opts: ReadOptions = rules.origin
+    ? {
+      revalidate: requestNoCache(rc.req),
+      variant: (vary) => variantKey(primary, vary, forwarded),
+    }
+    : {};
+  const key = lookupKey(ec.through, primary, opts.variant);
+  const hit = key !== null && !opts.revalidate ? freshInMemory(ec.through, key) : undefined;
   if (hit) {
     return objectResponse(hit, head, "HIT", ec.deps.clock.now(), siteHeaders(rc, hit), rc.req);
   }
@@ -52,15 +66,19 @@ export async function handleSite(
   if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
   const url = joinUpstream(origin, rc.path, query);
   const base = parseBase(origin);
-  const served = await readThrough(ec.through, key, async () => {
+  const served = await readThrough(ec.through, primary, async (prev) => {
+    const headers = new RequestHeaders({ ...forwarded, "user-agent": UA });
+    addConditional(headers, prev);
     const r = await fetchUpstream(ec.deps, {
       url,
-      headers: [["accept", "text/html,*/*;q=0.8"], ["user-agent", UA]],
+      headers: headers.pairs,
       maxBuffer: ec.deps.config.edgeCacheMaxObjectBytes,
     });
     return finishUpstream(r, {
       now: ec.deps.clock.now(),
       ttlMs: snap.cacheTtl * 1000,
+      rules,
+      prev,
       rewrite: (t) => rc.rewrite(t),
       // the site's own absolute redirects stay on the host the visitor used
       location: (v) => {
@@ -75,12 +93,30 @@ export async function handleSite(
         }
       },
     });
-  });
+  }, opts);
   if (served.kind !== "object") return otherResponse(served, head, SITE_HEADERS);
   const obj = served.obj;
   // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
   const extra = served.cache !== "STALE" && offloadable(obj) ? siteHeaders(rc, obj) : SITE_HEADERS;
   return objectResponse(obj, head, served.cache, ec.deps.clock.now(), extra, rc.req);
+}
+
+const FIXED_FORWARDED: Readonly<Record<string, string>> = { accept: "text/html,*/*;q=0.8" };
+
+/**
+ * The negotiation headers an origin-mode site fetch carries (docs/decisions.md "HTTP
+ * caching"): the visitor's Accept and Accept-Language (bounded), Accept-Encoding as the
+ * upstream clients can decode it. Values with characters a header cannot carry are dropped.
+ */
+function siteForwarded(req: Request): Record<string, string> {
+  const out: Record<string, string> = {
+    accept: safeValue(req.headers.get("accept")) ?? FIXED_FORWARDED.accept,
+  };
+  const lang = safeValue(req.headers.get("accept-language"));
+  if (lang !== null) out["accept-language"] = lang;
+  const enc = forwardedEncoding(req.headers.get("accept-encoding"));
+  if (enc !== "") out["accept-encoding"] = enc;
+  return out;
 }
 
 /**

@@ -57,12 +57,18 @@ function withHeaders(
   body: Bytes,
   now: number,
   ttlMs: number,
+  retrySoon: boolean,
 ) {
   const headers = obj.headers.filter((h) =>
     !h[0].startsWith("x-ai-transform") && h[0] !== "etag" && h[0] !== "last-modified"
   );
   headers.push(...extra);
-  return cachedObject(obj.status, headers, body, now, ttlMs, obj.noCdn);
+  const out = cachedObject(obj.status, headers, body, now, ttlMs, obj.noCdn);
+  // The plain answer's stale windows (must-revalidate etc. hold for its transform too); an
+  // outcome to retry soon is retried before it is served again, not behind a stale copy.
+  out.swrMs = retrySoon ? 0 : obj.swrMs;
+  out.sieMs = obj.sieMs;
+  return out;
 }
 
 /**
@@ -106,7 +112,7 @@ export async function applyTransform(
       const ttlMs = retrySoon ? Math.min(base.obj.ttlMs, RETRY_TTL_MS) : base.obj.ttlMs;
       return {
         kind: "object" as const,
-        obj: withHeaders(base.obj, headers, body, now, ttlMs),
+        obj: withHeaders(base.obj, headers, body, now, ttlMs, retrySoon),
         cacheable,
       };
     } catch (e) {

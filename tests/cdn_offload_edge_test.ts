@@ -99,21 +99,47 @@ Deno.test("a stale copy served because the upstream failed is never offloaded", 
   }
 });
 
-Deno.test("a response the upstream sent with Set-Cookie is never offloaded, miss or hit", async () => {
-  const up = startUpstream(); // its default route sets a session cookie
+Deno.test("a response the upstream sent with Set-Cookie is neither stored nor offloaded", async () => {
+  const up = startUpstream();
   up.route("/plain", () => Response.json({ ok: 1 }));
   const fx = await edgeFixture(up.url, { snapshot: { cdnOffload: true, tenantId: 7 } });
   try {
     for (const want of ["MISS", "HIT"]) {
-      const withCookie = await fx.request("/~api/session-page");
+      const withCookie = await fx.request("/~api/cookie");
       await withCookie.arrayBuffer();
-      assertEquals(withCookie.headers.get("x-cachely-cache"), want);
+      assertEquals(withCookie.headers.get("x-cachely-cache"), "MISS", "never stored");
       assertEquals(withCookie.headers.get("set-cookie"), null, "the edge drops the cookie");
       assertEquals(cdnOf(withCookie), NONE, want);
       const plain = await fx.request("/~api/plain");
       await plain.arrayBuffer();
+      assertEquals(plain.headers.get("x-cachely-cache"), want);
       assertEquals(cdnOf(plain), ["max-age=60", "cachely-t7,cachely-t7-api"], want);
     }
+    assertEquals(up.count("/cookie"), 2);
+  } finally {
+    fx.close();
+    await up.close();
+  }
+});
+
+Deno.test("ignoreSetCookie: an answer that set a cookie is stored and offloaded, the cookie still dropped", async () => {
+  const up = startUpstream();
+  const fx = await edgeFixture(up.url, {
+    snapshot: {
+      cdnOffload: true,
+      tenantId: 7,
+      caching: { cacheMode: "fixed", staleWhileRevalidate: 60, ignoreSetCookie: true },
+    },
+  });
+  try {
+    for (const want of ["MISS", "HIT"]) {
+      const r = await fx.request("/~api/cookie");
+      await r.arrayBuffer();
+      assertEquals(r.headers.get("x-cachely-cache"), want);
+      assertEquals(r.headers.get("set-cookie"), null);
+      assertEquals(cdnOf(r), ["max-age=60", "cachely-t7,cachely-t7-api"], want);
+    }
+    assertEquals(up.count("/cookie"), 1);
   } finally {
     fx.close();
     await up.close();
@@ -160,24 +186,26 @@ Deno.test("site offload: shareable pages carry the html tags; cookies, private a
   }
 });
 
-Deno.test("the cookie mark survives the Web Cache tier: a restored object is still not offloaded", async () => {
+Deno.test("an answer that set a cookie reaches neither tier: it is fetched again after a restart", async () => {
   const name = `cachely-test-${crypto.randomUUID()}`;
-  const up = startUpstream(); // its default route sets a session cookie
+  const up = startUpstream();
   up.route("/plain", () => Response.json({ ok: 1 }));
   const fx = await edgeFixture(up.url, {
     snapshot: { cdnOffload: true, tenantId: 7 },
     webCacheName: name,
   });
   try {
-    for (const path of ["/~api/session-page", "/~api/plain"]) await (await fx.request(path)).text();
+    for (const path of ["/~api/cookie", "/~api/plain"]) await (await fx.request(path)).text();
     await fx.edge.cache.flush();
     fx.edge.cache.lru.clear();
-    const restored = await fx.request("/~api/session-page");
-    await restored.text();
-    assertEquals(up.count("/session-page"), 1, "answered from the Web Cache tier");
-    assertEquals(cdnOf(restored), NONE);
+    const again = await fx.request("/~api/cookie");
+    await again.text();
+    assertEquals(up.count("/cookie"), 2, "not in the Web Cache tier");
+    assertEquals(cdnOf(again), NONE);
     const plain = await fx.request("/~api/plain");
     await plain.text();
+    assertEquals(plain.headers.get("x-cachely-cache"), "HIT");
+    assertEquals(up.count("/plain"), 1, "answered from the Web Cache tier");
     assertEquals(cdnOf(plain), ["max-age=60", "cachely-t7,cachely-t7-api"]);
     assertEquals(plain.headers.get("x-cachely-no-cdn"), null, "the mark is never sent");
   } finally {

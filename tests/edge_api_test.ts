@@ -49,7 +49,7 @@ Deno.test("a second GET is a HIT with Age; the TTL ends it; HEAD has no body", a
   assertEquals(await head.text(), "");
   assertEquals(head.headers.get("x-cachely-cache"), "HIT");
   assertEquals(t.up.count("/a"), 1);
-  t.fx.clock.advance(30_000);
+  t.fx.clock.advance(90_000); // past the TTL and the 60 s stale-while-revalidate window
   const after = await t.fx.request("/~api/a");
   assertEquals(after.headers.get("x-cachely-cache"), "MISS");
   await after.text();

@@ -141,7 +141,7 @@ Deno.test("the Web Cache tier drops what the memory tier evicts and what is past
     assert(await (await caches.open(name)).match(url), "stored in the second tier");
     t.fx.edge.cache.lru.clear();
     healthy = false;
-    t.fx.clock.advance(71_000); // past TTL (60 s) + stale window (10 s)
+    t.fx.clock.advance(121_000); // past TTL (60 s) + the longer stale window (SWR 60 s)
     const gone = await t.fx.request("/~api/w");
     assertEquals(gone.status, 502);
     await gone.text();

@@ -32,6 +32,16 @@ export class CachedObject extends LruEntry {
   private flags: number;
   /** The prebuilt hit response while the object is hot (edge/cache/hit_templates.ts). */
   sent: HitTemplate | undefined = undefined;
+  /**
+   * How long past its TTL the object may be served while one background refresh runs
+   * (stale-while-revalidate, edge/cache/through.ts); 0 never.
+   */
+  swrMs = 0;
+  /**
+   * How long past its TTL it may be served when the origin fails (stale-if-error): -1 the
+   * edge's STALE_IF_ERROR_SECONDS, 0 never (must-revalidate, no-cache, proxy-revalidate).
+   */
+  sieMs = -1;
 
   constructor(
     readonly status: number,

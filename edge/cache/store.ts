@@ -34,6 +34,8 @@ export function secondTierUrl(key: string): string {
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
 const H_NO_CDN = "x-cachely-no-cdn";
+/** The object's stale windows (edge/cache/object.ts swrMs, sieMs): `<swr>,<sie>`. */
+const H_STALE = "x-cachely-stale-ms";
 
 export class EdgeCache {
   readonly lru: ByteLru<CachedObject>;
@@ -92,9 +94,11 @@ export class EdgeCache {
       if (!res) return undefined;
       const storedAt = Number(res.headers.get(H_STORED));
       const ttlMs = Number(res.headers.get(H_TTL));
+      const [swrMs, sieMs] = (res.headers.get(H_STALE) ?? "0,-1").split(",").map(Number);
+      const sie = sieMs < 0 ? this.opts.staleMs ?? 0 : sieMs;
       if (
         !Number.isFinite(storedAt) || !Number.isFinite(ttlMs) ||
-        this.opts.clock.now() > storedAt + ttlMs + (this.opts.staleMs ?? 0)
+        this.opts.clock.now() > storedAt + ttlMs + Math.max(swrMs || 0, sie || 0)
       ) {
         await res.body?.cancel();
         void this.inOrder(key, () => this.deleteSecondTier(key)); // past any use: free the space
@@ -102,11 +106,13 @@ export class EdgeCache {
       }
       const headers: [string, string][] = [];
       res.headers.forEach((v, k) => {
-        if (k !== H_STORED && k !== H_TTL && k !== H_NO_CDN) headers.push([k, v]);
+        if (k !== H_STORED && k !== H_TTL && k !== H_NO_CDN && k !== H_STALE) headers.push([k, v]);
       });
       const body = ownedBytes(await res.arrayBuffer());
       const noCdn = res.headers.has(H_NO_CDN);
       const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
+      obj.swrMs = swrMs || 0;
+      obj.sieMs = Number.isFinite(sieMs) ? sieMs : -1;
       this.keep(key, obj);
       return obj;
     } catch {
@@ -125,6 +131,7 @@ export class EdgeCache {
       headers.set(H_STORED, String(obj.storedAt));
       headers.set(H_TTL, String(obj.ttlMs));
       if (obj.noCdn) headers.set(H_NO_CDN, "1");
+      headers.set(H_STALE, `${obj.swrMs},${obj.sieMs}`);
       await cache.put(
         secondTierUrl(key),
         new Response(obj.body, { status: obj.status, headers }),
@@ -196,6 +203,11 @@ export class EdgeCache {
     } finally {
       this.inflight.delete(key);
     }
+  }
+
+  /** True while a load of `key` is in flight. */
+  isLoading(key: string): boolean {
+    return this.inflight.has(key);
   }
 
   /** Number of keys with a load in flight. */

@@ -1,15 +1,26 @@
 /**
- * Read-through caching with miss coalescing and stale-if-error (RFC 5861 §4):
- * fresh → HIT; otherwise one loader per key runs and every concurrent caller
- * shares its result (MISS); when it fails, the last good copy is served for
- * STALE_IF_ERROR_SECONDS past its TTL (STALE), else the 502/504 failure.
+ * Read-through caching with miss coalescing, revalidation and the stale rules of RFC 5861
+ * (docs/decisions.md "HTTP caching"):
+ * - fresh → HIT;
+ * - expired but within the object's stale-while-revalidate window → STALE at once, and one
+ *   background refresh per key per instance (coalesced with any miss of the key);
+ * - otherwise one loader per key runs and every concurrent caller shares its result (MISS);
+ *   an expired object with a validator is handed to the loader, which asks the origin
+ *   conditionally and turns a 304 into a refreshed copy of it;
+ * - when the loader fails, the last good copy is served within its stale-if-error window
+ *   (STALE), never one marked must-revalidate / no-cache; else the 502/504 failure.
  */
 import type { CachedObject, EdgeCache } from "./store.ts";
 import type { UpstreamFailure, UpstreamStream } from "../upstream_types.ts";
+import type { VaryIndex } from "./vary.ts";
 
-/** What a loader produces: an object (stored when cacheable), a stream, or a failure. */
+/**
+ * What a loader produces: an object (stored when cacheable), a stream, or a failure.
+ * `vary`: the normalised names the object varies on (edge/cache/freshness.ts varyOf), set
+ * by origin-mode loaders; absent or "" when it varies on nothing.
+ */
 export type Loaded =
-  | { kind: "object"; obj: CachedObject; cacheable: boolean }
+  | { kind: "object"; obj: CachedObject; cacheable: boolean; vary?: string }
   | UpstreamStream
   | UpstreamFailure;
 
@@ -21,6 +32,21 @@ export type ThroughContext = {
   cache: EdgeCache;
   clock: { now(): number };
   staleIfErrorMs: number;
+  /** Which primary keys vary on request headers (origin cache mode only). */
+  vary?: VaryIndex;
+};
+
+/** A loader; `prev` is the expired copy to revalidate (it has an ETag or Last-Modified). */
+export type Loader = (prev?: CachedObject) => Promise<Loaded>;
+
+export type ReadOptions = {
+  /** The request asked for revalidation (Cache-Control: no-cache, origin mode): no HIT. */
+  revalidate?: boolean;
+  /**
+   * The variant key of this request for an answer that varies on `vary` (origin mode);
+   * null when the request's values cannot key one (the answer is then not stored).
+   */
+  variant?: (vary: string) => string | null;
 };
 
 /** The fresh in-memory object for a key, synchronously (the hit fast path). */
@@ -29,31 +55,124 @@ export function freshInMemory(ctx: ThroughContext, key: string): CachedObject | 
   return obj && ctx.cache.isFresh(obj, ctx.clock.now()) ? obj : undefined;
 }
 
+/** The key a request looks up: the variant key when the primary key is known to vary. */
+export function lookupKey(
+  ctx: ThroughContext,
+  primary: string,
+  variant: ReadOptions["variant"],
+): string | null {
+  if (variant === undefined || ctx.vary === undefined) return primary;
+  const names = ctx.vary.get(primary);
+  return names === undefined ? primary : variant(names);
+}
+
+/** True while `obj` may be served stale on an origin failure. */
+export function withinStaleIfError(ctx: ThroughContext, obj: CachedObject, now: number): boolean {
+  const sie = obj.sieMs < 0 ? ctx.staleIfErrorMs : obj.sieMs;
+  return now < obj.storedAt + obj.ttlMs + sie;
+}
+
 /** Serves `key` from the cache or through `load`, coalescing concurrent misses. */
 export async function readThrough(
   ctx: ThroughContext,
-  key: string,
-  load: () => Promise<Loaded>,
+  primary: string,
+  load: Loader,
+  opts: ReadOptions = {},
 ): Promise<Served> {
   const { cache, clock } = ctx;
+  const key = lookupKey(ctx, primary, opts.variant);
+  if (key === null) return await uncached(load);
   let cached = cache.peek(key);
   if (cached === undefined && cache.hasSecondTier) cached = await cache.lookupSecondTier(key);
-  if (cached && cache.isFresh(cached, clock.now())) {
-    return { kind: "object", obj: cached, cache: "HIT" };
-  }
-  const { value, leader } = await cache.coalesce(key, async () => {
-    const r = await load();
-    if (r.kind === "object" && r.cacheable) cache.store(key, r.obj);
-    return r;
-  });
-  let result: Loaded = value;
-  // A stream can be read once: followers of a streamed miss fetch for themselves.
-  if (result.kind === "stream" && !leader) result = await load();
-  if (result.kind === "object") return { kind: "object", obj: result.obj, cache: "MISS" };
-  if (result.kind === "error" && cached) {
-    if (clock.now() < cached.storedAt + cached.ttlMs + ctx.staleIfErrorMs) {
+  const now = clock.now();
+  if (cached && !opts.revalidate) {
+    if (cache.isFresh(cached, now)) return { kind: "object", obj: cached, cache: "HIT" };
+    if (now < cached.storedAt + cached.ttlMs + cached.swrMs) {
+      refreshInBackground(ctx, key, primary, load, cached, opts);
       return { kind: "object", obj: cached, cache: "STALE" };
     }
   }
+  const prev = cached && revalidatable(cached) ? cached : undefined;
+  const { value, leader } = await cache.coalesce(
+    key,
+    () => loadAndStore(ctx, primary, load, prev, opts),
+  );
+  let result: Loaded = value;
+  // A stream can be read once: followers of a streamed miss fetch for themselves; a
+  // follower whose variant differs from the leader's fetches its own.
+  if (
+    !leader &&
+    (result.kind === "stream" ||
+      (result.kind === "object" && variantOf(result, primary, opts) !== key))
+  ) {
+    result = await load();
+  }
+  if (result.kind === "object") return { kind: "object", obj: result.obj, cache: "MISS" };
+  if (result.kind === "error" && cached && withinStaleIfError(ctx, cached, clock.now())) {
+    return { kind: "object", obj: cached, cache: "STALE" };
+  }
   return result;
+}
+
+/** A conditional request is worth making: the copy is a 200 with a validator. */
+function revalidatable(obj: CachedObject): boolean {
+  return obj.status === 200 && (obj.etag !== null || obj.lastModified !== null);
+}
+
+/** The key a loaded result is stored under for this request (null: not storable). */
+function variantOf(r: Loaded, primary: string, opts: ReadOptions): string | null {
+  if (r.kind !== "object" || !r.vary || opts.variant === undefined) return primary;
+  return opts.variant(r.vary);
+}
+
+/** Runs the loader and stores a cacheable object under its (variant) key. */
+async function loadAndStore(
+  ctx: ThroughContext,
+  primary: string,
+  load: Loader,
+  prev: CachedObject | undefined,
+  opts: ReadOptions,
+): Promise<Loaded> {
+  const r = await load(prev);
+  if (r.kind !== "object" || !r.cacheable) return r;
+  if (r.vary && opts.variant !== undefined && ctx.vary !== undefined) {
+    ctx.vary.set(primary, r.vary);
+    const key = opts.variant(r.vary);
+    if (key !== null) ctx.cache.store(key, r.obj);
+    return r;
+  }
+  if (opts.variant !== undefined) ctx.vary?.delete(primary);
+  ctx.cache.store(primary, r.obj);
+  return r;
+}
+
+/**
+ * One refresh of `key` in the background (stale-while-revalidate): skipped while a load of
+ * the key is in flight, so an instance sends at most one request per key at a time.
+ */
+function refreshInBackground(
+  ctx: ThroughContext,
+  key: string,
+  primary: string,
+  load: Loader,
+  stale: CachedObject,
+  opts: ReadOptions,
+): void {
+  if (ctx.cache.isLoading(key)) return;
+  const prev = revalidatable(stale) ? stale : undefined;
+  ctx.cache.coalesce(key, async () => {
+    // Registered now (one refresh per key), started after this response is on its way:
+    // the refresh's synchronous start (URL, headers, connection) is not the visitor's wait.
+    await new Promise((r) => setTimeout(r, 0));
+    const r = await loadAndStore(ctx, primary, load, prev, opts);
+    if (r.kind === "stream") r.body?.cancel().catch(() => {});
+    return r;
+  }).catch(() => {});
+}
+
+/** A request whose variant cannot be keyed: loaded for itself, never stored. */
+async function uncached(load: Loader): Promise<Served> {
+  const r = await load();
+  if (r.kind === "object") return { kind: "object", obj: r.obj, cache: "MISS" };
+  return r;
 }

@@ -116,6 +116,9 @@ export function parseResponseHead(bytes: Uint8Array, head: boolean): ResponseHea
   if (transferEncoding && !chunked) throw new ProtocolError("unsupported transfer coding");
   let framing: Framing;
   if (head || status < 200 || status === 204 || status === 304) framing = { kind: "none" };
+  // 205 must not have content (RFC 9110 §15.3.6); servers (Deno's among them) send it
+  // without a length, which read-until-close would wait on until the upstream timeout.
+  else if (status === 205 && !chunked && length === null) framing = { kind: "none" };
   else if (chunked) framing = { kind: "chunked" };
   else if (length !== null) framing = { kind: "length", length: Number(length) };
   else framing = { kind: "close" };

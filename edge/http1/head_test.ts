@@ -34,6 +34,15 @@ Deno.test("framing: chunked, until close, none for HEAD, 1xx, 204 and 304", () =
   assertEquals(parse("HTTP/1.1 200").status, 200); // a reason phrase is optional
 });
 
+Deno.test("framing: a 205 without a length has no body (not read until close)", () => {
+  const h = parse("HTTP/1.1 205 Reset Content\r\ndate: Thu, 26 Nov 2026 06:54:31 GMT");
+  assertEquals([h.framing, h.reusable], [{ kind: "none" }, true]);
+  assertEquals(parse("HTTP/1.1 205 Reset Content\r\ncontent-length: 0").framing, {
+    kind: "length",
+    length: 0,
+  });
+});
+
 Deno.test("keep-alive: Connection: close and HTTP/1.0 end the connection", () => {
   assertEquals(
     parse("HTTP/1.1 200 OK\r\nconnection: Keep-Alive, close\r\ncontent-length: 0").reusable,

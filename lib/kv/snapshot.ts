@@ -48,6 +48,18 @@ export type EdgeSnapshot = {
   experiments: ExperimentSnapshot[];
   /** CDN offload on (docs/decisions.md "CDN offload"); absent in snapshots built before it. */
   cdnOffload?: boolean;
+  /** HTTP caching settings (docs/decisions.md "HTTP caching"); absent → defaults (edge/caching.ts). */
+  caching?: EdgeCachingSettings;
+};
+
+/** How the edge caches a tenant's answers (issue 25). */
+export type EdgeCachingSettings = {
+  /** "fixed": the tenant's TTLs; "origin": assets and site pages follow the origin's headers. */
+  cacheMode: "fixed" | "origin";
+  /** Stale-while-revalidate window in seconds (0: off). */
+  staleWhileRevalidate: number;
+  /** Store answers that set a cookie (the cookie is still dropped). */
+  ignoreSetCookie: boolean;
 };
 
 /** Asset delivery settings of a tenant, as the edge reads them. */

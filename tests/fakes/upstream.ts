@@ -2,7 +2,7 @@
  * A fake upstream CMS API on a real loopback port. It records every request
  * (path, query, headers) and answers from routes the test sets, plus a few
  * built-in misbehaviours: /hang (never answers), /garbage (bytes that are not
- * the JSON they claim), /fail (500), /big?bytes=N. `startRawUpstream` speaks
+ * the JSON they claim), /fail (500), /big?bytes=N, /cookie (sets a cookie). `startRawUpstream` speaks
  * broken HTTP over TCP: /close-early (declares more bytes than it sends) and
  * /not-http (no status line at all). Also `edgeFixture`: a real edge over in-memory KV
  * with a fixture snapshot, for edge tests that need no database.
@@ -62,17 +62,18 @@ export function startUpstream(): FakeUpstream {
         headers: { "content-type": "application/json" },
       });
     }
+    if (url.pathname === "/cookie") {
+      return Response.json({ path: url.pathname, n: seen.length }, {
+        headers: { "set-cookie": "upstream_session=abc; Path=/" },
+      });
+    }
     if (url.pathname === "/big") {
       const n = Number(url.searchParams.get("bytes") ?? 1000);
       return new Response(new Uint8Array(n).fill(97), {
         headers: { "content-type": "application/octet-stream" },
       });
     }
-    return Response.json({
-      path: url.pathname,
-      query: url.search,
-      n: seen.length,
-    }, { headers: { "set-cookie": "upstream_session=abc; Path=/" } });
+    return Response.json({ path: url.pathname, query: url.search, n: seen.length });
   });
   return {
     url: server.url,
