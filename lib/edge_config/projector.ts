@@ -5,6 +5,7 @@
  * tenant whose KV snapshot is behind (a KV failure, a crash between commit and
  * write). Depends on domain reads; domain code never imports it.
  */
+import { cachingOf } from "../tenants/caching.ts";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { domains, edgeChanges, tenants } from "../db/schema/mod.ts";
@@ -71,6 +72,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     domains: active.map((d) => d.hostname).sort(),
     ownerId: await billingOwner(s, tenant.id),
     cdnOffload: tenant.settings.cdnOffload === true,
+    caching: cachingOf(tenant.settings),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

@@ -56,8 +56,23 @@ export const providerFields = {
   videoOrigin: urlString.nullable().optional(),
 };
 
+/** HTTP caching (issue 25; docs/decisions.md "HTTP caching"). Kept together. */
+export const CACHE_MODES = ["fixed", "origin"] as const;
+export const cachingFields = {
+  /** "fixed": the tenant's TTLs; "origin": assets and site pages follow the origin's headers. */
+  cacheMode: z.enum(CACHE_MODES).optional(),
+  /** Seconds an expired copy is served while one background refresh runs (0: off). */
+  staleWhileRevalidate: z.number().int().min(0, "must be 0-86400 seconds").max(
+    86_400,
+    "must be 0-86400 seconds",
+  ).optional(),
+  /** Store answers that set a cookie (the cookie itself is never passed on). */
+  ignoreSetCookie: z.boolean().optional(),
+};
+
 export const tenantConfigFields = {
   ...providerFields,
+  ...cachingFields,
   websiteDomain: hostnameSchema.nullable().optional(),
   websiteOrigin: urlString.nullable().optional(),
   /**

@@ -31,6 +31,7 @@ import { accountPlan } from "../billing/account.ts";
 import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { settingsPatch } from "./settings_patch.ts";
+import { cachingOf } from "./caching.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -84,6 +85,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       previewParam: t.settings.previewParam ?? DEFAULT_PREVIEW_PARAM,
       siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
       cdnOffload: t.settings.cdnOffload === true,
+      ...cachingOf(t.settings),
       apiCacheVersion: t.apiCacheVersion,
       assetCacheVersion: t.assetCacheVersion,
       htmlCacheVersion: t.htmlCacheVersion,
@@ -147,6 +149,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
         ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
         ...(input.cdnOffload ? { cdnOffload: true } : {}),
         ...assetSettingsPatch(input, api.assetTtl),
+        ...cachingPatch(input),
         ...(Object.keys(ids.provider).length ? { provider: ids.provider } : {}),
       },
       createdBy: userId,
@@ -191,6 +194,17 @@ function assetSettingsPatch(
   if (input.allowImageSearchBots !== undefined) {
     out.allowImageSearchBots = input.allowImageSearchBots;
   }
+  return out;
+}
+
+/** HTTP caching settings from an input (only the fields given). */
+function cachingPatch(input: UpdateTenantInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (input.cacheMode !== undefined) out.cacheMode = input.cacheMode;
+  if (input.staleWhileRevalidate !== undefined) {
+    out.staleWhileRevalidate = input.staleWhileRevalidate;
+  }
+  if (input.ignoreSetCookie !== undefined) out.ignoreSetCookie = input.ignoreSetCookie;
   return out;
 }
 
@@ -326,6 +340,7 @@ function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
     ...(input.siteProxy !== undefined ? { siteProxy: input.siteProxy } : {}),
     ...(input.cdnOffload !== undefined ? { cdnOffload: input.cdnOffload } : {}),
     ...assetSettingsPatch(input, api.assetTtl),
+    ...cachingPatch(input),
     provider: ids.provider,
   });
   return { patch, settings };

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
 import { ROLES } from "./roles.ts";
+import { CACHE_MODES } from "./schema.ts";
 import { isoTime } from "../http/shapes.ts";
 
 export const tenantValueSchema = z.strictObject({
@@ -47,6 +48,13 @@ export const tenantValueSchema = z.strictObject({
   previewParam: z.string(),
   siteProxy: z.boolean(),
   cdnOffload: z.boolean(),
+  cacheMode: z.enum(CACHE_MODES).describe(
+    "fixed: the TTLs; origin: assets and pages follow the origin",
+  ),
+  staleWhileRevalidate: z.number().int().describe(
+    "Seconds a stale copy is served while it refreshes",
+  ),
+  ignoreSetCookie: z.boolean().describe("Answers that set a cookie are cached (cookie dropped)"),
   apiCacheVersion: z.number().int(),
   assetCacheVersion: z.number().int(),
   htmlCacheVersion: z.number().int(),

@@ -1,6 +1,7 @@
 /** Cache: current versions, purge per type (confirmed), edge-config rebuild, publish webhook. */
+import type { ComponentChildren } from "preact";
 import type { TenantAreaPage } from "./shell.tsx";
-import { ApiForm, Checkbox, Hidden } from "../../../components/ApiForm.tsx";
+import { ApiForm, Checkbox, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
 import { Refusal, Stat } from "../../../components/ui.tsx";
 import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
 
@@ -11,6 +12,22 @@ const WHAT: Record<(typeof REFRESH_TYPES)[number], string> = {
   all: "everything",
 };
 
+/** A form that PUTs tenant settings, for an admin; `readOnly` for anyone else. */
+function settingsForm(
+  t: Parameters<TenantAreaPage>[0],
+  label: string,
+  done: string,
+  fields: ComponentChildren,
+  readOnly: ComponentChildren,
+) {
+  if (!t.can("admin")) return readOnly;
+  return (
+    <ApiForm api={t.api} method="PUT" submit="Save" busy="Saving…" done={done} label={label}>
+      {fields}
+    </ApiForm>
+  );
+}
+
 export const cachePage: TenantAreaPage = (t) => {
   const v = t.view;
   return (
@@ -20,6 +37,7 @@ export const cachePage: TenantAreaPage = (t) => {
         <Stat label="Asset cache version" value={v.assetCacheVersion} />
         <Stat label="HTML cache version" value={v.htmlCacheVersion} />
         <Stat label="API cache TTL" value={`${v.apiCacheTTL} s`} />
+        <Stat label="Cache mode" value={v.cacheMode} />
       </div>
       <section class="card">
         <h2>Purge</h2>
@@ -57,6 +75,56 @@ export const cachePage: TenantAreaPage = (t) => {
           )
           : <Refusal role={t.role} need="editor" what="purge the cache" />}
       </section>
+      <section class="card" data-testid="cache-settings">
+        <h2>Cache settings</h2>
+        <p class="muted">
+          <strong>Fixed</strong>: every answer is kept for the TTL (the asset TTL for assets), until
+          a purge. <strong>Origin</strong>: assets and website pages follow the origin's{" "}
+          <code>Cache-Control</code>, <code>Expires</code> and <code>Vary</code>{" "}
+          (RFC 9111); API responses always keep the fixed TTL. In both modes an expired copy with an
+          {" "}
+          <code>ETag</code> or <code>Last-Modified</code> is revalidated with a conditional request.
+        </p>
+        <p class="muted" data-testid="set-cookie-risk">
+          Answers that set a cookie are not cached. Caching them anyway suits origins that set
+          tracking cookies on every page, but the cached page is then served to every visitor: never
+          turn it on for pages that depend on the visitor's session (carts, accounts, CSRF forms).
+        </p>
+        {settingsForm(
+          t,
+          "Cache settings",
+          "Cache settings saved: {value.cacheMode} mode",
+          <>
+            <Select
+              name="cacheMode"
+              label="Cache mode"
+              options={[
+                { value: "fixed", label: "Fixed TTL" },
+                { value: "origin", label: "Follow the origin's headers (assets, pages)" },
+              ]}
+              value={v.cacheMode}
+            />
+            <Field
+              name="staleWhileRevalidate:number"
+              label="Stale-while-revalidate (seconds)"
+              type="number"
+              min={0}
+              max={86400}
+              value={v.staleWhileRevalidate}
+              hint="An expired copy is served at once while one refresh runs; 0 turns it off"
+            />
+            <Checkbox
+              name="ignoreSetCookie"
+              label="Cache answers that set a cookie (the cookie is still dropped)"
+              checked={v.ignoreSetCookie}
+            />
+          </>,
+          <p>
+            Cache mode {v.cacheMode}; stale-while-revalidate {v.staleWhileRevalidate}{" "}
+            s; answers that set a cookie {v.ignoreSetCookie ? "cached" : "not cached"}.
+          </p>,
+        )}
+      </section>
       <section class="card">
         <h2>CDN offload</h2>
         <p class="muted">
@@ -72,24 +140,17 @@ export const cachePage: TenantAreaPage = (t) => {
         </p>
         <p class="muted" data-testid="cdn-never">
           Never offloaded: experiment routes, preview-bypass requests, responses the upstream sent
-          with a cookie or marked{" "}
+          with a cookie (unless cached anyway above) or marked{" "}
           <code>private</code>/<code>no-store</code>, range (206) answers, errors and refusals
           (bots, content types, quota), and stale copies served while the upstream is down.
         </p>
-        {t.can("admin")
-          ? (
-            <ApiForm
-              api={t.api}
-              method="PUT"
-              submit="Save"
-              busy="Saving…"
-              done="CDN offload {value.cdnOffload}"
-              label="CDN offload"
-            >
-              <Checkbox name="cdnOffload" label="Offload hits to a CDN" checked={v.cdnOffload} />
-            </ApiForm>
-          )
-          : <p>CDN offload is {v.cdnOffload ? "on" : "off"}.</p>}
+        {settingsForm(
+          t,
+          "CDN offload",
+          "CDN offload {value.cdnOffload}",
+          <Checkbox name="cdnOffload" label="Offload hits to a CDN" checked={v.cdnOffload} />,
+          <p>CDN offload is {v.cdnOffload ? "on" : "off"}.</p>,
+        )}
       </section>
       <section class="card">
         <h2>Publish webhook</h2>
