@@ -3,7 +3,7 @@
  * `record()` is synchronous and never touches the database, so a visitor never waits
  * on Postgres. Deltas are folded into per-(tenant, UTC hour) buckets (summed into
  * per-day rows at flush time, so a request costs one bucket update) and per-variant
- * exposure counters, request logs are sampled, and everything is flushed in batches:
+ * exposure counters, request logs keep every error and sample successes, and everything is flushed in batches:
  * every flushIntervalMs, or early once flushMaxEntries entries are pending. A failed
  * flush merges its batch back for the next try; pending entries are bounded and every
  * entry dropped at the bound is counted.
@@ -25,6 +25,8 @@ import type { AggregatorStatus } from "./aggregator_schema.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
+/** Refused-bot logs kept per tenant per minute per instance (decisions.md "Request logs"). */
+export const BOT_LOGS_PER_MINUTE = 60;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -42,6 +44,8 @@ export type AggregatorOptions = {
    * @default 0
    */
   requestLogMaxPerSecond?: number;
+  /** Logs of refused bots kept per tenant per minute (errors are all kept). @default 60 */
+  botLogsPerMinute?: number;
   /** Pending entries kept across failed flushes. @default 10 × flushMaxEntries */
   maxPendingEntries?: number;
   /** How often request logs are pruned. @default 1 hour */
@@ -98,6 +102,7 @@ export class UsageAggregator implements UsageSink {
       maxPendingEntries: opts.flushMaxEntries * 10,
       pruneIntervalMs: 3_600_000,
       requestLogMaxPerSecond: 0,
+      botLogsPerMinute: BOT_LOGS_PER_MINUTE,
       retentionDays: REQUEST_LOG_RETENTION_DAYS,
       random: Math.random,
       ...opts,
@@ -174,10 +179,7 @@ export class UsageAggregator implements UsageSink {
       else this.#exposures.set(xk, { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts });
     }
 
-    if (
-      this.#o.requestLogSampleRate > 0 && this.#o.random() < this.#o.requestLogSampleRate &&
-      this.#underLogCap(r.tenantId, r.ts)
-    ) {
+    if (this.#keepLog(r)) {
       if (full) this.#c.droppedOnOverflow++;
       else {
         this.#logs.push(logEntry(r));
@@ -189,6 +191,31 @@ export class UsageAggregator implements UsageSink {
       // Early flush, off the request's path.
       setTimeout(() => void this.flush(), 0);
     }
+  }
+
+  /**
+   * Every error is kept (status >= 400, upstream failures included: they answer 502/504),
+   * except refused bots, kept up to botLogsPerMinute per tenant; successes are sampled
+   * at requestLogSampleRate under the per-second cap (docs/decisions.md "Request logs").
+   */
+  #keepLog(r: UsageRecord): boolean {
+    if (r.blocked) return this.#underBotCap(r.tenantId, r.ts);
+    if (r.status >= 400) return true;
+    return this.#o.requestLogSampleRate > 0 &&
+      this.#o.random() < this.#o.requestLogSampleRate && this.#underLogCap(r.tenantId, r.ts);
+  }
+
+  // Per tenant: [minute, refused-bot logs kept in it].
+  #botCounts = new Map<number, [number, number]>();
+  #underBotCap(tenantId: number, ts: number): boolean {
+    const minute = Math.floor(ts / 60_000);
+    const c = this.#botCounts.get(tenantId);
+    if (!c || c[0] !== minute) {
+      if (this.#botCounts.size > 10_000) this.#botCounts.clear();
+      this.#botCounts.set(tenantId, [minute, 1]);
+      return this.#o.botLogsPerMinute > 0;
+    }
+    return c[1]++ < this.#o.botLogsPerMinute;
   }
 
   // Per tenant: [second, logs kept in it]. Only sampled requests reach this.

@@ -315,3 +315,15 @@ Deno.test("record() ignores records without a valid tenant and never throws", ()
   agg.record({ ...rec(), path: undefined as unknown as string, ts: Number.NaN });
   assertEquals(agg.status().enqueuedDeltas, 0);
 });
+
+Deno.test("errors are always logged; refused bots up to the per-minute cap; successes sampled", async () => {
+  const { agg, target } = setup({ requestLogSampleRate: 0, botLogsPerMinute: 2 });
+  agg.record(rec({ status: 200 }));
+  agg.record(rec({ status: 404 }));
+  agg.record(rec({ status: 502, cache: null }));
+  for (let i = 0; i < 5; i++) agg.record(rec({ status: 403, blocked: true }));
+  agg.record(rec({ ts: T0 + 60_000, status: 403, blocked: true })); // next minute
+  await agg.flush();
+  const logs = target.batches.flatMap((b) => b.logs).map((l) => l.status);
+  assertEquals(logs, [404, 502, 403, 403, 403]);
+});

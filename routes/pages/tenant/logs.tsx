@@ -1,55 +1,97 @@
-/** Logs: sampled request logs with status and cache filters (links) and keyset paging. */
+/**
+ * Logs: every error and a sample of successes, filtered by path prefix, status, cache state
+ * and time (a GET form), with keyset paging.
+ */
 import type { TenantAreaPage } from "./shell.tsx";
 import { Badge, Bytes, Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { listRequestLogs, type LogFilter } from "../../../lib/usage/analytics.ts";
+import { BOT_LOGS_PER_MINUTE, REQUEST_LOG_RETENTION_DAYS } from "../../../lib/usage/aggregator.ts";
+import { formatPercent } from "../../../lib/dashboard/format.ts";
 
 const CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 const CACHE = ["HIT", "MISS", "STALE", "BYPASS"] as const;
 const PAGE = 50;
 
+/** A datetime-local value (read as UTC) or an ISO time with a zone; else undefined. */
+function utcTime(v: string | undefined): Date | undefined {
+  if (!v) return undefined;
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v) ? `${v}:00Z` : v;
+  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/i.test(iso)) return undefined;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? new Date(t) : undefined;
+}
+
 export const logsPage: TenantAreaPage = async (t) => {
   const q = t.c.req.query();
   const cls = CLASSES.find((c) => c === q.status);
+  const code = /^[1-5]\d\d$/.test(q.status ?? "") ? Number(q.status) : undefined;
   const cache = CACHE.find((c) => c === q.cache);
+  const path = q.path?.startsWith("/") ? q.path.slice(0, 2048) : undefined;
+  const from = utcTime(q.from);
+  const to = utcTime(q.to);
   const before = /^\d{1,15}$/.test(q.before ?? "") ? Number(q.before) : undefined;
-  const f: LogFilter = { limit: PAGE, beforeId: before, cache };
+  const f: LogFilter = { limit: PAGE, beforeId: before, cache, pathPrefix: path, from, to };
   if (cls) f.status = { min: Number(cls[0]) * 100, max: Number(cls[0]) * 100 + 100 };
+  else if (code) f.status = code;
   const page = await listRequestLogs(t.s, t.tenant.id, f);
+  const filtered = Boolean(cls || code || cache || path || from || to);
+  const kept = { status: q.status, cache, path, from: q.from, to: q.to };
   const link = (p: Record<string, string | undefined>) => {
     const u = new URLSearchParams();
-    for (const [k, v] of Object.entries({ status: cls, cache, ...p })) if (v) u.set(k, v);
+    for (const [k, v] of Object.entries({ ...kept, ...p })) if (v) u.set(k, v);
     const s = u.toString();
     return `${t.href}/logs${s ? `?${s}` : ""}`;
   };
-  const filterLinks = (key: "status" | "cache", values: readonly string[], cur?: string) => (
-    <p class="actions">
-      <span class="muted">{key === "status" ? "Status:" : "Cache:"}</span>
-      <a
-        href={link({ [key]: undefined, before: undefined })}
-        aria-current={cur ? undefined : "true"}
-      >
-        all
-      </a>
-      {values.map((v) => (
-        <a
-          key={v}
-          href={link({ [key]: v, before: undefined })}
-          aria-current={cur === v ? "true" : undefined}
-        >
-          {v}
-        </a>
-      ))}
-    </p>
-  );
+  const rate = t.s.config.usage.requestLogSampleRate;
   return (
     <>
-      <p class="muted">A sample of requests through the edge, newest first, kept 30 days.</p>
-      {filterLinks("status", CLASSES, cls)}
-      {filterLinks("cache", CACHE, cache)}
+      <p class="muted" data-log-rate={String(rate)}>
+        Every request that ended in an error (4xx, 5xx, upstream failure) is kept; refused bots up
+        to {BOT_LOGS_PER_MINUTE} a minute; successful requests are sampled at{" "}
+        <strong>{formatPercent(rate, rate > 0 && rate < 0.01 ? 2 : 0)}</strong>{" "}
+        (REQUEST_LOG_SAMPLE_RATE, at most {t.s.config.usage.requestLogMaxPerSecond || "∞"}{" "}
+        a second). Kept {REQUEST_LOG_RETENTION_DAYS} days, newest first. Exact totals are under{" "}
+        <a href={`${t.href}/usage`}>Usage</a>.
+      </p>
+      <section class="card">
+        <form method="get" action={`${t.href}/logs`} class="row picker" aria-label="Filter logs">
+          <div class="field">
+            <label for="log-path">Path prefix</label>
+            <input id="log-path" name="path" value={path ?? ""} placeholder="/~api/" />
+          </div>
+          <div class="field">
+            <label for="log-status">Status</label>
+            <input
+              id="log-status"
+              name="status"
+              value={q.status ?? ""}
+              placeholder="4xx or 404"
+              size={6}
+            />
+          </div>
+          <div class="field">
+            <label for="log-cache">Cache</label>
+            <select id="log-cache" name="cache">
+              <option value="" selected={!cache}>all</option>
+              {CACHE.map((c) => <option key={c} value={c} selected={cache === c}>{c}</option>)}
+            </select>
+          </div>
+          <div class="field">
+            <label for="log-from">From (UTC)</label>
+            <input id="log-from" name="from" type="datetime-local" value={q.from ?? ""} />
+          </div>
+          <div class="field">
+            <label for="log-to">To (UTC)</label>
+            <input id="log-to" name="to" type="datetime-local" value={q.to ?? ""} />
+          </div>
+          <button type="submit">Filter</button>
+          {filtered && <a href={`${t.href}/logs`}>Clear</a>}
+        </form>
+      </section>
       {page.entries.length === 0
         ? (
-          <Empty title={cls || cache || before ? "No requests match" : "No request logs yet"}>
-            {cls || cache || before ? <a href={`${t.href}/logs`}>Clear the filters</a> : (
+          <Empty title={filtered || before ? "No requests match" : "No request logs yet"}>
+            {filtered || before ? <a href={`${t.href}/logs`}>Clear the filters</a> : (
               <>
                 Requests to <code>{t.view.proxyBase}</code> appear here within a minute.
               </>
