@@ -54,7 +54,13 @@ export const logsPage: TenantAreaPage = async (t) => {
         <a href={`${t.href}/usage`}>Usage</a>.
       </p>
       <section class="card">
-        <form method="get" action={`${t.href}/logs`} class="row picker" aria-label="Filter logs">
+        <form
+          method="get"
+          action={`${t.href}/logs`}
+          role="search"
+          class="row picker"
+          aria-label="Filter logs"
+        >
           <div class="field">
             <label for="log-path">Path prefix</label>
             <input id="log-path" name="path" value={path ?? ""} placeholder="/~api/" />
