@@ -31,3 +31,47 @@ Deno.test("DENO_DEPLOY=true requires DATABASE_URL (nothing is written under the 
   const ok = loadConfig({ DENO_DEPLOY: "true", DATABASE_URL: "postgres://db/x" });
   assertEquals(ok.denoDeploy, true);
 });
+
+/**
+ * Deno KV queue calls in `source`: Deno Deploy (the current platform) has no KV queues, so
+ * `listenQueue` or an `enqueue` on a KV database or atomic operation would never deliver there.
+ * A stream controller's or an in-memory queue's `enqueue` is fine: the statement leading to
+ * the call (back to the previous `;`, `{` or `}`) must not name KV or `atomic(`.
+ */
+function kvQueueCalls(source: string): string[] {
+  const found = [...source.matchAll(/\blistenQueue\b/g)].map(() => "listenQueue");
+  for (const m of source.matchAll(/\.enqueue\s*\(/g)) {
+    const before = source.slice(0, m.index);
+    const start = Math.max(...[";", "{", "}"].map((c) => before.lastIndexOf(c))) + 1;
+    const statement = before.slice(start);
+    if (/atomic\s*\(|\bkv\b|Deno\.Kv/i.test(statement)) found.push(statement.trim() + ".enqueue(");
+  }
+  return found;
+}
+
+Deno.test("no Deno KV queue anywhere in the program (Deno Deploy has none)", async () => {
+  // The detector finds the forms a KV queue takes, across lines too.
+  assertEquals(kvQueueCalls("await kv.listenQueue((m) => {});").length, 1);
+  assertEquals(kvQueueCalls("await services.kv.enqueue({ a: 1 });").length, 1);
+  assertEquals(
+    kvQueueCalls("await kv.atomic()\n  .check(x)\n  .enqueue(msg)\n  .commit();").length,
+    1,
+  );
+  assertEquals(kvQueueCalls("controller.enqueue(chunk); this.runs.enqueue({ id });").length, 0);
+  const root = new URL("../", import.meta.url);
+  const offenders: string[] = [];
+  const walk = async (dir: URL): Promise<void> => {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory && ![".data", ".git", "node_modules", "tests"].includes(e.name)) {
+        await walk(new URL(`${e.name}/`, dir));
+      } else if (e.isFile && /\.tsx?$/.test(e.name) && !e.name.endsWith("_test.ts")) {
+        const file = new URL(e.name, dir);
+        for (const call of kvQueueCalls(await Deno.readTextFile(file))) {
+          offenders.push(`${file.pathname.slice(root.pathname.length)}: ${call}`);
+        }
+      }
+    }
+  };
+  await walk(root);
+  assertEquals(offenders, []);
+});

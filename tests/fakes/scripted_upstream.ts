@@ -28,7 +28,19 @@ export function startScriptedUpstream(
   const seen: SeenHead[] = [];
   const open = new Set<Deno.Conn>();
   let connections = 0;
+  /** Pauses in progress: close() ends them, so no timer outlives the test that made it. */
+  const pauses = new Map<ReturnType<typeof setTimeout>, () => void>();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        pauses.delete(t);
+        resolve();
+      }, ms);
+      pauses.set(t, resolve);
+    });
   let closed = false;
+  let onClose: () => void;
+  const closing = new Promise<void>((r) => onClose = r);
   (async () => {
     for await (const conn of listener) {
       const id = ++connections;
@@ -60,11 +72,12 @@ export function startScriptedUpstream(
       for (const step of answer(req, seen.length)) {
         if (step === "close") return;
         if (step === "hang") {
-          while (!closed) await new Promise((r) => setTimeout(r, 20));
+          await closing;
           return;
         }
         if (typeof step === "object" && "waitMs" in step) {
-          await new Promise((r) => setTimeout(r, step.waitMs));
+          await pause(step.waitMs);
+          if (closed) return;
           continue;
         }
         const bytes = typeof step === "string" ? enc.encode(step) : step;
@@ -87,6 +100,12 @@ export function startScriptedUpstream(
     },
     close() {
       closed = true;
+      onClose();
+      for (const [t, resolve] of pauses) {
+        clearTimeout(t);
+        resolve();
+      }
+      pauses.clear();
       listener.close();
       for (const c of open) {
         try {
