@@ -8,6 +8,8 @@ import { bootstrap } from "./lib/bootstrap.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
 import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
+import { keepRunningOnDatabaseErrors, startWhenDatabaseAnswers } from "./lib/db/outage_guard.ts";
+import { createLogger } from "./lib/log.ts";
 
 /** Exported for wrappers that run the server as is (tests/readme_test.ts). */
 export async function main() {
@@ -21,9 +23,11 @@ export async function main() {
     }
     throw e;
   }
+  const startLog = createLogger(config.logLevel);
+  keepRunningOnDatabaseErrors(startLog);
   let app;
   try {
-    app = await bootstrap(config);
+    app = await startWhenDatabaseAnswers(() => bootstrap(config, { log: startLog }), startLog);
   } catch (e) {
     if (e instanceof SchemaNotCurrentError) {
       console.error(e.message);

@@ -17,7 +17,7 @@ export function freePort(): number {
 }
 
 /** pgbouncer in transaction mode in front of `direct`, or null when not installed. */
-export async function startPgbouncer(dir: string, direct: URL) {
+export async function startPgbouncer(dir: string, direct: URL, extraIni = "") {
   const bin = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((p) => {
     try {
       return Deno.statSync(p).isFile;
@@ -37,13 +37,14 @@ export async function startPgbouncer(dir: string, direct: URL) {
       direct.username || "postgres"
     }\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${port}\nauth_type = any\n` +
       `pool_mode = transaction\nmax_client_conn = 200\ndefault_pool_size = 10\n` +
-      `ignore_startup_parameters = extra_float_digits,options\nunix_socket_dir =\n`,
+      `ignore_startup_parameters = extra_float_digits,options\nunix_socket_dir =\n${extraIni}`,
   );
   await Deno.chmod(dir, 0o755);
   const args = Deno.uid() === 0
     ? ["-u", "postgres", `${dir}/pgbouncer.ini`]
     : [`${dir}/pgbouncer.ini`];
-  const child = new Deno.Command(bin, { args, stdout: "null", stderr: "piped" }).spawn();
+  // Its log is not read: a pipe nobody drains would stall it once an outage fills it.
+  const child = new Deno.Command(bin, { args, stdout: "null", stderr: "null" }).spawn();
   for (let i = 0; i < 100; i++) {
     try {
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();

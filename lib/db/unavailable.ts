@@ -22,23 +22,51 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "DB_DEADLINE", // lib/db/deadline.ts: no answer within DB_REQUEST_TIMEOUT_MS
+  "EPIPE", // written to a connection the server (or pooler) already closed
+  "ECONNABORTED",
+  "ENOTCONN",
+  "EAI_AGAIN",
 ]);
 
-function isUnavailable(e: unknown): boolean {
+// Deno's names for the same socket failures (its errors carry a name, not always a code).
+const CONNECTION_NAMES = new Set([
+  "ConnectionRefused",
+  "ConnectionReset",
+  "ConnectionAborted",
+  "BrokenPipe",
+  "NotConnected",
+  "UnexpectedEof",
+  "TimedOut",
+]);
+
+export function isUnavailable(e: unknown): boolean {
   for (let cur = e, depth = 0; cur && depth < 5; depth++) {
     const err = cur as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
     const code = typeof err.code === "string" ? err.code : "";
     if (CONNECTION_CODES.has(code) || /^(08|57|53)/.test(code)) return true;
-    if (err.name === "ConnectionRefused" || err.name === "ConnectionReset") return true;
+    if (typeof err.name === "string" && CONNECTION_NAMES.has(err.name)) return true;
     if (
       typeof err.message === "string" &&
-      /connection refused|write CONNECT_TIMEOUT/i.test(err.message)
+      /connection refused|connection reset|broken pipe|write CONNECT_TIMEOUT|server_login_retry|server conn crashed|no more connections allowed|query_wait_timeout|pgbouncer cannot connect/i
+        .test(err.message)
     ) {
       return true;
     }
     cur = err.cause;
   }
   return false;
+}
+
+/** An error and its causes on one line, for the log: the reason an outage is 503. */
+export function databaseErrorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let cur = e, depth = 0; cur && depth < 4; depth++) {
+    const err = cur as { message?: unknown; code?: unknown; cause?: unknown };
+    const text = typeof err.message === "string" ? err.message.split("\n")[0] : String(cur);
+    parts.push(typeof err.code === "string" ? `${text} (${err.code})` : text);
+    cur = err.cause;
+  }
+  return parts.join(" <- ");
 }
 
 /** The 503 for an unreachable database, or null when `e` is some other error. */

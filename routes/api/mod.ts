@@ -34,7 +34,7 @@ import { usageIngestRoutes } from "./usage_ingest.ts";
 import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
 import { openApiRoutes } from "./openapi.ts";
-import { unavailableError } from "../../lib/db/unavailable.ts";
+import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
 
 /** Every declared API route (lib/http/route.ts), area by area. */
 export function apiDeclarations(): DeclaredRoute[] {
@@ -103,7 +103,7 @@ export function errorResponse(
   }
   const unavailable = unavailableError(err);
   if (unavailable) {
-    log?.error("database unavailable", { error: err instanceof Error ? err.message : String(err) });
+    log?.error("database unavailable", { error: databaseErrorText(err) });
     return unavailable.toResponse();
   }
   log?.error("unhandled error", {

@@ -1,0 +1,55 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { unavailableError } from "./unavailable.ts";
+import { DatabaseDeadlineError } from "./deadline.ts";
+import { startWhenDatabaseAnswers } from "./outage_guard.ts";
+import { silentLogger } from "../log.ts";
+
+const err = (fields: Record<string, unknown>) => Object.assign(new Error(), fields);
+
+Deno.test("every 'database unreachable' form is a 503 with Retry-After", () => {
+  const forms = {
+    epipe: err({ message: "write EPIPE", code: "EPIPE" }),
+    brokenPipe: err({ name: "BrokenPipe", message: "Broken pipe (os error 32)" }),
+    reset: err({ name: "ConnectionReset", message: "Connection reset by peer (os error 104)" }),
+    loginRetry: err({
+      name: "PostgresError",
+      code: "08P01",
+      message: "server login has been failing, try again later (server_login_retry)",
+    }),
+    loginRetryNoCode: err({ message: "server login has been failing (server_login_retry)" }),
+    closed: err({ message: "write CONNECTION_CLOSED 127.0.0.1:6432", code: "CONNECTION_CLOSED" }),
+    deadline: new DatabaseDeadlineError(2000),
+    wrapped: err({ message: "Failed query: select 1", cause: err({ code: "EPIPE" }) }),
+    adminShutdown: err({ name: "PostgresError", code: "57P01", message: "terminating connection" }),
+  };
+  for (const [form, e] of Object.entries(forms)) {
+    const res = unavailableError(e);
+    assert(res, `${form} is unavailable`);
+    assertEquals([res.status, res.headers?.["retry-after"]], [503, "5"], form);
+  }
+});
+
+Deno.test("other database errors stay what they are", () => {
+  assertEquals(unavailableError(err({ name: "PostgresError", code: "23505" })), null);
+  assertEquals(unavailableError(new Error("Failed query: select 1")), null);
+});
+
+Deno.test("start-up waits while the database is unreachable, and only then", async () => {
+  const waits: number[] = [];
+  let calls = 0;
+  const started = await startWhenDatabaseAnswers(
+    () => {
+      if (++calls < 4) {
+        return Promise.reject(err({ code: "ECONNREFUSED", message: "connect ECONNREFUSED" }));
+      }
+      return Promise.resolve("up");
+    },
+    silentLogger,
+    (ms) => Promise.resolve(void waits.push(ms)),
+  );
+  assertEquals([started, waits], ["up", [1_000, 2_000, 4_000]]);
+  let failed: unknown;
+  await startWhenDatabaseAnswers(() => Promise.reject(new Error("bad config")), silentLogger)
+    .catch((e) => failed = e);
+  assertEquals((failed as Error).message, "bad config");
+});
