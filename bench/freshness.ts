@@ -74,20 +74,25 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
     });
     if (created.status !== 201) throw new Error(`tenant: ${created.status} ${created.text}`);
     const took: number[][] = instances.map(() => []);
+    const bumpMs: number[] = [];
+    const afterAnswer: number[] = []; // other instances: fresh, counted from the bump's answer
     for (let b = 0; b < bumps; b++) {
       const before = await Promise.all(
         instances.map(async (inst) => (await edgeFetch(inst, host, "/~api/item")).body),
       );
       await sleep(Math.random() * 1_500);
       const start = performance.now();
+      let answered = 0;
       const bump = owner.req(instances[0], "POST", `/api/tenants/${slug}/refresh-cache`, {
         type: "api",
-      });
+      }).then((r) => (answered = performance.now() - start, r));
       const fresh = await Promise.all(
         instances.map((inst, i) => untilFresh(inst, host, before[i], start)),
       );
       if ((await bump).status !== 200) throw new Error("bump failed");
       fresh.forEach((ms, i) => took[i].push(ms));
+      bumpMs.push(answered);
+      fresh.slice(1).forEach((ms) => afterAnswer.push(Math.max(0, ms - answered)));
       if ((b + 1) % 20 === 0) log(`  freshness: ${b + 1}/${bumps} bumps`);
     }
     const rows: ResultRow[] = [];
@@ -105,6 +110,8 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
     };
     took.forEach((xs, i) => stat(`bump → fresh, instance ${i + 1}`, xs, i ? "other" : "bumping"));
     stat(`bump → fresh, all ${count}`, all, `${all.length} answers`);
+    stat("bump request answered", bumpMs, "the API write and its projection to KV");
+    stat("bump answered → fresh, instances 2–4", afterAnswer, "the change feed's own delay");
     const checks: Check[] = [
       {
         name: "publish → fresh on every instance, median",
@@ -128,7 +135,10 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
         `file, default settings (EDGE_CHANGE_POLL_MS 100, EDGE_SNAPSHOT_TTL_MS 2000); ${bumps} ` +
         `API cache version bumps through instance 1's API, each instance probed every ` +
         `${PROBE_MS} ms from the moment the bump is sent until it answers a body fetched ` +
-        `after it. Times include the bump request itself (the projection to KV).`,
+        `after it. Times include the bump request itself (the projection to KV); the last ` +
+        `two rows split it out. Machine load (1-min average) at the end: ${
+          (await Deno.readTextFile("/proc/loadavg").catch(() => "?")).split(" ")[0]
+        } on ${navigator.hardwareConcurrency} cores.`,
       ],
     };
   } finally {

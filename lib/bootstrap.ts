@@ -13,7 +13,10 @@ import type { Edge } from "../edge/types.ts";
 import { createUsageAggregator } from "./usage/mod.ts";
 import { createHandler, type Handler } from "../app.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
-import { projectSlug, startProjector } from "./edge_config/projector.ts";
+import { projectSlug } from "./edge_config/projector.ts";
+import { startProjector } from "./edge_config/loop.ts";
+import { installationId } from "./edge_config/installation.ts";
+import { reconcileAtBoot } from "./edge_config/reconcile.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
 import { upstreamClient } from "../edge/upstream_client.ts";
@@ -36,12 +39,6 @@ export type BootstrapOptions = {
   fetch?: typeof fetch;
   resolveDns?: typeof Deno.resolveDns;
 };
-
-/** The id of this database installation (migration 0007), or undefined before it exists. */
-async function installationId(db: DbHandle): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>("SELECT id FROM installation").catch(() => []);
-  return rows[0]?.id;
-}
 
 /** Opens the database and brings its schema up to date (or refuses: MIGRATE_ON_START=false). */
 async function openMigratedDb(config: Config): Promise<DbHandle> {
@@ -107,6 +104,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     fetch: opts.fetch,
     resolveDns: opts.resolveDns,
   });
+  const installation = installationId(dbHandle);
   const usage = createUsageAggregator(services);
   services.usageAggregator = usage;
   if (config.quotas) usage.setThresholdCheck(quotaThresholdCheck(services));
@@ -121,9 +119,11 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     resolveDns: services.resolveDns,
     usage,
     transform: createTransformRunner(services),
-  }, { installationId: await installationId(dbHandle) });
+  }, { installationId: await installation });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
+  // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves.
+  await reconcileAtBoot(services, await installation);
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const feed = followChanges(config, services, edge);

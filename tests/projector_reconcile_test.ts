@@ -9,7 +9,8 @@ import { bootstrap } from "../lib/bootstrap.ts";
 import { silentLogger } from "../lib/log.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { readSnapshot, storedGeneration } from "../lib/kv/snapshot.ts";
-import { reconcilePage } from "../lib/edge_config/projector.ts";
+import { reconcileKv } from "../lib/edge_config/reconcile.ts";
+import { installationId } from "../lib/edge_config/installation.ts";
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -71,7 +72,7 @@ dbTest("an instance started after KV lost snapshots rebuilds them at boot", asyn
   }
 }, { env: SLOW });
 
-dbTest("a reconcile page repairs only what KV is behind on, and pages through all", async (app) => {
+dbTest("a reconcile pass repairs only what KV is behind on", async (app) => {
   const owner = await signUp(app);
   const slugs = [
     await createTenant(owner),
@@ -79,11 +80,9 @@ dbTest("a reconcile page repairs only what KV is behind on, and pages through al
     await createTenant(owner),
   ].sort();
   await app.services.kv.delete(kvKeys.snapshotHead(slugs[1]));
-  const first = await reconcilePage(app.services, "", 2);
-  assertEquals(first.repaired, [slugs[1]]);
-  assert(first.next !== null);
-  const rest = await reconcilePage(app.services, first.next!, 2);
-  assertEquals(rest.repaired, []);
-  assertEquals(rest.next, null, "the last page ends the pass");
+  const id = await installationId(app.services.dbHandle);
+  const first = await reconcileKv(app.services, id, "current");
+  assertEquals([first.projected, first.ghosts, first.routesDeleted], [1, 0, 0]);
   assert((await readSnapshot(app.services.kv, slugs[1])) !== null);
+  assertEquals((await reconcileKv(app.services, id, "current")).projected, 0, "nothing left");
 }, { env: SLOW });

@@ -46,17 +46,34 @@ The same step as \`deno task migrate\`.`,
 
 const sync: Command = {
   path: ["sync"],
-  args: "<slug>",
-  minArgs: 1,
-  summary: "rebuild a tenant's edge snapshot in KV",
-  details: DB_NOTE,
+  args: "[slug]",
+  summary: "rebuild edge snapshots in KV from the database (one tenant, or everything)",
+  details: `With a slug: rebuilds that tenant's snapshot. Without: rewrites every tenant's
+snapshot at a fresh generation, writes tombstones for tenants KV holds that the database
+has no row for, deletes host routes no snapshot lists and marks KV as filled from this
+database (after a restore, a KV loss or a KV copied from elsewhere). ${DB_NOTE}`,
   async run(ctx) {
     const { ensureEncryptionKey } = await import("../../lib/secrets_bootstrap.ts");
     const { bootstrap } = await import("../../lib/bootstrap.ts");
-    const { findTenantBySlug } = await import("../../lib/tenants/service.ts");
-    const { syncTenantSnapshot } = await import("../../lib/edge_config/sync.ts");
     const app = await bootstrap(await ensureEncryptionKey(await localConfig()));
     try {
+      if (ctx.args[0] === undefined) {
+        const { kvState, reconcileKv } = await import("../../lib/edge_config/reconcile.ts");
+        const { installationId } = await import("../../lib/edge_config/installation.ts");
+        const id = await installationId(app.services.dbHandle);
+        const state = await kvState(app.services, id);
+        const r = await reconcileKv(app.services, id, state, { rewriteAll: true });
+        ctx.print(
+          { ok: true, ...r },
+          () =>
+            `KV was ${r.state}: rewrote ${r.projected} snapshot(s) of ${r.tenants} tenant(s), ` +
+            `${r.ghosts} ghost(s) removed, ${r.routesDeleted} stray host route(s) deleted ` +
+            `in ${r.ms} ms`,
+        );
+        return;
+      }
+      const { findTenantBySlug } = await import("../../lib/tenants/service.ts");
+      const { syncTenantSnapshot } = await import("../../lib/edge_config/sync.ts");
       const t = await findTenantBySlug(app.services, ctx.args[0]);
       if (!t) throw new CliError(`Unknown tenant: ${ctx.args[0]}`);
       const snap = await syncTenantSnapshot(app.services, t.id);

@@ -22,6 +22,8 @@ import type { Db } from "../db/client.ts";
 import type { Services } from "../services.ts";
 import { edgeChanges, tenants } from "../db/schema/mod.ts";
 
+export const NEXT_GENERATION = sql<number>`nextval('edge_generation_seq')`;
+
 /**
  * Bumps the tenant's edge generation; call inside the transaction that changes it.
  * Locks the tenant row, then its generation row: changes to one tenant are serialised
@@ -33,11 +35,13 @@ export async function markTenantChanged(tx: Db, tenantId: number): Promise<strin
   const [t] = await tx.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId))
     .for("update");
   if (!t) return null;
-  await tx.insert(edgeChanges).values({ slug: t.slug, tenantId, generation: 1 })
+  // One sequence for every slug (migration 0010): KV's high-water mark can then tell a
+  // database restored from an older dump (lib/edge_config/reconcile.ts).
+  await tx.insert(edgeChanges).values({ slug: t.slug, tenantId, generation: NEXT_GENERATION })
     .onConflictDoUpdate({
       target: edgeChanges.slug,
       set: {
-        generation: sql`${edgeChanges.generation} + 1`,
+        generation: NEXT_GENERATION,
         tenantId,
         changedAt: sql`now()`,
       },

@@ -1,8 +1,8 @@
 /**
  * The edge projector: builds a tenant's snapshot from Postgres and writes it to KV
  * at the tenant's generation (lib/edge_config/changes.ts). It runs after each change
- * in the request that made it, and as a loop in every instance that picks up any
- * tenant whose KV snapshot is behind (a KV failure, a crash between commit and
+ * in the request that made it, and in the loop every instance runs (lib/edge_config/loop.ts)
+ * for any tenant whose KV snapshot is behind (a KV failure, a crash between commit and
  * write). Depends on domain reads; domain code never imports it.
  */
 import { cachingOf } from "../tenants/caching.ts";
@@ -14,12 +14,12 @@ import {
   type EdgeSnapshot,
   readSnapshot,
   storedGeneration,
-  storedGenerations,
   writeSnapshot,
 } from "../kv/snapshot.ts";
 import type { AuthMode, CmsKind } from "../providers/mod.ts";
 import { EVERY_TYPE } from "../providers/content_types.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
+import { installationId } from "./installation.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
 import { billingOwner } from "../billing/owners.ts";
 import {
@@ -73,6 +73,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     ownerId: await billingOwner(s, tenant.id),
     cdnOffload: tenant.settings.cdnOffload === true,
     caching: cachingOf(tenant.settings),
+    installation: await installationId(s.dbHandle),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };
@@ -119,101 +120,6 @@ export async function slugsBehind(s: Services, limit = 100): Promise<string[]> {
     .where(gt(edgeChanges.generation, edgeChanges.projectedGeneration))
     .orderBy(asc(edgeChanges.changedAt)).limit(limit);
   return rows.map((r) => r.slug);
-}
-
-/** Tenants per reconcile page: one Postgres query and ten KV reads. */
-export const RECONCILE_PAGE = 100;
-/** A reconcile pass starts at boot and again this long after the previous one ended. */
-export const RECONCILE_EVERY_MS = 10 * 60_000;
-
-/**
- * One page of a reconcile pass: compares the generation Postgres holds for each slug
- * after `afterSlug` with what KV holds, and projects those KV is behind on or has
- * no head for at all (KV lost, or restored from an older copy). `projected_generation`
- * cannot tell: it says what was written, not what KV still has. Returns the slugs
- * repaired and where the next page starts (null: the pass is done).
- */
-export async function reconcilePage(
-  s: Services,
-  afterSlug: string,
-  limit = RECONCILE_PAGE,
-): Promise<{ repaired: string[]; next: string | null }> {
-  const rows = await s.db.select({ slug: edgeChanges.slug, generation: edgeChanges.generation })
-    .from(edgeChanges).where(gt(edgeChanges.slug, afterSlug)).orderBy(asc(edgeChanges.slug))
-    .limit(limit);
-  const inKv = await storedGenerations(s.kv, rows.map((r) => r.slug));
-  const repaired: string[] = [];
-  for (const r of rows) {
-    const held = inKv.get(r.slug);
-    if (held === null || held === undefined || held < r.generation) {
-      await projectSlug(s, r.slug);
-      repaired.push(r.slug);
-    }
-  }
-  return { repaired, next: rows.length === limit ? rows[rows.length - 1].slug : null };
-}
-
-/**
- * Starts the loop every instance runs: every `intervalMs` it projects the tenants
- * whose KV snapshot is behind, and works through one page of a reconcile pass (at
- * boot, then every RECONCILE_EVERY_MS), which finds what KV lost. A failure
- * (database or KV down) is logged once per streak and retried on the next tick.
- * The first tick runs soon after start. Returns stop().
- */
-export function startProjector(
-  s: Services,
-  intervalMs: number,
-  reconcileEveryMs = RECONCILE_EVERY_MS,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let failing = false;
-  let running: Promise<void> | null = null;
-  let cursor: string | null = ""; // next reconcile page starts after this slug; null: idle
-  let nextPass = 0;
-  const reconcile = async () => {
-    if (cursor === null && s.clock.now() >= nextPass) cursor = "";
-    if (cursor === null) return;
-    const page = await reconcilePage(s, cursor);
-    if (page.repaired.length > 0) {
-      s.log.info("edge projector: repaired snapshots KV had lost", { count: page.repaired.length });
-    }
-    cursor = page.next;
-    if (cursor === null) nextPass = s.clock.now() + reconcileEveryMs;
-  };
-  const tick = async () => {
-    try {
-      for (const slug of await slugsBehind(s)) {
-        if (stopped) return;
-        await projectSlug(s, slug);
-      }
-      if (!stopped) await reconcile();
-      if (failing) s.log.info("edge projector recovered");
-      failing = false;
-    } catch (e) {
-      if (!failing) {
-        s.log.warn("edge projector: will retry", {
-          error: e instanceof Error ? e.message : String(e),
-        });
-      }
-      failing = true;
-    }
-  };
-  const run = () => {
-    if (!running && !stopped) running = tick().finally(() => running = null);
-  };
-  const timer = setInterval(run, intervalMs);
-  Deno.unrefTimer(timer);
-  // Boot: reconcile soon, not one interval later (an instance started after a KV loss).
-  const first = setTimeout(run, Math.min(intervalMs, 500));
-  Deno.unrefTimer(first);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(first);
-      await running;
-    },
-  };
 }
 
 /**

@@ -2,10 +2,16 @@
 export const kvKeys = {
   /** Head of a tenant's edge snapshot: `{ chunks, hash, builtAt, gen, domains, deleted? }`. */
   snapshotHead: (slug: string) => ["edge", "snapshot", slug] as const,
+  snapshotHeads: () => ["edge", "snapshot"] as const,
+  /** `{ id }`: the database installation KV was filled from (lib/edge_config/reconcile.ts). */
+  installation: () => ["edge", "installation"] as const,
+  /** Deno.KvU64: the highest generation any snapshot was written at (atomic max). */
+  highWater: () => ["edge", "high_water"] as const,
   snapshotChunk: (slug: string, hash: string, i: number) =>
     ["edge", "snapshot_chunk", slug, hash, i] as const,
   /** Custom domain → tenant slug, written for active domains only. */
   hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
+  hostRoutes: () => ["edge", "host"] as const,
   /** Written with every change log entry: instances poll (or watch) this one small key. */
   changeBell: () => ["edge", "bell"] as const,
   /** A change log entry (lib/kv/changes.ts), wall-clock ms first so a poll lists a window. */

@@ -50,6 +50,8 @@ export type EdgeSnapshot = {
   cdnOffload?: boolean;
   /** HTTP caching settings (docs/decisions.md "HTTP caching"); absent → defaults (edge/caching.ts). */
   caching?: EdgeCachingSettings;
+  /** The database installation it was built from (lib/edge_config/reconcile.ts). */
+  installation?: string;
 };
 
 /** How the edge caches a tenant's answers (issue 25). */
@@ -80,14 +82,17 @@ export type EdgeAssetSettings = {
  * write (or a delete) knows which host routes to drop. `deleted` is a tombstone: a
  * deleted tenant keeps its generation, so a late older build cannot bring it back.
  */
-type Head = {
+export type SnapshotHead = {
   hash: string;
   chunks: number;
   builtAt: string;
   gen?: number;
   domains?: string[];
   deleted?: boolean;
+  /** The database installation the snapshot came from; absent before issue 26. */
+  installation?: string;
 };
+type Head = SnapshotHead;
 const CHUNK_CHARS = 60_000; // 64 KiB KV value limit with headroom for UTF-8 expansion kept below
 
 /** The generation KV holds for a tenant (a tombstone counts), or 0 when it holds none. */
@@ -143,6 +148,7 @@ export async function writeSnapshot(
           builtAt: snap.builtAt,
           gen: generation ?? current,
           domains: snap.domains,
+          ...(snap.installation ? { installation: snap.installation } : {}),
         } satisfies Head,
       );
       for (const host of snap.domains) op.set(kvKeys.hostRoute(host), snap.slug);
@@ -150,6 +156,7 @@ export async function writeSnapshot(
         if (!snap.domains.includes(host)) op.delete(kvKeys.hostRoute(host));
       }
       announceChange(op, { kind: "tenant", id: snap.slug });
+      if (generation !== undefined) raiseHighWater(op, generation);
       if (!(await op.commit()).ok) continue; // another writer got in between: look again
       if (prev.value && !prev.value.deleted && prev.value.hash !== hash) {
         await deleteChunks(kv, snap.slug, prev.value);
@@ -157,6 +164,20 @@ export async function writeSnapshot(
       return true;
     }
   });
+}
+
+/** KV's high-water mark follows every generation written (lib/edge_config/reconcile.ts). */
+function raiseHighWater(op: Deno.AtomicOperation, generation: number): void {
+  op.max(kvKeys.highWater(), BigInt(Math.max(0, Math.trunc(generation))));
+}
+
+/** Every snapshot head KV holds, tombstones included, by slug. */
+export async function listHeads(kv: Deno.Kv): Promise<Map<string, SnapshotHead>> {
+  const out = new Map<string, SnapshotHead>();
+  for await (const e of kv.list<SnapshotHead>({ prefix: kvKeys.snapshotHeads() })) {
+    out.set(e.key[2] as string, e.value);
+  }
+  return out;
 }
 
 /** Domains routed to the current head; heads written before they carried the list: from the body. */
@@ -210,6 +231,7 @@ export async function deleteSnapshot(
       );
       for (const host of await domainsOf(kv, slug, prev.value)) op.delete(kvKeys.hostRoute(host));
       announceChange(op, { kind: "tenant", id: slug });
+      if (generation !== undefined) raiseHighWater(op, generation);
       if (!(await op.commit()).ok) continue;
       if (prev.value && !prev.value.deleted) await deleteChunks(kv, slug, prev.value);
       return true;

@@ -1,0 +1,76 @@
+/**
+ * The loop every instance runs: every `intervalMs` it projects the tenants whose KV
+ * snapshot is behind Postgres, and reads KV's installation marker (one small read): when
+ * it is gone (KV wiped or replaced) or names another database, the full reconcile pass
+ * (lib/edge_config/reconcile.ts) runs at once. The pass also runs at boot and every
+ * RECONCILE_EVERY_MS, to find what KV lost or holds without a database row. A failure
+ * (database or KV down) is logged once per streak and retried on the next tick.
+ */
+import type { Services } from "../services.ts";
+import { kvKeys } from "../kv/keys.ts";
+import { projectSlug, slugsBehind } from "./projector.ts";
+import { kvState, reconcileKv } from "./reconcile.ts";
+import { installationId } from "./installation.ts";
+
+/** A full reconcile pass runs at boot and again this long after the previous one ended. */
+export const RECONCILE_EVERY_MS = 10 * 60_000;
+
+export function startProjector(
+  s: Services,
+  intervalMs: number,
+  reconcileEveryMs = RECONCILE_EVERY_MS,
+): { stop(): Promise<void> } {
+  let stopped = false;
+  let failing = false;
+  let running: Promise<void> | null = null;
+  let nextPass = 0; // the first tick runs a pass
+  const reconcile = async () => {
+    const installation = await installationId(s.dbHandle);
+    const marker = (await s.kv.get<{ id: string }>(kvKeys.installation())).value;
+    const lost = marker?.id !== installation;
+    if (!lost && s.clock.now() < nextPass) return;
+    const report = await reconcileKv(
+      s,
+      installation,
+      lost ? await kvState(s, installation) : "current",
+    );
+    if (lost || report.projected > 0 || report.routesDeleted > 0) {
+      s.log.info("edge projector: reconciled KV with the database", report);
+    }
+    nextPass = s.clock.now() + reconcileEveryMs;
+  };
+  const tick = async () => {
+    try {
+      for (const slug of await slugsBehind(s)) {
+        if (stopped) return;
+        await projectSlug(s, slug);
+      }
+      if (!stopped) await reconcile();
+      if (failing) s.log.info("edge projector recovered");
+      failing = false;
+    } catch (e) {
+      if (!failing) {
+        s.log.warn("edge projector: will retry", {
+          error: e instanceof Error ? e.message : String(e),
+        });
+      }
+      failing = true;
+    }
+  };
+  const run = () => {
+    if (!running && !stopped) running = tick().finally(() => running = null);
+  };
+  const timer = setInterval(run, intervalMs);
+  Deno.unrefTimer(timer);
+  // Boot: reconcile soon, not one interval later (an instance started after a KV loss).
+  const first = setTimeout(run, Math.min(intervalMs, 500));
+  Deno.unrefTimer(first);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
+    },
+  };
+}
