@@ -335,3 +335,24 @@ export async function tenantIdOf(app: TestApp, slug: string): Promise<number> {
   );
   return id;
 }
+
+/**
+ * Another instance on `app`'s database and KV (as a second process would be): closing it
+ * leaves both open for `app`.
+ */
+export async function secondInstance(app: TestApp, env: Record<string, string> = {}): Promise<App> {
+  const kv = app.services.kv;
+  const shared = new Proxy(kv, {
+    get(t, p) {
+      if (p === "close") return () => {};
+      const v = Reflect.get(t, p);
+      return typeof v === "function" ? v.bind(t) : v;
+    },
+  });
+  return await bootstrap(testConfig(env), {
+    dbHandle: { ...app.services.dbHandle, close: async () => {} },
+    kv: shared,
+    clock: app.clock,
+    log: silentLogger,
+  });
+}

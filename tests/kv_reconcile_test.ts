@@ -6,9 +6,7 @@
  * reach KV again.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { createTenant, dbTest, signUp, testConfig } from "./harness.ts";
-import { bootstrap } from "../lib/bootstrap.ts";
-import { silentLogger } from "../lib/log.ts";
+import { createTenant, dbTest, secondInstance, signUp } from "./harness.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import {
   type EdgeSnapshot,
@@ -20,16 +18,8 @@ import {
 import { kvState, reconcileKv } from "../lib/edge_config/reconcile.ts";
 import { installationId } from "../lib/edge_config/installation.ts";
 
-/** The same KV, with close() a no-op: the first instance still owns it. */
-function unclosable(kv: Deno.Kv): Deno.Kv {
-  return new Proxy(kv, {
-    get(t, p) {
-      if (p === "close") return () => {};
-      const v = Reflect.get(t, p);
-      return typeof v === "function" ? v.bind(t) : v;
-    },
-  });
-}
+/** The loop's interval is long: only the boot check can repair KV. */
+const SLOW = { EDGE_PROJECTOR_INTERVAL_MS: "600000" };
 
 async function wipe(kv: Deno.Kv): Promise<void> {
   for await (const e of kv.list({ prefix: [] })) await kv.delete(e.key);
@@ -103,12 +93,7 @@ dbTest("a foreign KV is detected at boot and rebuilt before the edge serves", as
   await writeSnapshot(kv, { ...ghost(slug, []), tenantId: 4242 }, 1e9);
   await writeSnapshot(kv, ghost("elsewhere", ["elsewhere.example"]), 1e9);
   assertEquals(await kvState(app.services, await installationId(app.services.dbHandle)), "foreign");
-  const second = await bootstrap(testConfig({ EDGE_PROJECTOR_INTERVAL_MS: "600000" }), {
-    dbHandle: { ...app.services.dbHandle, close: async () => {} },
-    kv: unclosable(kv),
-    clock: app.clock,
-    log: silentLogger,
-  });
+  const second = await secondInstance(app, SLOW);
   try {
     // no waiting: bootstrap returned, so the edge may serve now
     const snap = await readSnapshot(kv, slug);
@@ -156,19 +141,13 @@ dbTest(
       await kvState(app.services, await installationId(app.services.dbHandle)),
       "restored",
     );
-    const second = await bootstrap(testConfig({ EDGE_PROJECTOR_INTERVAL_MS: "600000" }), {
-      dbHandle: { ...app.services.dbHandle, close: async () => {} },
-      kv: unclosable(kv),
-      clock: app.clock,
-      log: silentLogger,
-    });
+    const second = await secondInstance(app, SLOW);
     try {
       assertEquals(
         (await readSnapshot(kv, slug))?.versions.api,
         1,
         "KV follows the restored database",
       );
-      assertEquals((await second.services.db.execute("SELECT 1")) !== null, true);
       const r = await owner.post(`/api/tenants/${slug}/refresh-cache`, { type: "api" });
       assertEquals(r.status, 200);
       assertEquals((await readSnapshot(kv, slug))?.versions.api, 2, "a later change reaches KV");

@@ -4,9 +4,7 @@
  * reconcile pass, no edge-config call or admin resync needed.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { createTenant, dbTest, signUp, testConfig } from "./harness.ts";
-import { bootstrap } from "../lib/bootstrap.ts";
-import { silentLogger } from "../lib/log.ts";
+import { createTenant, dbTest, secondInstance, signUp } from "./harness.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { readSnapshot, storedGeneration } from "../lib/kv/snapshot.ts";
 import { reconcileKv } from "../lib/edge_config/reconcile.ts";
@@ -18,17 +16,6 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`Timed out waiting for ${what}`);
-}
-
-/** The same KV, with close() a no-op: the first instance still owns it. */
-function unclosable(kv: Deno.Kv): Deno.Kv {
-  return new Proxy(kv, {
-    get(t, p) {
-      if (p === "close") return () => {};
-      const v = Reflect.get(t, p);
-      return typeof v === "function" ? v.bind(t) : v;
-    },
-  });
 }
 
 // The loop's interval is long: only the pass at boot can repair KV in this test.
@@ -56,12 +43,7 @@ dbTest("an instance started after KV lost snapshots rebuilds them at boot", asyn
   assertEquals(await readSnapshot(kv, lost), null);
 
   // A second instance on the same database and KV (closing it leaves both open).
-  const second = await bootstrap(testConfig(SLOW), {
-    dbHandle: { ...app.services.dbHandle, close: async () => {} },
-    kv: unclosable(kv),
-    clock: app.clock,
-    log: silentLogger,
-  });
+  const second = await secondInstance(app, SLOW);
   try {
     await until("the reconcile pass", async () => (await readSnapshot(kv, lost)) !== null);
     await until("the older generation", async () => (await storedGeneration(kv, older)) > olderGen);
