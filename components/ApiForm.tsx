@@ -99,7 +99,7 @@ export function InlineAction(
 type FieldProps = {
   name: string;
   label: string;
-  type?: "text" | "email" | "password" | "number" | "url" | "textarea";
+  type?: "text" | "email" | "password" | "number" | "url" | "textarea" | "date";
   value?: string | number | null;
   required?: boolean;
   placeholder?: string;

@@ -141,6 +141,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       await projector.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
+      await services.background.idle(); // mails started by requests
       edge.close();
       kv.close();
       await dbHandle.close();

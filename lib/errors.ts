@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   response_schema_mismatch:
     "A success body did not match its declared schema (VALIDATE_API_RESPONSES).",
   csrf_failed: "A cookie-authenticated write without our Origin.",
+  insufficient_scope:
+    "The personal access token's scopes (read, write, admin) do not allow this route.",
   invalid_credentials: "Wrong email or password.",
   wrong_password: "The current password given for a change is wrong.",
   password_policy: "The new password is too short or too common.",

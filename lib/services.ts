@@ -7,6 +7,7 @@ import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger, LogRing } from "./log.ts";
 import type { UsageAggregator } from "./usage/aggregator.ts";
+import { Background } from "./background.ts";
 
 /** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
 export type SnapshotListener = (slug: string) => void;
@@ -32,15 +33,22 @@ export type Services = {
   edgeProjection?: { project(slug: string): Promise<unknown> };
   /** Fired after an account's quota snapshot is rewritten (userId), likewise. */
   quotaListeners: Set<(userId: string) => void>;
+  /** Work started by a request and not waited for (lib/background.ts). */
+  background: Background;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
   usageAggregator?: UsageAggregator;
 };
 
 export function createServices(
-  parts: Omit<Services, "db" | "snapshotListeners" | "quotaListeners" | "fetch" | "resolveDns"> & {
-    fetch?: typeof fetch;
-    resolveDns?: typeof Deno.resolveDns;
-  },
+  parts:
+    & Omit<
+      Services,
+      "db" | "snapshotListeners" | "quotaListeners" | "fetch" | "resolveDns" | "background"
+    >
+    & {
+      fetch?: typeof fetch;
+      resolveDns?: typeof Deno.resolveDns;
+    },
 ): Services {
   return {
     ...parts,
@@ -49,5 +57,6 @@ export function createServices(
     resolveDns: parts.resolveDns ?? Deno.resolveDns,
     snapshotListeners: new Set(),
     quotaListeners: new Set(),
+    background: new Background(parts.log),
   };
 }

@@ -11,6 +11,7 @@ import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
 import { claimUnverifiedAccount } from "../auth/claim_account.ts";
+import { replacePassword } from "../auth/password_change.ts";
 import { hashPassword, passwordPolicyViolation } from "../auth/password.ts";
 import { findUserById } from "../users/mod.ts";
 import { sendMail } from "../mail/mod.ts";
@@ -116,10 +117,7 @@ export async function completePasswordReset(s: Services, token: string, password
       claimed = claim.claimed;
       claimSessionsEnded = claim.sessionsEnded;
     }
-    if (!claimed) {
-      await s.db.update(users).set({ passwordHash, updatedAt: new Date(s.clock.now()) })
-        .where(eq(users.id, userId));
-    }
+    if (!claimed) await replacePassword(s, userId, passwordHash); // its tokens end too
   } catch (e) {
     // Nothing lost on failure: the link works again for the rest of its hour.
     const left = Math.max(1, expiresAt - s.clock.now());

@@ -4,11 +4,16 @@
  */
 import { z } from "zod";
 import { isoTime } from "../http/shapes.ts";
+import { TOKEN_SCOPES } from "./token_scopes.ts";
+
+export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
 
 export const personalTokenSchema = z.strictObject({
   id: z.number().int().positive(),
   name: z.string(),
+  scopes: z.array(tokenScopeSchema),
   createdAt: isoTime,
+  expiresAt: isoTime.nullable(),
   lastUsedAt: isoTime.nullable(),
 });
 export type PersonalToken = z.infer<typeof personalTokenSchema>;
@@ -16,10 +21,5 @@ export type PersonalToken = z.infer<typeof personalTokenSchema>;
 /** GET /api/user/tokens. */
 export const tokensListSchema = z.strictObject({ tokens: z.array(personalTokenSchema) });
 
-export const createdTokenSchema = z.strictObject({
-  id: z.number().int().positive(),
-  name: z.string(),
-  token: z.string(),
-  createdAt: isoTime,
-});
+export const createdTokenSchema = personalTokenSchema.extend({ token: z.string() });
 export type CreatedToken = z.infer<typeof createdTokenSchema>;

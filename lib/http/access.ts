@@ -12,7 +12,8 @@ import type { Access, MachineKey } from "./route.ts";
 import { authenticate, requireAuth, requireMasterAdmin } from "./auth.ts";
 import { requireTenant } from "../tenants/access.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
-import { unauthorized } from "../errors.ts";
+import { forbidden, unauthorized } from "../errors.ts";
+import { scopesAllow, type TokenScope } from "../auth/token_scopes.ts";
 import { requireIngestKey } from "../usage/ingest.ts";
 import type { Config } from "../config.ts";
 
@@ -94,4 +95,23 @@ export function describeAccess(a: Access): string {
     default:
       return a.kind;
   }
+}
+
+/**
+ * After the access middleware: a personal access token must hold the scope the route
+ * needs (lib/auth/token_scopes.ts scopeNeeded); sessions are not scoped.
+ */
+export function tokenScopeMiddleware(needed: TokenScope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const auth = c.get("auth");
+    if (auth?.via === "token" && !scopesAllow(auth.scopes ?? [], needed)) {
+      throw forbidden(
+        `This token's scopes (${
+          (auth.scopes ?? []).join(", ")
+        }) do not allow this: it needs ${needed}`,
+        "insufficient_scope",
+      );
+    }
+    await next();
+  };
 }

@@ -24,11 +24,11 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
   const s = c.get("services");
   const header = c.req.header("authorization");
   if (header?.toLowerCase().startsWith("bearer ")) {
-    const userId = await resolvePersonalToken(s, header.slice(7).trim());
-    if (!userId) throw unauthorized("Invalid or revoked token");
-    const user = await findUserById(s, userId);
+    const pat = await resolvePersonalToken(s, header.slice(7).trim());
+    if (!pat) throw unauthorized("Invalid or revoked token");
+    const user = await findUserById(s, pat.userId);
     if (!user || user.blocked) throw unauthorized("Invalid or revoked token");
-    return { user, via: "token", isAdmin: isMasterAdmin(s, user) };
+    return { user, via: "token", isAdmin: isMasterAdmin(s, user), scopes: pat.scopes };
   }
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;

@@ -1,4 +1,5 @@
 /** The one typed Hono environment shared by every API route. */
+import type { TokenScope } from "../db/schema/core.ts";
 import type { Services } from "../services.ts";
 import type { User } from "../users/mod.ts";
 import type { TenantAccess } from "../tenants/access.ts";
@@ -7,6 +8,8 @@ export type AuthContext = {
   user: User;
   via: "session" | "token";
   isAdmin: boolean;
+  /** A personal access token's scopes (via "token" only). */
+  scopes?: TokenScope[];
   sessionToken?: string;
 };
 

@@ -4,14 +4,16 @@
  * of its declared access. Within a router, routes are registered most specific
  * first (a static segment before a parameter at the same place), so
  * `/tenants/slug-availability` never depends on being written before `/tenants/:slug`.
- * Every path parameter is checked (checkPathParams) before the access middleware.
+ * Every path parameter is checked (checkPathParams) before the access middleware, and a
+ * personal access token's scope after it.
  * A route that declares its `response` is checked against it when configured
  * (lib/http/response_check.ts).
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import type { DeclaredRoute } from "./route.ts";
-import { accessMiddleware } from "./access.ts";
+import { accessMiddleware, tokenScopeMiddleware } from "./access.ts";
+import { scopeNeeded } from "../auth/token_scopes.ts";
 import { responseCheck } from "./response_check.ts";
 import { checkPathParams } from "./validate.ts";
 
@@ -42,7 +44,12 @@ export function mountRoutes(api: Hono<AppEnv>, routes: DeclaredRoute[]): void {
     const router = new Hono<AppEnv>();
     for (const r of [...list].sort(bySpecificity)) {
       const rest = r.path.slice(prefix.length) || "/";
-      const chain = [...(r.before ?? []), checkPathParams, accessMiddleware(r.access)];
+      const chain = [
+        ...(r.before ?? []),
+        checkPathParams,
+        accessMiddleware(r.access),
+        tokenScopeMiddleware(scopeNeeded(r.method, r.access, r.tokenScope)),
+      ];
       if (r.response) chain.push(responseCheck({ ...r, response: r.response }));
       router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], r.handler);
     }

@@ -10,6 +10,7 @@ import type { Handler, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./env.ts";
 import type { Role } from "../tenants/roles.ts";
+import type { TokenScope } from "../db/schema/core.ts";
 
 /** Who may call a route (SPEC "Authentication"). */
 export type Access =
@@ -50,6 +51,11 @@ export type RouteSpec = {
   response?: z.ZodType;
   /** Error statuses beyond those implied by the access kind and the inputs. */
   errors?: number[];
+  /**
+   * The personal-access-token scope needed beyond what the method and access imply
+   * (lib/auth/token_scopes.ts), e.g. `admin` for minting tokens.
+   */
+  tokenScope?: TokenScope;
   /** Middleware run before the access check (e.g. open CORS on public routes). */
   before?: MiddlewareHandler<AppEnv>[];
 };

@@ -1,7 +1,11 @@
 /** Tenant slugs: 3–63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 
-/** Words that would collide with our own hosts, paths or well-known names. */
+/**
+ * Words that would collide with our own hosts, paths, product pages or well-known names.
+ * `demo` is the host of the public demo URLs (lib/demos/mod.ts DEMO_TENANT_SLUG). The list
+ * is copied in docs/decisions.md "Reserved slugs" (a test keeps the two equal).
+ */
 export const RESERVED_SLUGS = new Set([
   "www",
   "api",
@@ -35,6 +39,32 @@ export const RESERVED_SLUGS = new Set([
   "root",
   "test",
   "internal",
+  // Product words: demos, docs and pages a visitor could mistake a tenant for.
+  "demo",
+  "demos",
+  "example",
+  "examples",
+  "sandbox",
+  "playground",
+  "pricing",
+  "plans",
+  "about",
+  "contact",
+  "security",
+  "privacy",
+  "terms",
+  "legal",
+  "abuse",
+  "sdk",
+  "openapi",
+  "webhooks",
+  "oauth",
+  "console",
+  "portal",
+  "health",
+  "metrics",
+  "official",
+  "team",
 ]);
 
 /** Returns why a slug is unusable, or null. */

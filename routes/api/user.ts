@@ -13,15 +13,28 @@ import {
 import { users } from "../../lib/db/schema/mod.ts";
 import { publicUser } from "../../lib/users/mod.ts";
 import { hashPassword, passwordPolicyViolation, verifyPassword } from "../../lib/auth/password.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError, badRequest } from "../../lib/errors.ts";
 import { deleteUserSessions } from "../../lib/auth/sessions.ts";
-import { createdTokenSchema, tokensListSchema } from "../../lib/auth/tokens_schema.ts";
+import {
+  createdTokenSchema,
+  tokenScopeSchema,
+  tokensListSchema,
+} from "../../lib/auth/tokens_schema.ts";
+import { TOKEN_SCOPES } from "../../lib/auth/token_scopes.ts";
+import { replacePassword } from "../../lib/auth/password_change.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
 import { okSchema } from "../../lib/http/shapes.ts";
 
 const profileUpdatedSchema = z.strictObject({ ok: z.literal(true), user: publicUserSchema });
 
-const tokenBody = z.object({ name: str().trim().min(1).max(100) });
+/** How far ahead a token's expiry may be set (a year); none: it lasts until revoked. */
+const MAX_TOKEN_LIFETIME_MS = 366 * 24 * 3_600_000;
+const tokenBody = z.object({
+  name: str().trim().min(1).max(100),
+  scopes: z.array(tokenScopeSchema).min(1).max(3).default([...TOKEN_SCOPES]),
+  // A day (its start, UTC) or an exact time; null or absent: until revoked.
+  expiresAt: z.union([z.iso.datetime({ offset: true }), z.iso.date()]).nullable().optional(),
+}).strict();
 const profileSchema = z.object({ name: str().trim().min(1).max(120).nullable() }).partial()
   .strict();
 const passwordSchema = z.object({
@@ -34,14 +47,29 @@ export function userRoutes(): Routes {
 
   app.post("/tokens", {
     access: access.session,
-    summary: "Creates a personal access token, shown once",
+    summary:
+      "Creates a personal access token (scopes read, write, admin; optional expiry), shown once",
     body: tokenBody,
     ok: 201,
     response: createdTokenSchema,
+    tokenScope: "admin",
   }, async (c) => {
     const auth = requireAuth(c);
+    const s = c.get("services");
     const body = await parseJsonBody(c, tokenBody);
-    return c.json(await createPersonalToken(c.get("services"), auth.user.id, body.name), 201);
+    let expiresAt: Date | null = null;
+    if (body.expiresAt) {
+      expiresAt = new Date(body.expiresAt);
+      const ahead = expiresAt.getTime() - s.clock.now();
+      if (ahead <= 0 || ahead > MAX_TOKEN_LIFETIME_MS) {
+        throw badRequest("Invalid expiresAt: must be in the future and at most a year ahead");
+      }
+    }
+    const scopes = TOKEN_SCOPES.filter((t) => body.scopes.includes(t));
+    return c.json(
+      await createPersonalToken(s, auth.user.id, { name: body.name, scopes, expiresAt }),
+      201,
+    );
   });
 
   app.get("/tokens", {
@@ -60,6 +88,7 @@ export function userRoutes(): Routes {
       summary: "Revokes one of the caller's personal access tokens",
       response: okSchema,
       errors: [404],
+      tokenScope: "admin",
     },
     async (c) => {
       const auth = requireAuth(c);
@@ -74,6 +103,7 @@ export function userRoutes(): Routes {
       access: access.session,
       summary: "Changes the caller's display name",
       body: profileSchema,
+      tokenScope: "admin",
       response: profileUpdatedSchema,
     },
     async (c) => {
@@ -88,9 +118,11 @@ export function userRoutes(): Routes {
 
   app.post("/change-password", {
     access: access.session,
-    summary: "Changes the caller's password and ends their other sessions",
+    summary:
+      "Changes the caller's password, ends their other sessions and revokes their access tokens",
     response: okSchema,
     errors: [403],
+    tokenScope: "admin",
     body: passwordSchema,
   }, async (c) => {
     const auth = requireAuth(c);
@@ -101,10 +133,7 @@ export function userRoutes(): Routes {
     }
     const problem = passwordPolicyViolation(body.newPassword, auth.user.email);
     if (problem) throw new ApiError(403, "password_policy", `Password policy: ${problem}`);
-    await s.db.update(users).set({
-      passwordHash: await hashPassword(body.newPassword),
-      updatedAt: new Date(s.clock.now()),
-    }).where(eq(users.id, auth.user.id));
+    await replacePassword(s, auth.user.id, await hashPassword(body.newPassword));
     // Whoever held the old password may hold a session too: end all but the caller's.
     await deleteUserSessions(s.kv, auth.user.id, auth.sessionToken);
     return c.json({ ok: true });

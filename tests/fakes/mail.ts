@@ -6,11 +6,13 @@ import { serveOnLoopback } from "../harness.ts";
 
 export type SentMail = { to: string; subject: string; text: string };
 
-export function startFakeMail() {
+/** `delayMs`: how long the transport takes to accept each message (a slow mail provider). */
+export function startFakeMail(opts: { delayMs?: number } = {}) {
   const sent: SentMail[] = [];
   let failWith: number | null = null;
   const server = serveOnLoopback(async (req) => {
     if (req.method !== "POST") return new Response("method", { status: 405 });
+    if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
     if (failWith !== null) return new Response("down", { status: failWith });
     sent.push(await req.json());
     return Response.json({ ok: true }, { status: 202 });

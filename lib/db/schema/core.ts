@@ -39,6 +39,13 @@ export const apiTokens = pgTable("api_tokens", {
   createdAt: ts("created_at").notNull().defaultNow(),
   lastUsedAt: ts("last_used_at"),
   revokedAt: ts("revoked_at"),
+  /** read, write, admin (lib/auth/token_scopes.ts). */
+  scopes: text("scopes").array().$type<TokenScope[]>().notNull().default([
+    "read",
+    "write",
+    "admin",
+  ]),
+  expiresAt: ts("expires_at"),
 });
 
 export type TenantSettings = {
@@ -87,6 +94,9 @@ export const tenantMembers = pgTable("tenant_members", {
 }, (t) => [primaryKey({ columns: [t.tenantId, t.userId] })]);
 
 export type Role = "viewer" | "editor" | "admin" | "owner";
+
+/** What a personal access token may do (lib/auth/token_scopes.ts). */
+export type TokenScope = "read" | "write" | "admin";
 
 export const invites = pgTable("invites", {
   id: serial("id").primaryKey(),

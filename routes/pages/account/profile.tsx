@@ -50,7 +50,8 @@ export function passwordPage(_a: AccountCtx) {
     <section class="card">
       <h2>Change your password</h2>
       <p class="muted">
-        Changing it logs out every other session of yours; this one stays signed in.
+        Changing it logs out every other session of yours (this one stays signed in) and revokes all
+        your personal access tokens.
       </p>
       <ApiForm
         api="/api/user/change-password"

@@ -1,7 +1,7 @@
 /** GET /account/tokens: personal access tokens (create shows the token once; list; revoke). */
 import type { AccountCtx } from "./shell.tsx";
 import { listPersonalTokens } from "../../../lib/auth/tokens.ts";
-import { ApiForm, Field } from "../../../components/ApiForm.tsx";
+import { ApiForm, Field, Select } from "../../../components/ApiForm.tsx";
 import { Empty, TableWrap, Time } from "../../../components/ui.tsx";
 
 export async function tokensPage({ s, auth }: AccountCtx) {
@@ -10,7 +10,11 @@ export async function tokensPage({ s, auth }: AccountCtx) {
     <>
       <p>
         A personal access token acts as you on the API (<code>Authorization: Bearer …</code>), for
-        scripts and CI. It has your access to every tenant you belong to.
+        scripts and CI. It has your access to every tenant you belong to, limited by its scopes:
+        <strong>read</strong> (look only), <strong>write</strong>{" "}
+        (change content and settings your role allows), <strong>admin</strong>{" "}
+        (also tenant admin and owner actions, your account and making more tokens). Changing or
+        resetting your password revokes every token.
       </p>
       <section class="card">
         <h2>New token</h2>
@@ -21,6 +25,22 @@ export async function tokensPage({ s, auth }: AccountCtx) {
           reveal={{ key: "token", label: "token" }}
         >
           <Field name="name" label="Name" required placeholder="ci-deploy" hint="What uses it." />
+          <Select
+            name="scopes:json"
+            label="Scopes"
+            value={JSON.stringify(["read", "write", "admin"])}
+            options={[
+              { value: JSON.stringify(["read"]), label: "read" },
+              { value: JSON.stringify(["read", "write"]), label: "read, write" },
+              { value: JSON.stringify(["read", "write", "admin"]), label: "read, write, admin" },
+            ]}
+          />
+          <Field
+            name="expiresAt:null"
+            label="Expires"
+            type="date"
+            hint="Optional, at most a year ahead; empty: until you revoke it."
+          />
         </ApiForm>
       </section>
       <section class="card">
@@ -36,7 +56,9 @@ export async function tokensPage({ s, auth }: AccountCtx) {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
+                  <th scope="col">Scopes</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
                   <th scope="col">Last used</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
@@ -47,8 +69,12 @@ export async function tokensPage({ s, auth }: AccountCtx) {
                 {tokens.map((t) => (
                   <tr key={t.id}>
                     <td>{t.name}</td>
+                    <td>{t.scopes.join(", ")}</td>
                     <td>
                       <Time at={t.createdAt} />
+                    </td>
+                    <td>
+                      {t.expiresAt ? <Time at={t.expiresAt} /> : <span class="muted">never</span>}
                     </td>
                     <td>
                       {t.lastUsedAt ? <Time at={t.lastUsedAt} /> : <span class="muted">never</span>}
