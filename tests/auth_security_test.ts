@@ -273,6 +273,7 @@ Deno.test({
         (await anon.post("/api/auth/forgot-password", { email: "owner@example.com" })).status,
         200,
       );
+      await app.services.background.idle(); // the reset mail goes out after the answer
       const token = resetTokenIn(mail.sent.at(-1)!.text);
       const reset = await anon.post("/api/auth/reset-password", {
         token,
