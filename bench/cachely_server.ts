@@ -73,7 +73,11 @@ const config = loadConfig({
 });
 const app = await bootstrap(config);
 const user = await createUser(app.services, "bench@example.com", "bench password 123");
-const pat = await createPersonalToken(app.services, user.id, "bench");
+const pat = await createPersonalToken(app.services, user.id, {
+  name: "bench",
+  scopes: ["read", "write", "admin"],
+  expiresAt: null,
+});
 // Pro: several tenants, and traffic past the included amounts is metered, never paused; the
 // edge's quota check still runs on every request (QUOTAS is on unless the environment says off).
 await upsertBilling(app.services, user.id, { planCode: "pro", adminOverride: true });

@@ -5,8 +5,6 @@
  */
 import { replacePendingToken } from "../kv/pending_token.ts";
 import type { Services } from "../services.ts";
-import { eq } from "drizzle-orm";
-import { users } from "../db/schema/mod.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
