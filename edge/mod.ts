@@ -275,6 +275,37 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     } catch {
       // usage must never break a response
     }
+    if (tally) tally.late = (bytes, ms) => recordBackground(snap, method, path, kind, bytes, ms);
+  }
+
+  /** The origin request of a refresh that outlived its request (stale-while-revalidate). */
+  function recordBackground(
+    snap: EdgeSnapshot,
+    method: string,
+    path: string,
+    kind: UsageRecord["kind"],
+    bytes: number,
+    ms: number,
+  ): void {
+    try {
+      deps.usage.record({
+        tenantId: snap.tenantId,
+        ts: deps.clock.now(),
+        method,
+        path,
+        status: 0,
+        bytes: 0,
+        cache: null,
+        kind,
+        durationMs: 0,
+        background: true,
+        originRequests: 1,
+        originBytes: bytes,
+        originMs: ms,
+      });
+    } catch {
+      // usage must never break a refresh
+    }
   }
 
   return {

@@ -7,7 +7,16 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export type OriginTally = { requests: number; bytes: number; ms: number };
+export type OriginTally = {
+  requests: number;
+  bytes: number;
+  ms: number;
+  /**
+   * Set once the request's usage is recorded: an upstream request made in its context after
+   * that (a stale-while-revalidate refresh, edge/cache/through.ts) is reported through it.
+   */
+  late?: (bytes: number, ms: number) => void;
+};
 
 const current = new AsyncLocalStorage<OriginTally>();
 
@@ -20,6 +29,7 @@ export function withOriginTally<T>(tally: OriginTally, fn: () => Promise<T>): Pr
 export function countOrigin(bytes: number, ms: number): void {
   const t = current.getStore();
   if (t === undefined) return;
+  if (t.late !== undefined) return t.late(bytes, ms);
   t.requests++;
   t.bytes += bytes;
   t.ms += ms;

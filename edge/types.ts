@@ -36,6 +36,11 @@ export type UsageRecord = {
   originRequests?: number;
   originBytes?: number;
   originMs?: number;
+  /**
+   * A background refresh (stale-while-revalidate) that a recorded request started: it counts
+   * its origin request and bytes only, not as a request, bandwidth or a cache outcome.
+   */
+  background?: boolean;
   experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
 };
 

@@ -157,6 +157,23 @@ Deno.test("stale-while-revalidate: the first request after expiry gets the stale
   assertEquals(t.origin.count("slow"), 6);
 });
 
+Deno.test("a background refresh is counted as an origin request, not as a visitor request", async () => {
+  await using t = await cachingFixture({ staleWhileRevalidate: 60 });
+  t.origin.script("counted", { headers: { etag: '"c1"' } });
+  await (await t.get("api", "counted")).text();
+  t.fx.clock.advance(61_000);
+  const stale = await t.get("api", "counted");
+  await stale.text();
+  assertEquals(cacheOf(stale), "STALE");
+  await t.settled();
+  const records = t.fx.usage.filter((r) => r.path === "/~api/counted");
+  assertEquals(
+    records.map((r) => [r.cache, r.background ?? false, r.originRequests ?? 0]),
+    [["MISS", false, 1], ["STALE", false, 0], [null, true, 1]],
+  );
+  assertEquals(t.origin.count("counted"), 2);
+});
+
 Deno.test("stale-while-revalidate ends with its window, and a version bump purges at once", async () => {
   await using t = await cachingFixture({ staleWhileRevalidate: 30 });
   for (const kind of PATH_KINDS) await (await t.get(kind, "w")).text();

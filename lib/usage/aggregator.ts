@@ -146,7 +146,8 @@ export class UsageAggregator implements UsageSink {
     if (r.blocked) {
       // a refused bot costs the tenant nothing: counted apart, not as a request or bandwidth
       b.blocked++;
-    } else {
+    } else if (!r.background) {
+      // (a background refresh, edge/mod.ts recordBackground, adds its origin request only)
       b.requests++;
       b.bytes += byteCount(r.bytes);
       if (r.cache === "HIT") b.hits++;
@@ -179,7 +180,7 @@ export class UsageAggregator implements UsageSink {
       else this.#exposures.set(xk, { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts });
     }
 
-    if (this.#keepLog(r)) {
+    if (!r.background && this.#keepLog(r)) {
       if (full) this.#c.droppedOnOverflow++;
       else {
         this.#logs.push(logEntry(r));

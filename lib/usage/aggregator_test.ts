@@ -124,6 +124,23 @@ Deno.test("record() folds requests into per-(tenant, UTC day) buckets", async ()
   assertEquals(st.lastFlushAt, new Date(T0).toISOString());
 });
 
+Deno.test("a background refresh adds its origin request only: no request, bytes or log", async () => {
+  const { agg, target } = setup({ requestLogSampleRate: 1 });
+  agg.record(rec({ cache: "STALE", bytes: 100 }));
+  agg.record(rec({
+    background: true,
+    status: 0,
+    bytes: 0,
+    cache: null,
+    originRequests: 1,
+    originBytes: 0,
+  }));
+  await agg.flush();
+  const b = target.buckets[0];
+  assertEquals([b.requests, b.bytes, b.stale, b.originRequests], [1, 100, 1, 1]);
+  assertEquals(target.logs.length, 1);
+});
+
 Deno.test("flush() writes batches of at most flushMaxEntries", async () => {
   const { agg, target } = setup({ flushMaxEntries: 4 });
   for (let t = 1; t <= 10; t++) agg.record(rec({ tenantId: t }));
