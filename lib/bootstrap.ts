@@ -17,6 +17,7 @@ import { projectSlug } from "./edge_config/projector.ts";
 import { startProjector } from "./edge_config/loop.ts";
 import { installationId } from "./edge_config/installation.ts";
 import { reconcileAtBoot } from "./edge_config/reconcile.ts";
+import { startGuardrailLoop } from "./experiments/guardrail_loop.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
 import { upstreamClient } from "../edge/upstream_client.ts";
@@ -125,6 +126,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves.
   await reconcileAtBoot(services, await installation);
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
+  const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const feed = followChanges(config, services, edge);
   const handler = createHandler(services, edge);
@@ -139,6 +141,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       stopOverage();
       feed?.stop();
       await projector.stop();
+      await guardrails.stop();
       await usage.stop(); // flush pending usage before the database goes away
       await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
       await services.background.idle(); // mails started by requests

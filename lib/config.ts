@@ -85,6 +85,7 @@ const EnvSchema = z.object({
     }
   }),
   QUOTA_CHECK_INTERVAL_MS: intIn(0, 3_600_000).optional(),
+  GUARDRAIL_CHECK_INTERVAL_MS: intIn(0, 60_000).default(20_000),
   OVERAGE_REPORT_INTERVAL_MS: intIn(1000, 86_400_000).default(3_600_000),
   STRIPE_METER_REQUESTS: z.string().min(1).max(100).default("cachely_overage_requests"),
   STRIPE_METER_BYTES: z.string().min(1).max(100).default("cachely_overage_bytes"),
@@ -273,6 +274,8 @@ export type Config = {
   plans: Plans;
   /** Least time between two quota evaluations of one account (threshold gate). */
   quotaCheckIntervalMs: number;
+  /** How often each instance checks experiment guardrails (0: never). */
+  guardrailCheckIntervalMs: number;
   /** How often the metered-overage reporter looks for days to report. */
   overageReportIntervalMs: number;
   /** Stripe billing meter event names for pro overage. */
@@ -384,6 +387,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     plans: mergePlans(e.PLANS),
     // Half a flush interval: every flush of a moving account is evaluated despite timer jitter.
     quotaCheckIntervalMs: e.QUOTA_CHECK_INTERVAL_MS ?? Math.floor(e.USAGE_FLUSH_INTERVAL_MS / 2),
+    guardrailCheckIntervalMs: e.GUARDRAIL_CHECK_INTERVAL_MS,
     overageReportIntervalMs: e.OVERAGE_REPORT_INTERVAL_MS,
     stripeMeters: { requests: e.STRIPE_METER_REQUESTS, bytes: e.STRIPE_METER_BYTES },
     oauth: oauthProviders(e),

@@ -2,7 +2,7 @@
  * Activation validation (SPEC "AI experiment status": variant count, profile existence,
  * route overlap). Returns every reason, so the 400 can list them all.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/client.ts";
 import { experiments } from "../db/schema/mod.ts";
@@ -38,7 +38,8 @@ export async function activationProblems(
     routeMatch: experiments.routeMatch,
   }).from(experiments).where(and(
     eq(experiments.tenantId, e.tenantId),
-    eq(experiments.status, "active"),
+    // A promoted experiment still serves its route (its winner to everyone).
+    inArray(experiments.status, ["active", "promoted"]),
     ne(experiments.id, e.id),
   ));
   for (const o of others) {

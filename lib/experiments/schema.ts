@@ -70,6 +70,14 @@ export const variantsSchema = z.array(variantInput).max(MAX_VARIANTS).superRefin
   }))
 );
 
+/** Guardrails (issue 28): any subset; null clears them. Out of range is a 400 naming the field. */
+export const guardrailsSchema = z.object({
+  maxErrorRate: z.number().min(0).max(1).optional(),
+  maxP95Ms: z.number().int("must be an integer").min(1).max(60_000).optional(),
+  minConversionRate: z.number().min(0).max(1).optional(),
+  goal: str().regex(/^[a-zA-Z0-9_.:-]{1,80}$/, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
+}).strict();
+
 const nameSchema = str().trim().min(1, "must not be empty").max(200);
 const routeMatchSchema = z.enum(ROUTE_MATCHES);
 
@@ -82,6 +90,7 @@ export const createExperimentSchema = z.object({
   routeMatch: routeMatchSchema.optional(),
   // The original product refuses an experiment with nothing to compare (issue 24).
   variants: variantsSchema,
+  guardrails: guardrailsSchema.nullable().optional(),
 }).strict().transform((b, ctx) => {
   if (b.variants.length < MIN_VARIANTS) {
     ctx.addIssue({
@@ -97,7 +106,13 @@ export const createExperimentSchema = z.object({
     ctx.addIssue({ code: "custom", path: ["routePattern"], message: r.problem });
     return z.NEVER;
   }
-  return { name: b.name, routePattern: r.pattern, routeMatch: match, variants: b.variants };
+  return {
+    name: b.name,
+    routePattern: r.pattern,
+    routeMatch: match,
+    variants: b.variants,
+    guardrails: b.guardrails ?? null,
+  };
 });
 export type CreateExperimentInput = z.output<typeof createExperimentSchema>;
 
@@ -105,7 +120,13 @@ export const patchExperimentSchema = z.object({
   name: nameSchema.optional(),
   routePattern: str().optional(),
   routeMatch: routeMatchSchema.optional(),
-  status: z.enum(["draft", "active", "archived"]).optional(),
+  status: z.enum(["draft", "active", "archived", "stopped"]).optional(),
+  guardrails: guardrailsSchema.nullable().optional(),
+}).strict();
+
+/** POST …/{id}/promote: the variant whose profile becomes the route's default. */
+export const promoteSchema = z.object({
+  variantId: z.number().int().min(1).max(2_147_483_647),
 }).strict();
 export type PatchExperimentInput = z.output<typeof patchExperimentSchema>;
 

@@ -50,6 +50,26 @@ function rate(a: Arm): { p: number; v: number } {
   return { p, v: Math.max(c * (1 - c), 1 / (4 * a.exposures)) };
 }
 
+/** Half-width of the always-valid sequence {θ : Λ(θ) < 1/α} for an estimate of variance V. */
+export function mixtureHalfWidth(
+  V: number,
+  alpha = SEQUENTIAL_ALPHA,
+  tau = SEQUENTIAL_TAU,
+): number {
+  const tau2 = tau * tau;
+  return Math.sqrt(V * (V + tau2) / tau2 * (2 * Math.log(1 / alpha) + Math.log((V + tau2) / V)));
+}
+
+/** Always-valid bounds of one rate (successes of n), for guardrails. */
+export function rateBounds(
+  successes: number,
+  n: number,
+): { rate: number; lower: number; upper: number } {
+  const { p, v } = rate({ exposures: n, events: successes });
+  const half = mixtureHalfWidth(v / n);
+  return { rate: p, lower: p - half, upper: p + half };
+}
+
 /** The mSPRT statistics of one variant against control, from the totals so far. */
 export function msprt(
   control: Arm,

@@ -8,7 +8,7 @@ import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/client.ts";
 import { experiments, experimentVariants, tenants } from "../db/schema/mod.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { normalizeRoutePattern } from "./route.ts";
@@ -42,6 +42,10 @@ export function experimentView(e: Experiment, variants: Variant[]): ExperimentVi
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
     archivedAt: e.archivedAt?.toISOString() ?? null,
+    guardrails: e.guardrails ?? null,
+    stopReason: e.stopReason,
+    stoppedAt: e.stoppedAt?.toISOString() ?? null,
+    promotedVariantId: e.promotedVariantId,
   };
 }
 export type { ExperimentView };
@@ -117,6 +121,7 @@ export async function createExperiment(
       routePattern: input.routePattern,
       routeMatch: input.routeMatch,
       status: "draft",
+      guardrails: input.guardrails,
       createdBy: userId,
       createdAt: now,
       updatedAt: now,
@@ -183,6 +188,9 @@ export async function updateExperiment(
       const vs = (await variantsOf(tx, tenantId, [id])).get(id) ?? [];
       await assertActivatable(s, tx, { id, tenantId, routePattern, routeMatch }, vs);
     }
+    if (before.status === "promoted" && status !== "promoted" && status !== "archived") {
+      throw conflict("A promoted experiment can only be archived");
+    }
     const [after] = await tx.update(experiments).set({
       name: patch.name ?? before.name,
       routePattern,
@@ -190,6 +198,12 @@ export async function updateExperiment(
       status,
       updatedAt: now,
       archivedAt: status === "archived" ? (before.archivedAt ?? now) : null,
+      ...(patch.guardrails !== undefined ? { guardrails: patch.guardrails } : {}),
+      // A restart forgets why it stopped.
+      ...(status === "active" ? { stopReason: null, stoppedAt: null } : {}),
+      ...(status === "stopped" && before.status !== "stopped"
+        ? { stopReason: "stopped by hand", stoppedAt: now }
+        : {}),
     }).where(and(eq(experiments.tenantId, tenantId), eq(experiments.id, id))).returning();
     await recordAudit(tx, {
       tenantId,
@@ -198,7 +212,8 @@ export async function updateExperiment(
       target: String(id),
       metadata: { ...patch, previousStatus: before.status },
     });
-    const live = before.status === "active" || after.status === "active";
+    const served = (st: string) => st === "active" || st === "promoted";
+    const live = served(before.status) || served(after.status);
     const changedSlug = live ? await markTenantChanged(tx, tenantId) : null;
     return { before, after, changedSlug };
   });

@@ -28,11 +28,22 @@ export const experimentViewSchema = z.strictObject({
   name: z.string(),
   routePattern: z.string(),
   routeMatch: z.enum(ROUTE_MATCHES),
-  status: z.enum(["draft", "active", "archived"]),
+  status: z.enum(["draft", "active", "archived", "stopped", "promoted"]),
   variants: z.array(variantViewSchema),
   createdAt: isoTime,
   updatedAt: isoTime,
   archivedAt: isoTime.nullable(),
+  guardrails: z.strictObject({
+    maxErrorRate: z.number().optional(),
+    maxP95Ms: z.number().optional(),
+    minConversionRate: z.number().optional(),
+    goal: z.string().optional(),
+  }).nullable(),
+  /** Why a guardrail stopped the experiment (status stopped), else null. */
+  stopReason: z.string().nullable(),
+  stoppedAt: isoTime.nullable(),
+  /** The variant served to everyone on the route (status promoted), else null. */
+  promotedVariantId: id.nullable(),
 });
 export type ExperimentView = z.infer<typeof experimentViewSchema>;
 
@@ -90,6 +101,10 @@ export const exposureSummarySchema = z.strictObject({
     eventCount: count,
     conversionRate: percent,
     lastEventAt: isoTime.nullable(),
+    /** Answers with status >= 500 (guardrails), their share, and a p95 bound in ms (null: none). */
+    errorCount: count,
+    errorRate: percent,
+    p95Ms: z.number().nullable(),
     /** Fixed-horizon interval against control (secondary: valid for one look only). */
     uplift: upliftSchema.nullable(),
     /** Against control, valid however often it is looked at; null for control or no data. */

@@ -22,6 +22,17 @@ import type {
 import { ThresholdGate } from "./threshold_gate.ts";
 import { addBucket, byteCount, emptyBucket, logEntry } from "./buckets.ts";
 import type { AggregatorStatus } from "./aggregator_schema.ts";
+import { addLatency, LATENCY_BUCKETS, latencyBucket } from "./latency.ts";
+
+/** Counts the answer's 5xx and time into its variant's exposure counter (guardrails). */
+function addExposureHealth(e: ExposureDelta, r: UsageRecord): ExposureDelta {
+  if (r.status >= 500) e.errors++;
+  const b = latencyBucket(r.durationMs);
+  e.latency[b] = (e.latency[b] ?? 0) + 1;
+  return e;
+}
+
+const noLatency = () => new Array<number>(LATENCY_BUCKETS).fill(0);
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -176,8 +187,15 @@ export class UsageAggregator implements UsageSink {
       if (e) {
         e.exposures++;
         e.lastSeenAt = Math.max(e.lastSeenAt, r.ts);
+        addExposureHealth(e, r);
       } else if (full) this.#c.droppedOnOverflow++;
-      else this.#exposures.set(xk, { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts });
+      else {
+        const fresh = { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts };
+        this.#exposures.set(
+          xk,
+          addExposureHealth({ ...fresh, errors: 0, latency: noLatency() }, r),
+        );
+      }
     }
 
     if (!r.background && this.#keepLog(r)) {
@@ -370,6 +388,8 @@ export class UsageAggregator implements UsageSink {
       if (cur) {
         cur.exposures += e.exposures;
         cur.lastSeenAt = Math.max(cur.lastSeenAt, e.lastSeenAt);
+        cur.errors += e.errors;
+        addLatency(cur.latency, e.latency);
       } else this.#exposures.set(key, e);
     }
     this.#logs = batch.logs.concat(this.#logs);

@@ -212,19 +212,23 @@ Deno.test("sample rate 0 keeps no logs, 1 keeps every log", async () => {
   }
 });
 
+/** A latency histogram with `n` answers in bucket `i`. */
+const hist = (i: number, n: number) => Array.from({ length: 10 }, (_, k) => k === i ? n : 0);
+
 Deno.test("exposures are counted per (experiment, variant, variantKey), unsampled", async () => {
   const { agg, target } = setup();
   const a = { experimentId: 1, variantId: 10, variantKey: "control" };
   const b = { experimentId: 1, variantId: 11, variantKey: "bold" };
   agg.record(rec({ experiment: a }));
   agg.record(rec({ experiment: a, ts: T0 + 5 }));
-  agg.record(rec({ experiment: b, ts: T0 + 1 }));
+  agg.record(rec({ experiment: b, ts: T0 + 1, status: 503, durationMs: 300 }));
   agg.record(rec({ experiment: null }));
   await agg.flush();
   const got = target.exposures.sort((x, y) => x.variantId - y.variantId);
+  // Each variant's 5xx answers and answer times (lib/usage/latency.ts buckets) ride along.
   assertEquals(got, [
-    { tenantId: 1, ...a, exposures: 2, lastSeenAt: T0 + 5 },
-    { tenantId: 1, ...b, exposures: 1, lastSeenAt: T0 + 1 },
+    { tenantId: 1, ...a, exposures: 2, lastSeenAt: T0 + 5, errors: 0, latency: hist(0, 2) },
+    { tenantId: 1, ...b, exposures: 1, lastSeenAt: T0 + 1, errors: 1, latency: hist(4, 1) },
   ]);
 });
 

@@ -34,6 +34,8 @@ Deno.test("a counted doubt is deducted from later batches, key by key, once", ()
       variantKey: "a",
       exposures: 4,
       lastSeenAt: 1,
+      errors: 0,
+      latency: [],
     }],
     logs: [l1],
   };

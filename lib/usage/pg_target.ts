@@ -20,6 +20,7 @@ import type { Db } from "../db/client.ts";
 import { requestLogs, tenants, usageFlushes, usageHourly } from "../db/schema/mod.ts";
 import type { HourBucket, UsageBatch, UsageBucket, UsageFlushTarget } from "./types.ts";
 import { FlushLedger } from "./flush_ledger.ts";
+import { LATENCY_BUCKETS } from "./latency.ts";
 
 /** Days usage_hourly rows are kept. */
 export const HOURLY_RETENTION_DAYS = 7;
@@ -208,15 +209,23 @@ async function writeExposures(tx: Tx, rows: UsageBatch["exposures"]): Promise<vo
     variant_key: e.variantKey,
     exposures: e.exposures,
     last_seen_ms: e.lastSeenAt,
+    errors: e.errors,
+    latency: Array.from({ length: LATENCY_BUCKETS }, (_, i) => e.latency[i] ?? 0),
   }));
   await tx.execute(sql`
     INSERT INTO exposure_counts (tenant_id, experiment_id, variant_id, variant_key, exposures,
-      last_seen_at)
+      last_seen_at, errors, latency_buckets)
     SELECT tenant_id, experiment_id, variant_id, variant_key, exposures,
-      to_timestamp(last_seen_ms / 1000.0)
+      to_timestamp(last_seen_ms / 1000.0), errors,
+      ARRAY(SELECT jsonb_array_elements_text(latency)::bigint)
     FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, experiment_id integer,
-      variant_id integer, variant_key text, exposures bigint, last_seen_ms double precision)
+      variant_id integer, variant_key text, exposures bigint, last_seen_ms double precision,
+      errors bigint, latency jsonb)
     ON CONFLICT (experiment_id, variant_id, variant_key) DO UPDATE SET
       exposures = exposure_counts.exposures + excluded.exposures,
-      last_seen_at = GREATEST(exposure_counts.last_seen_at, excluded.last_seen_at)`);
+      last_seen_at = GREATEST(exposure_counts.last_seen_at, excluded.last_seen_at),
+      errors = exposure_counts.errors + excluded.errors,
+      -- element-wise sum (a row from before migration 0010 has an empty array)
+      latency_buckets = ARRAY(SELECT COALESCE(a, 0) + COALESCE(b, 0)
+        FROM unnest(exposure_counts.latency_buckets, excluded.latency_buckets) AS u(a, b))`);
 }

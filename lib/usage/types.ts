@@ -52,6 +52,10 @@ export type ExposureDelta = {
   variantKey: string;
   exposures: number;
   lastSeenAt: number;
+  /** Answers with status >= 500 among the exposures (guardrails). */
+  errors: number;
+  /** Answer-time counts per lib/usage/latency.ts bucket. */
+  latency: number[];
 };
 
 export type UsageBatch = {

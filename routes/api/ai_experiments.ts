@@ -13,8 +13,10 @@ import {
   DEFAULT_GOAL,
   exposuresQuerySchema,
   patchExperimentSchema,
+  promoteSchema,
   putVariantsSchema,
 } from "../../lib/experiments/schema.ts";
+import { promoteWinner } from "../../lib/experiments/promote.ts";
 import {
   archiveExperiment,
   createExperiment,
@@ -157,6 +159,19 @@ export function aiExperimentsRoutes(): Routes {
     return c.json(
       await replaceVariants(c.get("services"), tenant.id, id, auth.user.id, variants),
     );
+  });
+
+  app.post(`${BASE}/:id/promote`, {
+    access: access.tenant("editor"),
+    summary: "Makes a winning variant's profile what every visitor on the route gets",
+    response: experimentViewSchema,
+    body: promoteSchema,
+    errors: [409],
+  }, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const id = intParam(c, "id");
+    const { variantId } = await parseJsonBody(c, promoteSchema);
+    return c.json(await promoteWinner(c.get("services"), tenant.id, id, auth.user.id, variantId));
   });
 
   app.get(`${BASE}/:id/exposures`, {

@@ -228,4 +228,6 @@ export const exposureCounts = pgTable("exposure_counts", {
   variantKey: text("variant_key").notNull(),
   exposures: bigint("exposures", { mode: "number" }).notNull().default(0),
   lastSeenAt: ts("last_seen_at"),
+  errors: bigint("errors", { mode: "number" }).notNull().default(0),
+  latencyBuckets: bigint("latency_buckets", { mode: "number" }).array().notNull().default([]),
 }, (t) => [primaryKey({ columns: [t.experimentId, t.variantId, t.variantKey] })]);

@@ -3,7 +3,15 @@ import { bigserial, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg
 import { ts } from "./core.ts";
 
 /** Experiment status (SPEC "AI experiment status"). */
-export type ExperimentStatus = "draft" | "active" | "archived";
+export type ExperimentStatus = "draft" | "active" | "archived" | "stopped" | "promoted";
+/** Guardrail thresholds (issue 28); any subset. Rates are fractions (0.02 = 2 %). */
+export type Guardrails = {
+  maxErrorRate?: number;
+  maxP95Ms?: number;
+  minConversionRate?: number;
+  /** The goal event of minConversionRate (default: the exposure summary's default goal). */
+  goal?: string;
+};
 // Defined beside the matcher, which the edge imports without reaching lib/db.
 import type { RouteMatch } from "../../experiments/route.ts";
 export type { RouteMatch };
@@ -19,6 +27,10 @@ export const experiments = pgTable("experiments", {
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
   archivedAt: ts("archived_at"),
+  guardrails: jsonb("guardrails").$type<Guardrails>(),
+  stopReason: text("stop_reason"),
+  stoppedAt: ts("stopped_at"),
+  promotedVariantId: integer("promoted_variant_id"),
 });
 
 export const experimentVariants = pgTable("experiment_variants", {

@@ -15,10 +15,26 @@ import { ROUTE_MATCHES } from "../../../lib/experiments/route.ts";
 import { experimentEvents } from "../../../lib/db/schema/mod.ts";
 import { formatCount } from "../../../lib/dashboard/format.ts";
 
-const TONE = { active: "ok", draft: "neutral", archived: "warn" } as const;
+const TONE = {
+  active: "ok",
+  draft: "neutral",
+  archived: "warn",
+  stopped: "error",
+  promoted: "ok",
+} as const;
 const NEW_VARIANT_ROWS = 4;
 const pct = (n: number) => `${n.toFixed(1)} %`;
 const pp = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)} pp`;
+
+function guardrailText(g: NonNullable<ExperimentView["guardrails"]>): string {
+  const parts: string[] = [];
+  if (g.maxErrorRate !== undefined) parts.push(`5xx ≤ ${pct(g.maxErrorRate * 100)}`);
+  if (g.maxP95Ms !== undefined) parts.push(`p95 ≤ ${g.maxP95Ms} ms`);
+  if (g.minConversionRate !== undefined) {
+    parts.push(`conversion ≥ ${pct(g.minConversionRate * 100)} (${g.goal ?? DEFAULT_GOAL})`);
+  }
+  return parts.join(", ") || "none";
+}
 
 /** The event names seen for an experiment, so a goal can be chosen with a link. */
 async function eventNames(t: TenantPageCtx, experimentId: number): Promise<string[]> {
@@ -79,6 +95,8 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
             <th class="num">{goal}</th>
             <th class="num">Conversion</th>
             <th>Verdict (any-time 95 % sequence)</th>
+            <th class="num">5xx</th>
+            <th class="num">p95</th>
             <th>Uplift vs control (fixed 95 % CI)</th>
             <th>Last seen</th>
           </tr>
@@ -93,6 +111,8 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
               <td class="num">{pct(v.actualSplit)} ({pct(v.expectedSplit)})</td>
               <td class="num">{formatCount(v.eventCount)}</td>
               <td class="num">{pct(v.conversionRate)}</td>
+              <td class="num">{pct(v.errorRate)}</td>
+              <td class="num">{v.p95Ms === null ? "—" : `≤ ${v.p95Ms} ms`}</td>
               <td>
                 {v.sequential
                   ? `${v.sequential.summary} (${pp(v.sequential.csLower)} … ${
@@ -101,6 +121,20 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
                   : v.variantId === r.controlVariantId
                   ? "baseline"
                   : "—"}
+                {v.sequential?.verdict === "variant_wins" && t.can("editor") &&
+                  (e.status === "active" || e.status === "stopped") && (
+                  <ApiForm
+                    api={`${t.api}/ai-experiments/${e.id}/promote`}
+                    submit="Promote winner"
+                    busy="Promoting…"
+                    confirm={`Serve ${v.variantKey} (${v.transformProfile}) to everyone on this route?`}
+                    done="Promoted: every visitor on the route now gets this variant"
+                    layout="inline"
+                    label={`Promote ${v.variantKey}`}
+                  >
+                    <Hidden name="variantId:number" value={String(v.variantId)} />
+                  </ApiForm>
+                )}
               </td>
               <td>
                 {v.uplift
@@ -157,9 +191,23 @@ export const experimentsPage: TenantAreaPage = async (t) => {
             {e.name}{" "}
             <Badge tone={TONE[e.status as keyof typeof TONE] ?? "neutral"}>{e.status}</Badge>
           </h2>
+          {e.status === "stopped" && (
+            <p class="notice error" role="alert">
+              Stopped <Time at={e.stoppedAt} />:{" "}
+              {e.stopReason}. Every visitor on the route gets control. Fix the variant, then
+              activate again, or archive.
+            </p>
+          )}
+          {e.status === "promoted" && (
+            <p class="notice ok">
+              Promoted: every visitor on the route gets{" "}
+              {e.variants.find((v) => v.id === e.promotedVariantId)?.key ?? "the winner"}.
+            </p>
+          )}
           <p class="muted">
             #{e.id} · route {e.routeMatch} <code>{e.routePattern}</code> · created{" "}
             <Time at={e.createdAt} />
+            {e.guardrails && ` · guardrails: ${guardrailText(e.guardrails)}`}
           </p>
           <TableWrap label={`Variants of ${e.name}`}>
             <thead>
