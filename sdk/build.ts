@@ -30,7 +30,8 @@ export async function buildSdk(): Promise<Map<string, string>> {
     target: "es2022",
     write: false,
     legalComments: "none" as const,
-    external: Object.keys(PEERS),
+    // node:http: the loopback fetch for *.localhost outside browsers (sdk/fetch.ts), loaded on use.
+    external: [...Object.keys(PEERS), "node:*"],
   };
   const entries: [string, string, "neutral" | "node"][] = [
     ["mod.ts", "cachely.mjs", "neutral"],

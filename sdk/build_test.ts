@@ -10,10 +10,10 @@ Deno.test("sdk/dist (npm form) is up to date with the sources: run deno run -A s
   }
 });
 
-Deno.test("VERSION, jsr.json and the npm package.json agree on 0.13.0", async () => {
+Deno.test("VERSION, jsr.json and the npm package.json agree on 0.14.0", async () => {
   const jsr = JSON.parse(await Deno.readTextFile(here("./jsr.json")));
   const pkg = JSON.parse(await Deno.readTextFile(here("./dist/package.json")));
-  assertEquals([VERSION, jsr.version, pkg.version], ["0.13.0", "0.13.0", "0.13.0"]);
+  assertEquals([VERSION, jsr.version, pkg.version], ["0.14.0", "0.14.0", "0.14.0"]);
 });
 
 Deno.test("the npm build runs under Node: transformer and URL rewriter", async () => {
@@ -38,7 +38,7 @@ Deno.test("the npm build runs under Node: transformer and URL rewriter", async (
   }
   assert(out.success, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), [
-    "0.13.0",
+    "0.14.0",
     "https://t.example/image/upload/v1/x.jpg",
     "https://t.example/demo/image/upload/v1/x.jpg",
   ]);

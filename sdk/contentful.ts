@@ -15,12 +15,17 @@
  * @module
  */
 import { type CachelyFetch, createCachelyFetch, type ExperimentCapture } from "./fetch.ts";
-import { optionError, type TenantTarget } from "./tenant_origin.ts";
+import { optionError, targetOrEnv, type TenantTarget } from "./tenant_origin.ts";
 
 /** Options of createContentfulCachelyAdapter. */
 export type ContentfulCachelyOptions = TenantTarget & {
   /** The Contentful space ID. */
   space: string;
+  /**
+   * Your Content Delivery token: used only when Cachely is not in the way (no `tenant`, and
+   * `CACHELY_PROXY_URL` unset: straight to Contentful). Through Cachely it is never sent.
+   */
+  accessToken?: string;
   /** The environment (default `master`). */
   environment?: string;
   /** The tenant's API origin when it is not `https://cdn.contentful.com/spaces/<space>`. */
@@ -41,11 +46,11 @@ export type ContentfulClientOptions = {
    * tenant's stored token upstream, so no real token ships to the browser.
    */
   accessToken: string;
-  /** Routes every call through Cachely (an axios adapter over createCachelyFetch). */
+  /** Routes every call through Cachely (an axios adapter over createCachelyFetch); absent direct. */
   // deno-lint-ignore no-explicit-any -- axios's config type is not a dependency of the SDK
-  adapter: (config: any) => Promise<any>;
-  /** The fetch the adapter uses (not enumerable: spreading the options leaves it out). */
-  readonly cachelyFetch: CachelyFetch;
+  adapter?: (config: any) => Promise<any>;
+  /** The fetch the adapter uses (not enumerable); null when talking to Contentful directly. */
+  readonly cachelyFetch: CachelyFetch | null;
 };
 
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
@@ -60,21 +65,35 @@ export function createContentfulCachelyAdapter(
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  if ("accessToken" in options) {
-    throw optionError(
-      FN,
-      "accessToken",
-      "the delivery token belongs on the tenant (set it in Cachely), not in the client",
-    );
-  }
   const environment = options.environment ?? "master";
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(environment)) {
     throw optionError(FN, "environment", `${JSON.stringify(environment)} is not an environment ID`);
   }
+  const target = targetOrEnv(options);
+  if (target === null) {
+    // No tenant and CACHELY_PROXY_URL unset: the client talks to Contentful itself.
+    if (typeof options.space !== "string" || !/^[a-z0-9]{4,64}$/i.test(options.space)) {
+      throw optionError(FN, "space", `${JSON.stringify(options.space)} is not a space ID`);
+    }
+    if (typeof options.accessToken !== "string" || options.accessToken === "") {
+      throw optionError(
+        FN,
+        "accessToken",
+        "is required to reach Contentful directly (no tenant and CACHELY_PROXY_URL unset)",
+      );
+    }
+    return Object.defineProperty(
+      { space: options.space, environment, accessToken: options.accessToken },
+      "cachelyFetch",
+      { value: null, enumerable: false },
+    ) as ContentfulClientOptions;
+  }
   let cachelyFetch: CachelyFetch;
   try {
+    const { accessToken: _never, ...rest } = options;
     cachelyFetch = createCachelyFetch({
-      ...options,
+      ...rest,
+      ...target,
       provider: { cms: "contentful", spaceId: options.space },
     });
   } catch (e) {

@@ -86,12 +86,14 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (capture !== undefined && typeof capture?.captureFromResponse !== "function") {
     throw optionError(FN, "experiments", "must be a tracker (with captureFromResponse)");
   }
-  const inner = options.fetch ?? globalThis.fetch;
+  const inner = options.fetch ?? defaultFetch(tenantOrigin);
   if (typeof inner !== "function") throw optionError(FN, "fetch", "must be a function");
   const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
   const proxyBase = `${tenantOrigin}/~api`;
-  const api = provider.apiOrigin ? new URL(provider.apiOrigin) : null;
-  const apiPath = api ? api.pathname.replace(/\/+$/, "") : "";
+  const apis = provider.apiOrigins.map((o) => {
+    const u = new URL(o);
+    return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
+  });
 
   /** The proxied URL, or null when the request is not for the CMS API. */
   function proxied(raw: string): URL | null {
@@ -105,14 +107,14 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
         u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
       ) {
         // already proxied
-      } else if (
-        api && u.origin === api.origin &&
-        (u.pathname === apiPath || u.pathname.startsWith(apiPath + "/") || apiPath === "")
-      ) {
-        const rest = u.pathname.slice(apiPath.length);
-        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
       } else {
-        return null;
+        const api = apis.find((a) =>
+          u.origin === a.origin &&
+          (a.path === "" || u.pathname === a.path || u.pathname.startsWith(a.path + "/"))
+        );
+        if (!api) return null;
+        const rest = u.pathname.slice(api.path.length);
+        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
       }
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
@@ -175,4 +177,88 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
 function isJson(res: Response): boolean {
   const type = (res.headers.get("content-type") ?? "").toLowerCase();
   return type.includes("application/json") || /\+json\b/.test(type);
+}
+
+/**
+ * The fetch to use when none is given: `globalThis.fetch`, except outside browsers for a
+ * `*.localhost` tenant origin, which Node and Deno do not resolve (browsers and curl send
+ * such names to loopback): there requests connect to 127.0.0.1 with the tenant's Host.
+ */
+function defaultFetch(tenantOrigin: string): typeof fetch {
+  const host = new URL(tenantOrigin).hostname;
+  const browser = typeof (globalThis as { document?: unknown }).document !== "undefined";
+  if (browser || !host.endsWith(".localhost")) return globalThis.fetch;
+  return ((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof Request !== "undefined" && input instanceof Request
+      ? input.url
+      : String(input);
+    return new URL(url).hostname.endsWith(".localhost")
+      ? loopbackFetch(url, init)
+      : globalThis.fetch(input, init);
+  }) as typeof fetch;
+}
+
+/** What loopbackFetch uses of node:http. */
+type NodeResponse = {
+  statusCode?: number;
+  headers: Record<string, string | string[] | undefined>;
+  on(event: string, f: (x: Uint8Array & Error) => void): void;
+};
+type NodeHttp = {
+  request(
+    opts: Record<string, unknown>,
+    cb: (res: NodeResponse) => void,
+  ): {
+    on(e: "error", f: (e: Error) => void): void;
+    write(b: string | Uint8Array): void;
+    end(): void;
+  };
+};
+
+/** A request to a `*.localhost` URL over node:http (Node and Deno) to 127.0.0.1, Host kept. */
+async function loopbackFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  // A computed specifier: browser bundlers leave it alone, and no Node types are needed.
+  const spec = "node:http";
+  const http = (await import(spec)) as NodeHttp;
+  const u = new URL(url);
+  const headers: Record<string, string> = {};
+  new Headers(init.headers).forEach((v, k) => headers[k] = v);
+  headers.host = u.host;
+  const body = init.body == null
+    ? undefined
+    : typeof init.body === "string"
+    ? init.body
+    : new Uint8Array(await new Response(init.body).arrayBuffer());
+  return await new Promise<Response>((resolve, reject) => {
+    const req = http.request({
+      host: "127.0.0.1",
+      port: Number(u.port || 80),
+      method: init.method ?? "GET",
+      path: u.pathname + u.search,
+      headers,
+      signal: init.signal ?? undefined,
+    }, (res: NodeResponse) => {
+      const chunks: Uint8Array[] = [];
+      res.on("data", (c: Uint8Array) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined) continue;
+          for (const one of Array.isArray(v) ? v : [v]) out.append(k, one);
+        }
+        const status = res.statusCode ?? 502;
+        const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+        let at = 0;
+        for (const c of chunks) bytes.set(c, at), at += c.length;
+        const empty = status === 204 || status === 304 || (init.method ?? "GET") === "HEAD";
+        const r = new Response(empty ? null : bytes, { status, headers: out });
+        Object.defineProperty(r, "url", { value: url });
+        resolve(r);
+      });
+    });
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
 }

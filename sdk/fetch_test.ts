@@ -20,18 +20,33 @@ function recorder(answer: (req: Request) => Response) {
 
 Deno.test("createCachelyFetch() names the bad option at creation time", () => {
   const cases: [Record<string, unknown>, string][] = [
-    [{ provider: "generic" }, "invalid option tenant: is required"],
-    [{ tenant: "Acme Shop", provider: "generic" }, "invalid option tenant"],
-    [{ customDomain: "not a host", provider: "generic" }, "invalid option customDomain"],
+    [{ provider: { cms: "generic" } }, "invalid option tenant: is required"],
+    [{ tenant: "Acme Shop", provider: { cms: "generic" } }, "invalid option tenant"],
+    [{ customDomain: "not a host", provider: { cms: "generic" } }, "invalid option customDomain"],
     [{ tenant: "acme" }, "invalid option provider: is required"],
     [{ tenant: "acme", provider: "wordpress" }, 'invalid option provider: "wordpress"'],
+    // only contentful and prismic are ids here (the original's); the rest: createGenericProvider
+    [
+      { tenant: "acme", provider: "generic" },
+      "createGenericProvider({ id, apiHosts, assetHosts })",
+    ],
+    [{ tenant: "acme", provider: "sanity" }, "createGenericProvider({ id, apiHosts, assetHosts })"],
     [{ tenant: "acme", provider: { cms: "ghost" } }, "invalid option provider.cms"],
     [{ tenant: "acme", provider: "contentful" }, "invalid option provider.spaceId: is required"],
     [{ tenant: "acme", provider: { cms: "contentful", spaceId: "NO!" } }, "provider.spaceId"],
     [{ tenant: "acme", provider: { cms: "cloudinary" } }, "provider.cloudName"],
-    [{ tenant: "acme", provider: "generic", transform: "a b" }, "invalid option transform"],
-    [{ tenant: "acme", provider: "generic", experiments: {} }, "invalid option experiments"],
-    [{ tenant: "acme", provider: "generic", apiOrigin: "ftp://x" }, "invalid option apiOrigin"],
+    [
+      { tenant: "acme", provider: { cms: "generic" }, transform: "a b" },
+      "invalid option transform",
+    ],
+    [
+      { tenant: "acme", provider: { cms: "generic" }, experiments: {} },
+      "invalid option experiments",
+    ],
+    [
+      { tenant: "acme", provider: { cms: "generic" }, apiOrigin: "ftp://x" },
+      "invalid option apiOrigin",
+    ],
   ];
   for (const [opts, message] of cases) {
     const err = assertThrows(() => createCachelyFetch(opts as never));
@@ -40,7 +55,66 @@ Deno.test("createCachelyFetch() names the bad option at creation time", () => {
   }
 });
 
+Deno.test("createGenericProvider({ id, apiHosts, assetHosts }): clean URLs the tenant kind serves", () => {
+  const t = "https://acme.cachely.app";
+  const cases: [string, string, string, string][] = [
+    [
+      "sanity",
+      "cdn.sanity.io",
+      "https://cdn.sanity.io/images/p1x2/production/abc-800x600.jpg",
+      `${t}/abc-800x600.jpg`,
+    ],
+    [
+      "shopify",
+      "cdn.shopify.com",
+      "https://cdn.shopify.com/s/files/1/0262/4071/2726/files/tote.jpg?v=1",
+      `${t}/cdn/shop/files/tote.jpg?v=1`,
+    ],
+    [
+      "imgix",
+      "acme.imgix.net",
+      "https://acme.imgix.net/photos/a.jpg?w=1200",
+      `${t}/photos/a.jpg?w=1200`,
+    ],
+    ["storyblok", "a.storyblok.com", "https://a.storyblok.com/f/123/a.png", `${t}/f/123/a.png`],
+    [
+      "s3",
+      "bucket.s3.amazonaws.com",
+      "https://bucket.s3.amazonaws.com/img/a.webp",
+      `${t}/img/a.webp`,
+    ],
+  ];
+  for (const [id, host, source, clean] of cases) {
+    const p = createGenericProvider({ id, apiHosts: ["api.example.com"], assetHosts: [host] });
+    assertEquals(p.rewriter(t)(JSON.stringify({ u: source })), JSON.stringify({ u: clean }), id);
+  }
+  const f = createCachelyFetch({
+    tenantOrigin: t,
+    provider: createGenericProvider({
+      id: "sanity",
+      apiHosts: ["p1.apicdn.sanity.io", "p1.api.sanity.io"],
+    }),
+  });
+  assertEquals(
+    f.proxyUrl("https://p1.api.sanity.io/v1/data/query/production?q=1"),
+    `${t}/~api/v1/data/query/production?q=1`,
+  );
+  assertEquals(f.proxyUrl("https://p1.apicdn.sanity.io/v1/x"), `${t}/~api/v1/x`);
+  assertEquals(f.proxyUrl("https://other.example.com/v1/x"), "https://other.example.com/v1/x");
+});
+
 Deno.test("createGenericProvider() names the bad asset host or API host", () => {
+  for (
+    const [opts, option] of [
+      [{ apiHosts: ["not a host/"] }, "apiHosts[0]"],
+      [{ apiHosts: "api.example.com" }, "apiHosts"],
+      [{ assetHosts: ["ftp://x.example"] }, "assetHosts[0]"],
+      [{ id: "Bad Id" }, "id"],
+    ] as const
+  ) {
+    const e = assertThrows(() => createGenericProvider(opts as never));
+    assert(String(e).includes(`invalid option ${option}`), String(e));
+  }
   const a = assertThrows(() => createGenericProvider({ assetHosts: ["ok.example.com", "?"] }));
   assert(String(a).includes("invalid option assetHosts[1]"), String(a));
   const b = assertThrows(() => createGenericProvider({ apiHost: "http://api.example.com" }));
@@ -160,7 +234,7 @@ Deno.test("createCachelyFetch() hands answers to the tracker; the tracker has bo
     });
     const f = createCachelyFetch({
       tenantOrigin: srv.origin,
-      provider: "storyblok",
+      provider: { cms: "storyblok" },
       experiments: tracker,
     });
     await (await f("/stories")).body?.cancel();
@@ -174,7 +248,7 @@ Deno.test("createCachelyFetch() network failures reject as fetch itself does", a
   const srv = recorder(() => new Response("x"));
   const origin = srv.origin;
   await srv.close();
-  const f = createCachelyFetch({ tenantOrigin: origin, provider: "generic" });
+  const f = createCachelyFetch({ tenantOrigin: origin, provider: { cms: "generic" } });
   const direct = await fetch(`${origin}/~api/x`).then(() => null, (e) => e);
   const wrapped = await f("/x").then(() => null, (e) => e);
   assert(direct instanceof TypeError);
@@ -186,16 +260,24 @@ Deno.test("createCachelyFetch() network failures reject as fetch itself does", a
 
 Deno.test("tenant and customDomain give the tenant origin", () => {
   assertEquals(
-    createCachelyFetch({ tenant: "acme", provider: "generic" }).tenantOrigin,
+    createCachelyFetch({ tenant: "acme", provider: { cms: "generic" } }).tenantOrigin,
     "https://acme.cachely.app",
   );
   assertEquals(
-    createCachelyFetch({ tenant: "acme", proxyDomain: "localhost:8000", provider: "generic" })
+    createCachelyFetch({
+      tenant: "acme",
+      proxyDomain: "localhost:8000",
+      provider: { cms: "generic" },
+    })
       .tenantOrigin,
     "http://acme.localhost:8000",
   );
   assertEquals(
-    createCachelyFetch({ tenant: "acme", customDomain: "cdn.acme.com", provider: "generic" })
+    createCachelyFetch({
+      tenant: "acme",
+      customDomain: "cdn.acme.com",
+      provider: { cms: "generic" },
+    })
       .tenantOrigin,
     "https://cdn.acme.com",
   );

@@ -22,7 +22,7 @@
  */
 
 /** Package version (SPEC "Versioning": composable generation requires 0.12.0 or later). */
-export const VERSION = "0.13.0";
+export const VERSION = "0.14.0";
 
 export {
   createResponseTransformer,

@@ -17,12 +17,12 @@
  */
 import * as prismic from "@prismicio/client";
 import { type CachelyFetch, createCachelyFetch, type ExperimentCapture } from "./fetch.ts";
-import { optionError, type TenantTarget } from "./tenant_origin.ts";
+import { optionError, targetOrEnv, type TenantTarget } from "./tenant_origin.ts";
 
 /** Options of createCachelyPrismicClient: Cachely's, plus any `@prismicio/client` option. */
 export type CachelyPrismicClientOptions =
   & TenantTarget
-  & Omit<prismic.ClientConfig, "fetch" | "accessToken">
+  & Omit<prismic.ClientConfig, "fetch">
   & {
     /** The Prismic repository name. */
     repositoryName: string;
@@ -41,19 +41,16 @@ export type CachelyPrismicClientOptions =
 
 const FN = "createCachelyPrismicClient";
 
-/** The official client, wired through Cachely. `client.cachelyFetch` is the fetch it uses. */
+/**
+ * The official client, wired through Cachely (`tenant`, or CACHELY_PROXY_URL); without either
+ * it talks to Prismic directly with your `accessToken`. `client.cachelyFetch`: the fetch it
+ * uses through Cachely, null when direct.
+ */
 export function createCachelyPrismicClient(
   options: CachelyPrismicClientOptions,
-): prismic.Client & { cachelyFetch: CachelyFetch } {
+): prismic.Client & { cachelyFetch: CachelyFetch | null } {
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");
-  }
-  if ("accessToken" in options) {
-    throw optionError(
-      FN,
-      "accessToken",
-      "the access token belongs on the tenant (set it in Cachely), not in the client",
-    );
   }
   const {
     repositoryName,
@@ -67,15 +64,23 @@ export function createCachelyPrismicClient(
     transform,
     apiOrigin,
     fetch: innerFetch,
+    accessToken,
     ...clientConfig
   } = options;
+  const target = targetOrEnv({ tenant, customDomain, proxyDomain, tenantOrigin });
+  if (target === null) {
+    // No tenant and CACHELY_PROXY_URL unset: the official client talks to Prismic itself.
+    const client = prismic.createClient(repositoryName, {
+      ...clientConfig,
+      accessToken,
+      ...(innerFetch ? { fetch: innerFetch as prismic.FetchLike } : {}),
+    });
+    return Object.assign(client, { cachelyFetch: null });
+  }
   let cachelyFetch: CachelyFetch;
   try {
     cachelyFetch = createCachelyFetch({
-      tenant,
-      customDomain,
-      proxyDomain,
-      tenantOrigin,
+      ...target,
       experiments,
       preview,
       previewParam,

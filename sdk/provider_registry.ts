@@ -6,6 +6,7 @@
  */
 import {
   deriveOrigins,
+  isHostname,
   parseHttpsOrigin,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
@@ -21,6 +22,8 @@ import { optionError } from "./tenant_origin.ts";
 /** A resolved provider: what createCachelyFetch and the adapters work from. */
 export type CachelyProvider = {
   readonly kind: ProviderKind;
+  /** The provider id (`contentful`, `prismic`, or createGenericProvider's `id`). */
+  readonly id: string;
   /** The config it was made from (kind plus identifier). */
   readonly config: ProviderConfig;
   /**
@@ -28,6 +31,8 @@ export type CachelyProvider = {
    * tenant's `/~api/` proxy; it must equal the tenant's `apiOrigin`. Null: none.
    */
   readonly apiOrigin: string | null;
+  /** Every API origin proxied under `/~api/` (createGenericProvider's `apiHosts`). */
+  readonly apiOrigins: readonly string[];
   /** Compiles the rewriter of this provider's asset URLs to clean tenant URLs. */
   rewriter(tenantOrigin: string, opts?: { keepCloudName?: boolean }): Rewriter;
 };
@@ -90,58 +95,131 @@ export const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>
   generic: def("generic", "Generic origin (S3, R2, GCS, any HTTPS origin)", [], []),
 };
 
-/** Options of createGenericProvider. */
+/** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
   /**
-   * Asset origins served from the tenant host with their path kept: `https://host[/base]`
-   * or a bare host. The first is the tenant's `originUrl`, the second its `videoOrigin`.
+   * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, …)
+   * makes asset URLs the clean URLs a tenant of that kind serves; any other id (`s3`,
+   * `my-cms`) keeps the path below the asset host, as a generic tenant serves it.
    */
+  id?: string;
+  /**
+   * API hosts whose calls go through the tenant's `/~api/` proxy: hostnames
+   * (`p1x2.apicdn.sanity.io`; the path is kept) or origins with a base path
+   * (`https://acme.myshopify.com/api`, the base is dropped). Set the tenant's `apiOrigin` to it.
+   */
+  apiHosts?: readonly string[];
+  /** Asset hosts (or `https://host/base` origins) whose URLs are rewritten to the tenant host. */
   assetHosts?: readonly string[];
-  /** The API origin proxied under `/~api/` (`https://api.example.com/v1`); the tenant's `apiOrigin`. */
+  /** Former name of a single `apiHosts` entry (0.13). */
   apiHost?: string;
 };
 
 const FN = "createGenericProvider";
+const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** A provider for any HTTPS origin (S3, R2, GCS, your own API). */
+/**
+ * The source rules of one asset host for a provider id: the clean form the edge serves
+ * for that kind whatever the identifier (another project's URL is rewritten too, and the
+ * edge answers it 404 as it would have), else the generic rule (path below the origin kept).
+ */
+function sourcesFor(id: string, o: { host: string; base: string }): SourceRule[] {
+  const kept = o.base.split("/").slice(1).map(escapePathLiteral).join("/");
+  const generic = [{ host: o.host, path: kept, clean: "" }];
+  if (o.base) return generic;
+  switch (id) {
+    case "contentful":
+      return o.host.endsWith(".ctfassets.net")
+        ? [{ host: o.host, path: "[A-Za-z0-9]+", clean: "" }]
+        : generic;
+    case "sanity":
+      return o.host === "cdn.sanity.io"
+        ? [{ host: o.host, path: "(?:images|files)/[a-z0-9]+/[a-z0-9_-]+", clean: "" }]
+        : generic;
+    case "shopify":
+      return o.host === "cdn.shopify.com"
+        ? providerSources({ cms: "shopify", storeDomain: "any.myshopify.com" })
+          .filter((r) => r.host === "cdn.shopify.com")
+        : providerSources({ cms: "shopify", storeDomain: o.host });
+    case "imgix":
+      return providerSources({ cms: "imgix", imgixDomain: o.host });
+    default:
+      return generic;
+  }
+}
+
+/** `host[:port]` or `http(s)://host[:port][/base]` → origin parts; null when neither. */
+function parseHostOrOrigin(raw: unknown): { host: string; base: string; origin: string } | null {
+  const s = String(raw ?? "").trim();
+  if (/^https?:\/\//i.test(s)) {
+    const api = parseApiOrigin(s);
+    if (!api) return null;
+    const u = new URL(api);
+    return { host: u.host, base: u.pathname.replace(/\/+$/, ""), origin: api };
+  }
+  const m = /^([a-z0-9.-]+)(:\d{1,5})?$/i.exec(s);
+  if (!m || !(isHostname(m[1].toLowerCase()) || /^(localhost|127\.0\.0\.1)$/i.test(m[1]))) {
+    return null;
+  }
+  const host = s.toLowerCase();
+  const local = /^(localhost|127\.0\.0\.1)(:|$)/.test(host) ||
+    host.split(":")[0].endsWith(".localhost");
+  return { host, base: "", origin: `${local ? "http" : "https"}://${host}` };
+}
+
+/**
+ * A provider from hosts (the original product's `createGenericProvider({ id, apiHosts,
+ * assetHosts })`): the way to use Sanity, Shopify, imgix, Storyblok or any origin. Every
+ * option is checked now (an Error names it).
+ */
 export function createGenericProvider(opts: GenericProviderOptions = {}): CachelyProvider {
   if (opts === null || typeof opts !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  const origins = (opts.assetHosts ?? []).map((raw, i) => {
-    const s = String(raw).trim();
-    const o = parseHttpsOrigin(/^https:\/\//i.test(s) ? s : `https://${s}`);
+  const id = opts.id === undefined ? "generic" : String(opts.id);
+  if (!ID_RE.test(id)) {
+    throw optionError(
+      FN,
+      "id",
+      `${JSON.stringify(opts.id)} is not a provider id (a-z, 0-9, - and _)`,
+    );
+  }
+  const list = (name: string, v: unknown): string[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw optionError(FN, name, "must be an array of hostnames");
+    return v;
+  };
+  const origins = list("assetHosts", opts.assetHosts).map((raw, i) => {
+    const o = parseHostOrOrigin(raw);
     if (!o) {
-      throw optionError(
-        FN,
-        `assetHosts[${i}]`,
-        `${JSON.stringify(raw)} is not an https origin or host`,
-      );
+      throw optionError(FN, `assetHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
     }
     return o;
   });
-  let apiOrigin: string | null = null;
+  const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
+    const o = parseHostOrOrigin(raw);
+    if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
+    return o.origin;
+  });
   if (opts.apiHost !== undefined) {
-    apiOrigin = parseApiOrigin(opts.apiHost);
-    if (!apiOrigin) {
+    const api = parseApiOrigin(opts.apiHost);
+    if (!api) {
       throw optionError(FN, "apiHost", `${JSON.stringify(opts.apiHost)} is not an https origin`);
     }
+    apiOrigins.push(api);
   }
   const config: ProviderConfig = {
     cms: "generic",
     originUrl: origins[0] ? `https://${origins[0].host}${origins[0].base}` : null,
     videoOrigin: origins[1] ? `https://${origins[1].host}${origins[1].base}` : null,
   };
-  // Every listed origin keeps its path on the tenant host, as the edge's generic rule does.
-  const sources: SourceRule[] = origins.map((o) => ({
-    host: o.host,
-    path: o.base.split("/").slice(1).map(escapePathLiteral).join("/"),
-    clean: "",
-  }));
+  const sources = origins.flatMap((o) => sourcesFor(id, o));
   return {
     kind: "generic",
+    id,
     config,
-    apiOrigin,
+    apiOrigin: apiOrigins[0] ?? null,
+    apiOrigins,
     rewriter: (tenantOrigin) => compileRewriter({ tenantOrigin, sources }),
   };
 }
@@ -164,7 +242,10 @@ export function parseApiOrigin(raw: unknown): string | null {
   return (u.origin + u.pathname).replace(/\/+$/, "");
 }
 
-/** What `provider` options accept: a kind name, a config, or a resolved provider. */
+/** The provider ids createCachelyFetch takes by name (the original product's); others: createGenericProvider. */
+export const BUILT_IN_IDS = ["contentful", "prismic"] as const;
+
+/** What `provider` options accept: a built-in id, a config, or a resolved provider. */
 export type ProviderInput = ProviderKind | ProviderConfig | CachelyProvider;
 
 function isResolved(p: unknown): p is CachelyProvider {
@@ -183,6 +264,14 @@ export function resolveProvider(
   const fn = opts.fn ?? "resolveProvider";
   const option = opts.option ?? "provider";
   if (isResolved(input)) return input;
+  if (typeof input === "string" && !(BUILT_IN_IDS as readonly string[]).includes(input)) {
+    throw optionError(
+      fn,
+      option,
+      `${JSON.stringify(input)} is not a built-in provider (${BUILT_IN_IDS.join(", ")}); ` +
+        "build it with createGenericProvider({ id, apiHosts, assetHosts })",
+    );
+  }
   const cfg: ProviderConfig = typeof input === "string" ? { cms: input as ProviderKind } : input;
   if (!cfg || typeof cfg !== "object") {
     throw optionError(
@@ -229,10 +318,13 @@ export function resolveProvider(
   if (problem) throw optionError(fn, `${option}.${problem.field}`, problem.message);
   const env = opts.env ?? {};
   apiOrigin ??= deriveOrigins(cfg, env).api;
+  const api = apiOrigin ? apiOrigin.replace(/\/+$/, "") : null;
   return {
     kind: cfg.cms,
+    id: cfg.cms,
     config: { ...cfg },
-    apiOrigin: apiOrigin ? apiOrigin.replace(/\/+$/, "") : null,
+    apiOrigin: api,
+    apiOrigins: api ? [api] : [],
     rewriter: (tenantOrigin, o = {}) =>
       compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
   };

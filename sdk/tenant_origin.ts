@@ -28,6 +28,33 @@ export function optionError(fn: string, option: string, detail: string): Error {
   return new Error(`${fn}: invalid option ${option}: ${detail}`);
 }
 
+/**
+ * `CACHELY_PROXY_URL` (the tenant origin) from the environment, where there is one: Node's
+ * `process.env`, Deno's env (with permission). The CMS adapters go through Cachely when it
+ * is set and talk to the CMS directly when it is not (the original product's fallback).
+ */
+export function envProxyUrl(): string | undefined {
+  const g = globalThis as {
+    process?: { env?: Record<string, string | undefined> };
+    Deno?: { env?: { get(k: string): string | undefined } };
+  };
+  try {
+    const v = g.process?.env?.CACHELY_PROXY_URL ?? g.Deno?.env?.get("CACHELY_PROXY_URL");
+    return v && v.trim() ? v.trim() : undefined;
+  } catch {
+    return undefined; // Deno without --allow-env
+  }
+}
+
+/** The tenant the options name, else CACHELY_PROXY_URL as tenantOrigin; null: neither (direct). */
+export function targetOrEnv(t: TenantTarget): TenantTarget | null {
+  if (t.tenant !== undefined || t.customDomain !== undefined || t.tenantOrigin !== undefined) {
+    return t;
+  }
+  const env = envProxyUrl();
+  return env ? { ...t, tenantOrigin: env } : null;
+}
+
 const LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
 
 /** The tenant origin (no trailing slash) the options point at. */

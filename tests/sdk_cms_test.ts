@@ -10,6 +10,7 @@ import { BACKENDS } from "./harness.ts";
 import { CF_SPACE } from "./fakes/cms_apis.ts";
 import { type SdkWorld, sdkWorld as world } from "./sdk_world.ts";
 import * as contentful from "contentful";
+import { packSdk } from "../sdk/pack.ts";
 
 const DIST = new URL("../sdk/dist/", import.meta.url).pathname;
 const SCENARIO = new URL("./fixtures/sdk_scenario.mjs", import.meta.url).pathname;
@@ -17,7 +18,7 @@ const SCENARIO = new URL("./fixtures/sdk_scenario.mjs", import.meta.url).pathnam
 /** What both runtimes must show. */
 function checkScenario(out: any, port: number, runtime: string) {
   const m = `${runtime}: ${JSON.stringify(out)}`;
-  assertEquals(out.version, "0.13.0", m);
+  assertEquals(out.version, "0.14.0", m);
   assertEquals(out.cfTitle, "Hello", m);
   // The asset URL the client hands back is on the tenant host, not Contentful's.
   assertEquals(new URL(out.cfHero).host, `cf-shop.localhost:${port}`, m);
@@ -30,6 +31,21 @@ function checkScenario(out: any, port: number, runtime: string) {
   assert(out.badSpace?.includes("invalid option space"), m);
   assert(out.badRepo?.includes("invalid option repositoryName"), m);
   assert(out.badProvider?.includes("invalid option provider"), m);
+  assert(out.genericId?.includes("createGenericProvider"), m);
+  assert(out.sanityId?.includes("createGenericProvider"), m);
+  assert(out.badApiHosts?.includes("invalid option apiHosts[0]"), m);
+  assert(out.badId?.includes("invalid option id"), m);
+  assertEquals([out.genTitle, out.genCache], ["Generic", "MISS"], m);
+  assertEquals(out.genImage, `http://gen-shop.localhost:${port}/img/a.png`, m);
+  assertEquals([out.genImageStatus, out.genImageType], [200, "image/png"], m);
+  assertEquals(out.directContentful, { adapter: "undefined", accessToken: "cf-token" }, m);
+  assertEquals(out.directPrismic, null, m);
+  assertEquals(out.envContentful, {
+    adapter: "function",
+    origin: `http://cf-shop.localhost:${port}`,
+  }, m);
+  assertEquals(out.envTitle, "Hello", m);
+  assertEquals(out.envPrismic, `http://cf-shop.localhost:${port}`, m);
   assert(out.networkWrapped !== null, m);
   assertEquals(out.networkWrapped, out.networkDirect, m);
 }
@@ -54,23 +70,18 @@ for (const backend of BACKENDS) {
     async fn() {
       const w = await world(backend);
       try {
-        // Deno's fetch does not resolve *.localhost (Chromium does; Node is patched below):
-        // those requests go to the program as an HTTP proxy, which keeps their Host.
-        const client = Deno.createHttpClient({ proxy: { url: `http://127.0.0.1:${w.port}` } });
-        const loopbackFetch: typeof fetch = (input, init) => {
-          const url = input instanceof Request ? input.url : String(input);
-          const local = /^http:\/\/([^/]*\.)?localhost(:\d+)?\//.test(url);
-          return local ? fetch(input, { ...init, client }) : fetch(input, init);
-        };
+        // No fetch given: the SDK reaches *.localhost tenant hosts over loopback itself.
         const { runScenario } = await import(SCENARIO);
         const out = await runScenario({
           sdk: await import(`${DIST}cachely.mjs`),
           cf: await import(`${DIST}contentful.mjs`),
           pr: await import(`${DIST}prismic.mjs`),
           contentful,
-          fetch: loopbackFetch,
+          fetch: undefined,
+          setEnv: (k: string, v?: string) =>
+            v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v),
           ...w.args,
-        }).finally(() => client.close());
+        });
         checkScenario(out, w.port, "deno");
         checkUpstream(w);
       } finally {
@@ -87,22 +98,16 @@ for (const backend of BACKENDS) {
       const project = await nodeProject();
       const w = await world(backend);
       try {
+        // No DNS set-up: Node does not resolve *.localhost, the SDK connects to loopback itself.
         const script = `
-          import dns from "node:dns";
-          // Node does not resolve *.localhost (browsers and Deno do): send them to loopback.
-          const lookup = dns.lookup;
-          dns.lookup = (host, opts, cb) => {
-            if (typeof opts === "function") [cb, opts] = [opts, {}];
-            if (host === "localhost" || host.endsWith(".localhost")) host = "127.0.0.1";
-            return lookup.call(dns, host, opts, cb);
-          };
           const { runScenario } = await import(${JSON.stringify(SCENARIO)});
           const out = await runScenario({
             sdk: await import("@cachely/sdk"),
             cf: await import("@cachely/sdk/contentful"),
             pr: await import("@cachely/sdk/prismic"),
             contentful: await import("contentful"),
-            fetch: globalThis.fetch,
+            fetch: undefined,
+            setEnv: (k, v) => v === undefined ? delete process.env[k] : (process.env[k] = v),
             ...${JSON.stringify(w.args)},
           });
           console.log(JSON.stringify({ node: process.version, out }));`;
@@ -156,11 +161,13 @@ async function nodeProject(): Promise<string> {
     stderr: "piped",
   }).output();
   assert(install.success, new TextDecoder().decode(install.stderr));
-  await Deno.mkdir(`${dir}/node_modules/@cachely`, { recursive: true });
-  // A copy, as npm would install it (a symlink would make Node resolve the peers from sdk/).
-  const cp = await new Deno.Command("cp", {
-    args: ["-R", DIST.replace(/\/$/, ""), `${dir}/node_modules/@cachely/sdk`],
+  // The package as users get it today: the tarball `deno task sdk:pack` makes, unpacked
+  // where npm puts it (package/ → node_modules/@cachely/sdk).
+  const tgz = await packSdk();
+  await Deno.mkdir(`${dir}/node_modules/@cachely/sdk`, { recursive: true });
+  const untar = await new Deno.Command("tar", {
+    args: ["-xzf", tgz, "-C", `${dir}/node_modules/@cachely/sdk`, "--strip-components=1"],
   }).output();
-  assert(cp.success, new TextDecoder().decode(cp.stderr));
+  assert(untar.success, new TextDecoder().decode(untar.stderr));
   return dir;
 }

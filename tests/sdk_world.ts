@@ -45,6 +45,14 @@ export async function sdkWorld(backend: Backend) {
     (await owner.put("/api/tenants/pr-shop/api-token", { token: "prismic-token" })).status,
     200,
   );
+  // A tenant of no built-in kind: API and assets on the fake's host (http: loopback allowed).
+  await createTenant(owner, {
+    slug: "gen-shop",
+    cms: "generic",
+    apiOrigin: cms.url,
+    originUrl: cms.url,
+    apiAuthMode: "none",
+  });
   await addRule(app as any, await tenantIdOf(app, "pr-shop"), "casual");
   const created = await owner.post("/api/tenants/pr-shop/ai-experiments", {
     name: "Home copy",
@@ -66,6 +74,7 @@ export async function sdkWorld(backend: Backend) {
     args: {
       proxyDomain: `localhost:${server.port}`,
       endpoint: `${origin}/api/ai-experiments/events`,
+      cmsHost: new URL(cms.url).host,
       deadOrigin: dead.url,
     },
     async close() {

@@ -49,7 +49,7 @@ window.result = (async () => {
   } catch (e) {
     out.bad = e.message;
   }
-  const dead = sdk.createCachelyFetch({ tenantOrigin: a.deadOrigin, provider: "generic" });
+  const dead = sdk.createCachelyFetch({ tenantOrigin: a.deadOrigin, provider: sdk.createGenericProvider({ id: "dead" }) });
   out.networkWrapped = await dead("/x").then(() => null, describe);
   out.networkDirect = await fetch(a.deadOrigin + "/~api/x").then(() => null, describe);
   return out;
@@ -85,7 +85,7 @@ for (const backend of BACKENDS) {
         const out: any = await tab.evaluate(() => (globalThis as any).result);
         const m = JSON.stringify(out);
         assertEquals(out.failed, undefined, m);
-        assertEquals(out.version, "0.13.0", m);
+        assertEquals(out.version, "0.14.0", m);
         assertEquals(new URL(out.hero).host, `cf-shop.localhost:${w.port}`, m);
         assertEquals(new URL(out.image).host, `pr-shop.localhost:${w.port}`, m);
         assert(["control", "casual"].includes(out.assignment?.variantKey), m);

@@ -55,6 +55,15 @@ export function startCmsApis(): FakeUpstream {
       oauth_token: "",
       version: "1",
     });
+  // A CMS of no built-in kind (createGenericProvider): a document naming an asset on this host.
+  api.route(
+    "/generic/doc",
+    () => Response.json({ title: "Generic", image: `${api.url}/img/a.png` }),
+  );
+  api.route("/img/a.png", () =>
+    new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), {
+      headers: { "content-type": "image/png" },
+    }));
   api.route("/api/v2", repository);
   api.route("/api/v2/", repository);
   api.route("/api/v2/documents/search", () =>

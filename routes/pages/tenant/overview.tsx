@@ -5,6 +5,7 @@ import { ApiForm, Field } from "../../../components/ApiForm.tsx";
 import { Empty, Stat } from "../../../components/ui.tsx";
 import { formatPercent } from "../../../lib/dashboard/format.ts";
 import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
+import { VERSION as SDK_VERSION } from "../../../sdk/mod.ts";
 
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
@@ -73,6 +74,18 @@ export const overviewPage: TenantAreaPage = async (t) => {
             api {v.apiCacheVersion}, assets {v.assetCacheVersion}, html {v.htmlCacheVersion}
           </dd>
         </dl>
+      </section>
+      <section class="card" id="sdk">
+        <h2>Use it from your code</h2>
+        <p>
+          The client library <code>@cachely/sdk</code> {SDK_VERSION}{" "}
+          is installed from a tarball (no registry release yet): on the Cachely checkout run{" "}
+          <code>deno task sdk:pack</code>, then in your project{" "}
+          <code>npm install ./cachely-sdk-{SDK_VERSION}.tgz</code> (and{" "}
+          <code>npx cachely setup</code>). Set{" "}
+          <code>CACHELY_PROXY_URL={v.proxyBase}</code>: without it the CMS helpers talk to the CMS
+          directly.
+        </p>
       </section>
       <section class="card">
         <h2>Implementation checks</h2>

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* @cachely/sdk 0.13.0 (sdk/bin.ts) */
+/* @cachely/sdk 0.14.0 (sdk/bin.ts) */
 
 // sdk/bin.ts
 import { readFile, writeFile } from "node:fs/promises";
@@ -122,16 +122,21 @@ var PROVIDER_FIELDS = {
   storyblok: ["region"],
   generic: ["originUrl", "videoOrigin"]
 };
-function parseHttpsOrigin(value) {
-  const m = /^https:\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
+function parseOrigin(value) {
+  const m = /^(https?):\/\/([a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i.exec(value.trim());
   if (!m) return null;
-  const host = m[1].toLowerCase();
-  const base = (m[2] ?? "").replace(/\/+$/, "");
+  const host = m[2].toLowerCase();
+  const base = (m[3] ?? "").replace(/\/+$/, "");
   if (base.split("/").some((s, i) => i > 0 && (s === "" || s === "." || s === ".."))) return null;
   if (/%2f|%5c|\\/i.test(base)) return null;
-  return { host, base };
+  return { scheme: m[1].toLowerCase(), host, base };
 }
-function validateProviderConfig(cfg) {
+function parseHttpsOrigin(value) {
+  const o = parseOrigin(value);
+  return o?.scheme === "https" ? o : null;
+}
+var originUrl = (o) => `${o.scheme}://${o.host}${o.base}`;
+function validateProviderConfig(cfg, opts = {}) {
   for (const f of REQUIRED_FIELDS[cfg.cms]) {
     if (!cfg[f]) return { field: f, message: `is required for ${cfg.cms}` };
   }
@@ -144,8 +149,11 @@ function validateProviderConfig(cfg) {
         return { field: f, message: `must be one of ${STORYBLOK_REGIONS.join(", ")}` };
       }
     } else if (f === "originUrl" || f === "videoOrigin") {
-      if (!parseHttpsOrigin(v)) {
-        return { field: f, message: "must be an https:// origin without query or fragment" };
+      if (!(opts.allowHttp ? parseOrigin(v) : parseHttpsOrigin(v))) {
+        return {
+          field: f,
+          message: opts.allowHttp ? "must be an http:// or https:// origin without query or fragment" : "must be an https:// origin without query or fragment"
+        };
       }
     } else {
       const rule = IDENTIFIER_RULES[f];
@@ -235,10 +243,10 @@ function deriveOrigins(cfg, env = {}) {
     }
     case "generic": {
       const assets = [];
-      const o = cfg.originUrl ? parseHttpsOrigin(cfg.originUrl) : null;
-      if (o) assets.push({ role: "origin", url: `https://${o.host}${o.base}` });
-      const v = cfg.videoOrigin ? parseHttpsOrigin(cfg.videoOrigin) : null;
-      if (v) assets.push({ role: "videos", url: `https://${v.host}${v.base}` });
+      const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
+      if (o) assets.push({ role: "origin", url: originUrl(o) });
+      const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
+      if (v) assets.push({ role: "videos", url: originUrl(v) });
       return { api: null, assets };
     }
   }
@@ -307,7 +315,7 @@ function providerSources(cfg, env = {}, keepCloudName = false) {
     case "generic": {
       const out = [];
       for (const raw of [cfg.videoOrigin, cfg.originUrl]) {
-        const o = raw ? parseHttpsOrigin(raw) : null;
+        const o = raw ? parseOrigin(raw) : null;
         if (o) {
           out.push({
             host: o.host,
@@ -415,43 +423,88 @@ var providerRegistry = {
   generic: def("generic", "Generic origin (S3, R2, GCS, any HTTPS origin)", [], [])
 };
 var FN = "createGenericProvider";
+var ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+function sourcesFor(id, o) {
+  const kept = o.base.split("/").slice(1).map(escapePathLiteral).join("/");
+  const generic = [{ host: o.host, path: kept, clean: "" }];
+  if (o.base) return generic;
+  switch (id) {
+    case "contentful":
+      return o.host.endsWith(".ctfassets.net") ? [{ host: o.host, path: "[A-Za-z0-9]+", clean: "" }] : generic;
+    case "sanity":
+      return o.host === "cdn.sanity.io" ? [{ host: o.host, path: "(?:images|files)/[a-z0-9]+/[a-z0-9_-]+", clean: "" }] : generic;
+    case "shopify":
+      return o.host === "cdn.shopify.com" ? providerSources({ cms: "shopify", storeDomain: "any.myshopify.com" }).filter((r) => r.host === "cdn.shopify.com") : providerSources({ cms: "shopify", storeDomain: o.host });
+    case "imgix":
+      return providerSources({ cms: "imgix", imgixDomain: o.host });
+    default:
+      return generic;
+  }
+}
+function parseHostOrOrigin(raw) {
+  const s = String(raw ?? "").trim();
+  if (/^https?:\/\//i.test(s)) {
+    const api = parseApiOrigin(s);
+    if (!api) return null;
+    const u = new URL(api);
+    return { host: u.host, base: u.pathname.replace(/\/+$/, ""), origin: api };
+  }
+  const m = /^([a-z0-9.-]+)(:\d{1,5})?$/i.exec(s);
+  if (!m || !(isHostname(m[1].toLowerCase()) || /^(localhost|127\.0\.0\.1)$/i.test(m[1]))) {
+    return null;
+  }
+  const host = s.toLowerCase();
+  const local = /^(localhost|127\.0\.0\.1)(:|$)/.test(host) || host.split(":")[0].endsWith(".localhost");
+  return { host, base: "", origin: `${local ? "http" : "https"}://${host}` };
+}
 function createGenericProvider(opts = {}) {
   if (opts === null || typeof opts !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  const origins = (opts.assetHosts ?? []).map((raw, i) => {
-    const s = String(raw).trim();
-    const o = parseHttpsOrigin(/^https:\/\//i.test(s) ? s : `https://${s}`);
+  const id = opts.id === void 0 ? "generic" : String(opts.id);
+  if (!ID_RE.test(id)) {
+    throw optionError(
+      FN,
+      "id",
+      `${JSON.stringify(opts.id)} is not a provider id (a-z, 0-9, - and _)`
+    );
+  }
+  const list = (name, v) => {
+    if (v === void 0) return [];
+    if (!Array.isArray(v)) throw optionError(FN, name, "must be an array of hostnames");
+    return v;
+  };
+  const origins = list("assetHosts", opts.assetHosts).map((raw, i) => {
+    const o = parseHostOrOrigin(raw);
     if (!o) {
-      throw optionError(
-        FN,
-        `assetHosts[${i}]`,
-        `${JSON.stringify(raw)} is not an https origin or host`
-      );
+      throw optionError(FN, `assetHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
     }
     return o;
   });
-  let apiOrigin = null;
+  const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
+    const o = parseHostOrOrigin(raw);
+    if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
+    return o.origin;
+  });
   if (opts.apiHost !== void 0) {
-    apiOrigin = parseApiOrigin(opts.apiHost);
-    if (!apiOrigin) {
+    const api = parseApiOrigin(opts.apiHost);
+    if (!api) {
       throw optionError(FN, "apiHost", `${JSON.stringify(opts.apiHost)} is not an https origin`);
     }
+    apiOrigins.push(api);
   }
   const config = {
     cms: "generic",
     originUrl: origins[0] ? `https://${origins[0].host}${origins[0].base}` : null,
     videoOrigin: origins[1] ? `https://${origins[1].host}${origins[1].base}` : null
   };
-  const sources = origins.map((o) => ({
-    host: o.host,
-    path: o.base.split("/").slice(1).map(escapePathLiteral).join("/"),
-    clean: ""
-  }));
+  const sources = origins.flatMap((o) => sourcesFor(id, o));
   return {
     kind: "generic",
+    id,
     config,
-    apiOrigin,
+    apiOrigin: apiOrigins[0] ?? null,
+    apiOrigins,
     rewriter: (tenantOrigin) => compileRewriter({ tenantOrigin, sources })
   };
 }
@@ -468,6 +521,7 @@ function parseApiOrigin(raw) {
   if (u.protocol !== "https:" && !(u.protocol === "http:" && local)) return null;
   return (u.origin + u.pathname).replace(/\/+$/, "");
 }
+var BUILT_IN_IDS = ["contentful", "prismic"];
 function isResolved(p) {
   return typeof p === "object" && p !== null && typeof p.rewriter === "function";
 }
@@ -475,6 +529,13 @@ function resolveProvider(input, opts = {}) {
   const fn = opts.fn ?? "resolveProvider";
   const option = opts.option ?? "provider";
   if (isResolved(input)) return input;
+  if (typeof input === "string" && !BUILT_IN_IDS.includes(input)) {
+    throw optionError(
+      fn,
+      option,
+      `${JSON.stringify(input)} is not a built-in provider (${BUILT_IN_IDS.join(", ")}); build it with createGenericProvider({ id, apiHosts, assetHosts })`
+    );
+  }
   const cfg = typeof input === "string" ? { cms: input } : input;
   if (!cfg || typeof cfg !== "object") {
     throw optionError(
@@ -521,10 +582,13 @@ function resolveProvider(input, opts = {}) {
   if (problem) throw optionError(fn, `${option}.${problem.field}`, problem.message);
   const env = opts.env ?? {};
   apiOrigin ??= deriveOrigins(cfg, env).api;
+  const api = apiOrigin ? apiOrigin.replace(/\/+$/, "") : null;
   return {
     kind: cfg.cms,
+    id: cfg.cms,
     config: { ...cfg },
-    apiOrigin: apiOrigin ? apiOrigin.replace(/\/+$/, "") : null,
+    apiOrigin: api,
+    apiOrigins: api ? [api] : [],
     rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
   };
 }
@@ -833,7 +897,7 @@ ${changes.code}
 }
 
 // sdk/mod.ts
-var VERSION = "0.13.0";
+var VERSION = "0.14.0";
 
 // sdk/bin.ts
 var argv = process.argv.slice(2);

@@ -20,6 +20,11 @@ import { type TenantTarget } from "./tenant_origin.js";
 export type ContentfulCachelyOptions = TenantTarget & {
     /** The Contentful space ID. */
     space: string;
+    /**
+     * Your Content Delivery token: used only when Cachely is not in the way (no `tenant`, and
+     * `CACHELY_PROXY_URL` unset: straight to Contentful). Through Cachely it is never sent.
+     */
+    accessToken?: string;
     /** The environment (default `master`). */
     environment?: string;
     /** The tenant's API origin when it is not `https://cdn.contentful.com/spaces/<space>`. */
@@ -39,10 +44,10 @@ export type ContentfulClientOptions = {
      * tenant's stored token upstream, so no real token ships to the browser.
      */
     accessToken: string;
-    /** Routes every call through Cachely (an axios adapter over createCachelyFetch). */
-    adapter: (config: any) => Promise<any>;
-    /** The fetch the adapter uses (not enumerable: spreading the options leaves it out). */
-    readonly cachelyFetch: CachelyFetch;
+    /** Routes every call through Cachely (an axios adapter over createCachelyFetch); absent direct. */
+    adapter?: (config: any) => Promise<any>;
+    /** The fetch the adapter uses (not enumerable); null when talking to Contentful directly. */
+    readonly cachelyFetch: CachelyFetch | null;
 };
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
 export declare const CONTENTFUL_PLACEHOLDER_TOKEN = "cachely-proxy";

@@ -21,7 +21,7 @@
  * @module
  */
 /** Package version (SPEC "Versioning": composable generation requires 0.12.0 or later). */
-export declare const VERSION = "0.13.0";
+export declare const VERSION = "0.14.0";
 export { createResponseTransformer, type TextTransformer, type TransformerOptions, transformResponse, } from "./transformer.js";
 export { createUrlRewriter, DEFAULT_ASSET_ORIGIN, rewriteUrl, type UrlRewriterOptions, } from "./url.js";
 export { ASSET_PREFIX, compileRewriter, type Rewriter, type RewriteRules, rewriteUrls, } from "./rewrite.js";

@@ -19,7 +19,7 @@ import * as prismic from "@prismicio/client";
 import { type CachelyFetch, type ExperimentCapture } from "./fetch.js";
 import { type TenantTarget } from "./tenant_origin.js";
 /** Options of createCachelyPrismicClient: Cachely's, plus any `@prismicio/client` option. */
-export type CachelyPrismicClientOptions = TenantTarget & Omit<prismic.ClientConfig, "fetch" | "accessToken"> & {
+export type CachelyPrismicClientOptions = TenantTarget & Omit<prismic.ClientConfig, "fetch"> & {
     /** The Prismic repository name. */
     repositoryName: string;
     /** A tracker (createCachelyExperimentTracker) capturing the assignments of answers. */
@@ -34,7 +34,11 @@ export type CachelyPrismicClientOptions = TenantTarget & Omit<prismic.ClientConf
     /** The fetch underneath (default `globalThis.fetch`). */
     fetch?: typeof fetch;
 };
-/** The official client, wired through Cachely. `client.cachelyFetch` is the fetch it uses. */
+/**
+ * The official client, wired through Cachely (`tenant`, or CACHELY_PROXY_URL); without either
+ * it talks to Prismic directly with your `accessToken`. `client.cachelyFetch`: the fetch it
+ * uses through Cachely, null when direct.
+ */
 export declare function createCachelyPrismicClient(options: CachelyPrismicClientOptions): prismic.Client & {
-    cachelyFetch: CachelyFetch;
+    cachelyFetch: CachelyFetch | null;
 };

@@ -9,6 +9,8 @@ import { type Rewriter } from "./rewrite.js";
 /** A resolved provider: what createCachelyFetch and the adapters work from. */
 export type CachelyProvider = {
     readonly kind: ProviderKind;
+    /** The provider id (`contentful`, `prismic`, or createGenericProvider's `id`). */
+    readonly id: string;
     /** The config it was made from (kind plus identifier). */
     readonly config: ProviderConfig;
     /**
@@ -16,6 +18,8 @@ export type CachelyProvider = {
      * tenant's `/~api/` proxy; it must equal the tenant's `apiOrigin`. Null: none.
      */
     readonly apiOrigin: string | null;
+    /** Every API origin proxied under `/~api/` (createGenericProvider's `apiHosts`). */
+    readonly apiOrigins: readonly string[];
     /** Compiles the rewriter of this provider's asset URLs to clean tenant URLs. */
     rewriter(tenantOrigin: string, opts?: {
         keepCloudName?: boolean;
@@ -34,24 +38,39 @@ export type ProviderDefinition = {
 };
 /** Every provider kind the server supports. */
 export declare const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>>;
-/** Options of createGenericProvider. */
+/** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
     /**
-     * Asset origins served from the tenant host with their path kept: `https://host[/base]`
-     * or a bare host. The first is the tenant's `originUrl`, the second its `videoOrigin`.
+     * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, …)
+     * makes asset URLs the clean URLs a tenant of that kind serves; any other id (`s3`,
+     * `my-cms`) keeps the path below the asset host, as a generic tenant serves it.
      */
+    id?: string;
+    /**
+     * API hosts whose calls go through the tenant's `/~api/` proxy: hostnames
+     * (`p1x2.apicdn.sanity.io`; the path is kept) or origins with a base path
+     * (`https://acme.myshopify.com/api`, the base is dropped). Set the tenant's `apiOrigin` to it.
+     */
+    apiHosts?: readonly string[];
+    /** Asset hosts (or `https://host/base` origins) whose URLs are rewritten to the tenant host. */
     assetHosts?: readonly string[];
-    /** The API origin proxied under `/~api/` (`https://api.example.com/v1`); the tenant's `apiOrigin`. */
+    /** Former name of a single `apiHosts` entry (0.13). */
     apiHost?: string;
 };
-/** A provider for any HTTPS origin (S3, R2, GCS, your own API). */
+/**
+ * A provider from hosts (the original product's `createGenericProvider({ id, apiHosts,
+ * assetHosts })`): the way to use Sanity, Shopify, imgix, Storyblok or any origin. Every
+ * option is checked now (an Error names it).
+ */
 export declare function createGenericProvider(opts?: GenericProviderOptions): CachelyProvider;
 /**
  * `https://host[:port][/base]` without query, fragment or credentials, as an origin
  * with its base path and no trailing slash; http only for localhost. Null otherwise.
  */
 export declare function parseApiOrigin(raw: unknown): string | null;
-/** What `provider` options accept: a kind name, a config, or a resolved provider. */
+/** The provider ids createCachelyFetch takes by name (the original product's); others: createGenericProvider. */
+export declare const BUILT_IN_IDS: readonly ["contentful", "prismic"];
+/** What `provider` options accept: a built-in id, a config, or a resolved provider. */
 export type ProviderInput = ProviderKind | ProviderConfig | CachelyProvider;
 /**
  * Resolves a `provider` option, checking it now: an unknown kind or a missing or

@@ -83,6 +83,15 @@ export declare function isHostname(value: string): boolean;
 export declare const REQUIRED_FIELDS: Record<ProviderKind, readonly (keyof ProviderConfig)[]>;
 /** The identifier fields that belong to each kind (the dashboard asks for these). */
 export declare const PROVIDER_FIELDS: Record<ProviderKind, readonly (keyof ProviderConfig)[]>;
+/**
+ * `http(s)://host[:port][/base]`, no query, fragment or credentials; else null. http only
+ * where the server allows private upstreams (ALLOW_PRIVATE_UPSTREAMS; a self-hoster's MinIO).
+ */
+export declare function parseOrigin(value: string): {
+    scheme: "http" | "https";
+    host: string;
+    base: string;
+} | null;
 /** `https://host[:port][/base]`, no query, fragment or credentials; else null. */
 export declare function parseHttpsOrigin(value: string): {
     host: string;
@@ -90,9 +99,12 @@ export declare function parseHttpsOrigin(value: string): {
 } | null;
 /**
  * Checks the identifier fields of a config: the first problem, or null. Fields
- * the kind requires must be present; fields of other kinds are ignored.
+ * the kind requires must be present; fields of other kinds are ignored. `allowHttp`:
+ * http origins pass too (a server with ALLOW_PRIVATE_UPSTREAMS).
  */
-export declare function validateProviderConfig(cfg: ProviderConfig): ProviderProblem | null;
+export declare function validateProviderConfig(cfg: ProviderConfig, opts?: {
+    allowHttp?: boolean;
+}): ProviderProblem | null;
 /** What a file is, by extension: decides the origin (docs/providers.md). */
 export type FileClass = "image" | "video" | "audio" | "document" | "font" | "other";
 /** The class of a path by its last extension (`/a/b/cat.JPG` → image). */

@@ -15,5 +15,13 @@ export type TenantTarget = {
 };
 /** An `Error` whose message names the option (SPEC style: detail after the colon). */
 export declare function optionError(fn: string, option: string, detail: string): Error;
+/**
+ * `CACHELY_PROXY_URL` (the tenant origin) from the environment, where there is one: Node's
+ * `process.env`, Deno's env (with permission). The CMS adapters go through Cachely when it
+ * is set and talk to the CMS directly when it is not (the original product's fallback).
+ */
+export declare function envProxyUrl(): string | undefined;
+/** The tenant the options name, else CACHELY_PROXY_URL as tenantOrigin; null: neither (direct). */
+export declare function targetOrEnv(t: TenantTarget): TenantTarget | null;
 /** The tenant origin (no trailing slash) the options point at. */
 export declare function resolveTenantOrigin(fn: string, t: TenantTarget): string;
