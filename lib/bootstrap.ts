@@ -22,6 +22,7 @@ import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
 import { upstreamClient } from "../edge/upstream_client.ts";
 import { startChangeFeed } from "../edge/change_feed.ts";
+import { openFollowedKv } from "./kv/follow_file.ts";
 
 export type App = {
   services: Services;
@@ -61,13 +62,15 @@ async function openMigratedDb(config: Config): Promise<DbHandle> {
 /**
  * Deno KV: on Deno Deploy the database assigned to the app (`Deno.openKv()`, nothing on
  * disk); else KV_PATH (a file, `:memory:` or a KV Connect URL) or a file under DATA_DIR,
- * which is created when missing.
+ * which is created when missing. A local file is followed: replaced under this instance, it
+ * is reopened (lib/kv/follow_file.ts) and `onReopen` runs.
  */
-async function openKv(config: Config): Promise<Deno.Kv> {
+async function openKv(config: Config, log: Logger, onReopen: () => void): Promise<Deno.Kv> {
   if (config.denoDeploy) return await Deno.openKv();
-  if (config.kvPath) return await Deno.openKv(config.kvPath);
-  await Deno.mkdir(config.dataDir, { recursive: true });
-  return await Deno.openKv(`${config.dataDir}/kv.sqlite3`);
+  const path = config.kvPath ?? `${config.dataDir}/kv.sqlite3`;
+  if (path === ":memory:" || /^https?:\/\//.test(path)) return await Deno.openKv(path);
+  if (!config.kvPath) await Deno.mkdir(config.dataDir, { recursive: true });
+  return (await openFollowedKv(path, { log, onReopen })).kv;
 }
 
 /**
@@ -87,7 +90,9 @@ function followChanges(config: Config, services: Services, edge: Edge) {
 
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
   const dbHandle = opts.dbHandle ?? await openMigratedDb(config);
-  const kv = opts.kv ?? await openKv(config);
+  let kvReopened = () => {};
+  const kv = opts.kv ??
+    await openKv(config, opts.log ?? createLogger(config.logLevel), () => kvReopened());
   const clock = opts.clock ?? systemClock;
   const logRing = new LogRing(); // recent entries for GET /api/admin/logs
   const services = createServices({
@@ -129,6 +134,9 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const feed = followChanges(config, services, edge);
+  // A new KV file: nothing memoised from the old one holds; the projector's next tick
+  // finds the file unmarked (or another instance's) and reconciles it.
+  kvReopened = () => edge.invalidateAll();
   const handler = createHandler(services, edge);
   return {
     services,
