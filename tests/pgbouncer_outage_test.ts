@@ -100,6 +100,8 @@ Deno.test({
           visitor.req(a, "POST", "/api/auth/login", { email: owner.email, password: "wrong pass" })
             .catch(cut),
         ]);
+        const dashboard = await owner.req(a, "GET", `/dashboard/${slug}`).catch(cut);
+        if (dashboard.status !== 503) seen.push(`page ${dashboard.status}`);
         for (const r of rs) {
           const ok = r.status === 503 && r.body?.error?.code === "unavailable";
           if (!ok) seen.push(`${r.status} ${r.text.slice(0, 160)}`);

@@ -8,6 +8,7 @@ import { renderToString } from "preact-render-to-string";
 import { deleteCookie, getCookie } from "hono/cookie";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { PageContext } from "../../components/page_context.ts";
 import { FLASH_COOKIE, takeFlash } from "../../lib/dashboard/flash.ts";
@@ -48,12 +49,19 @@ export function pageUser(c: Context<AppEnv>) {
 }
 
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */
-export function pageError(c: Context<AppEnv>, err: unknown): Response | Promise<Response> {
-  if (err instanceof ApiError && err.status === 401) return c.redirect(loginUrlFor(c));
+export function pageError(c: Context<AppEnv>, thrown: unknown): Response | Promise<Response> {
+  if (thrown instanceof ApiError && thrown.status === 401) return c.redirect(loginUrlFor(c));
+  // An unreachable database is a 503 with Retry-After on pages too, as in the API.
+  const unavailable = unavailableError(thrown);
+  const err = unavailable ?? thrown;
   const status = err instanceof ApiError ? err.status : 500;
   if (status >= 500) {
-    c.get("services")?.log.error("page error", { error: String(err), path: c.req.path });
+    c.get("services")?.log.error("page error", {
+      error: databaseErrorText(thrown),
+      path: c.req.path,
+    });
   }
+  for (const [k, v] of Object.entries(unavailable?.headers ?? {})) c.header(k, v);
   const message = err instanceof ApiError ? err.message : "Something went wrong";
   const title = status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Error";
   return page(
