@@ -4,7 +4,7 @@
  * identifier, write cachely.config.json; `setup` also prints the exact code and env
  * changes. Exit codes: 0 ok, 1 failed, 2 usage. Runtime-free: bin.ts supplies the I/O.
  */
-import { type ProviderInput, resolveProvider } from "./provider_registry.ts";
+import { createGenericProvider, type ProviderInput, resolveProvider } from "./provider_registry.ts";
 import {
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
@@ -14,6 +14,13 @@ import {
 import { resolveTenantOrigin } from "./tenant_origin.ts";
 import { detectProject, type Framework, type PackageJson } from "./setup_detect.ts";
 import { type CachelyConfigFile, setupChanges } from "./setup_code.ts";
+import {
+  envExampleWith,
+  GENERATED_MARK,
+  genericHosts,
+  helperCode,
+  helperPath,
+} from "./setup_files.ts";
 
 export const CONFIG_FILE = "cachely.config.json";
 
@@ -23,6 +30,8 @@ export type SetupIo = {
   /** The file's text, or null when it does not exist. */
   readFile(name: string): Promise<string | null>;
   writeFile(name: string, text: string): Promise<void>;
+  /** True when `name` is a directory of the project (Nuxt's utils/). */
+  isDir?(name: string): Promise<boolean>;
   /** True when questions can be asked (a terminal and no --yes). */
   interactive: boolean;
   ask(question: string): Promise<string>;
@@ -50,16 +59,21 @@ const STRING_FLAGS = new Set([
   "provider",
   "framework",
   "api-origin",
+  "proxy-url",
+  "api-hosts",
+  "asset-hosts",
   "dir",
   ...Object.keys(ID_FLAGS),
 ]);
-const BOOL_FLAGS = new Set(["yes", "force", "json", "help"]);
+const BOOL_FLAGS = new Set(["yes", "force", "json", "help", "dry-run"]);
 
-export const HELP = `usage: cachely <setup|init> [options]
+export const HELP = `usage: cachely <setup|init> [provider] [options]
 
-  setup   detect framework and CMS from package.json, write ${CONFIG_FILE},
-          and print the code and env changes to make
-  init    write ${CONFIG_FILE} only
+  setup   detect framework (Next, Nuxt, Vite, plain) and CMS from package.json, write
+          ${CONFIG_FILE}, the helper (Next lib/cachely.ts; Nuxt composables/useCachely.ts
+          or utils/cachely.ts; others cachely.ts) and CACHELY_PROXY_URL in .env.example
+  init    write ${CONFIG_FILE} only; \`init <provider>\` = \`setup <provider>\`
+          (\`setup prismic\` runs the Prismic onboarder)
 
 options:
   --tenant <slug>           tenant slug (asked when missing on a terminal)
@@ -70,8 +84,14 @@ options:
   --imgix-domain, --region, --origin-url, --video-origin
                             the provider's identifier
   --api-origin <url>        the tenant's API origin when it is not the derived one
+  --proxy-url <url>         the tenant host for CACHELY_PROXY_URL (instead of --tenant)
+  --api-hosts <h1,h2>       generic providers: API hosts proxied under /~api/
+  --asset-hosts <h1,h2>     generic providers: asset hosts rewritten to the tenant host
+  --dir <path>              the project directory (default: the current one)
+  --dry-run                 print every action, write nothing
   --framework <name>        override the detected framework
-  --yes                     never ask; fail on what is missing (CI)
+  --yes                     never ask; fail on what is missing (CI); overwrite files
+                            setup did not write (never without it). Installs nothing.
   --force                   overwrite an existing ${CONFIG_FILE}
   --json                    print the result as JSON
   --help                    this help
@@ -118,6 +138,10 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
     io.err(`${command ? `Unknown command: ${command}` : "Missing command"}\n\n${HELP}`);
     return 2;
   }
+  // `setup prismic` = `init prismic` = `setup --provider prismic` (the original's onboarders)
+  const positionalProvider = positionals[1];
+  const writesCode = command === "setup" || positionalProvider !== undefined;
+  const dryRun = flags["dry-run"] === true;
   const str = (k: string) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined);
   const interactive = io.interactive && !flags.yes;
   try {
@@ -136,7 +160,7 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
     const detected = detectProject(pkg);
     const framework = (str("framework") ?? detected.framework) as Framework;
 
-    let kind = str("provider") ?? detected.provider ?? undefined;
+    let kind = str("provider") ?? positionalProvider ?? detected.provider ?? undefined;
     if (!kind && interactive) {
       kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
     }
@@ -159,32 +183,84 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
 
     let tenant = str("tenant");
     const customDomain = str("custom-domain");
-    if (!tenant && !customDomain) {
-      if (!interactive) throw new UsageError("Missing --tenant (or --custom-domain)");
+    const proxyUrl = str("proxy-url");
+    if (!tenant && !customDomain && !proxyUrl) {
+      if (!interactive) throw new UsageError("Missing --tenant (or --custom-domain, --proxy-url)");
       tenant = (await io.ask("Cachely tenant slug: ")).trim();
     }
-    const target = { tenant, customDomain, proxyDomain: str("proxy-domain") };
+    const target = proxyUrl && !tenant && !customDomain
+      ? { tenantOrigin: proxyUrl }
+      : { tenant, customDomain, proxyDomain: str("proxy-domain") };
+    const hostList = (flag: string) => str(flag)?.split(",").map((h) => h.trim()).filter(Boolean);
     // The same checks the SDK makes at runtime, so a config that is written works.
     let origin: string;
+    let hosts = genericHosts(provider);
     try {
       origin = resolveTenantOrigin(`cachely ${command}`, target);
       resolveProvider(provider as ProviderInput, {
         fn: `cachely ${command}`,
         apiOrigin: str("api-origin"),
       });
+      const apiHosts = hostList("api-hosts");
+      const assetHosts = hostList("asset-hosts");
+      if (apiHosts || assetHosts) {
+        // checked as the SDK will at runtime (an Error naming apiHosts[i] / assetHosts[i])
+        createGenericProvider({ id: provider.cms, apiHosts, assetHosts });
+        hosts = {
+          apiHosts: apiHosts ?? hosts.apiHosts,
+          assetHosts: assetHosts ?? hosts.assetHosts,
+        };
+      }
     } catch (e) {
-      throw new UsageError((e as Error).message); // a bad flag value
+      // a bad flag value, named as the flag
+      throw new UsageError(
+        (e as Error).message.replace(
+          /invalid option (api|asset)Hosts(\[\d+\])?/,
+          "invalid option --$1-hosts$2",
+        )
+          .replace("invalid option tenantOrigin", "invalid option --proxy-url"),
+      );
     }
 
     const config: CachelyConfigFile = {
-      ...(customDomain ? { customDomain } : { tenant }),
+      ...(customDomain ? { customDomain } : tenant ? { tenant } : { proxyUrl: origin }),
       ...(target.proxyDomain && !customDomain ? { proxyDomain: target.proxyDomain } : {}),
       provider,
       ...(str("api-origin") ? { apiOrigin: str("api-origin") } : {}),
       framework,
       sdkVersion,
     };
-    await io.writeFile(CONFIG_FILE, JSON.stringify(config, null, 2) + "\n");
+    // Every action first, so --dry-run can print them all and write nothing.
+    const actions: { file: string; text: string; what: string }[] = [
+      { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" },
+    ];
+    const skipped: string[] = [];
+    if (writesCode) {
+      const hasUtils = (await io.isDir?.("utils")) ?? false;
+      const file = helperPath(framework, hasUtils, provider.cms === "prismic");
+      const existing = await io.readFile(file);
+      if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
+        skipped.push(file); // not ours: never overwritten without --yes
+      } else {
+        actions.push({
+          file,
+          text: helperCode(provider, framework, hasUtils, sdkVersion, hosts),
+          what: existing === null ? "write" : "overwrite",
+        });
+      }
+      const env = envExampleWith(await io.readFile(".env.example"), origin);
+      if (env !== null) {
+        actions.push({ file: ".env.example", text: env, what: "add CACHELY_PROXY_URL to" });
+      }
+    }
+    if (dryRun) {
+      for (const a of actions) io.out(`would ${a.what} ${a.file}`);
+      for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
+      io.out("would install nothing (npm install @cachely/sdk is yours to run)");
+      return 0;
+    }
+    for (const a of actions) await io.writeFile(a.file, a.text);
+    for (const f of skipped) io.err(`Left ${f} alone: setup did not write it (--yes overwrites)`);
     const changes = command === "setup" ? setupChanges(config) : null;
     if (flags.json) {
       io.out(
@@ -197,9 +273,11 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
       return 0;
     }
     io.out(`Wrote ${CONFIG_FILE} (tenant host ${origin}, ${provider.cms}, ${framework})`);
+    for (const a of actions.slice(1)) io.out(`Wrote ${a.file}`);
     if (changes) {
       io.out(`
-1. Install:  npm install @cachely/sdk@${sdkVersion}
+1. Install (setup installs nothing): npm install ./cachely-sdk-${sdkVersion}.tgz
+   (the tarball: \`deno task sdk:pack\` on your Cachely checkout)
 
 2. Env (.env / your host's settings):
 ${changes.env.map((l) => `   ${l}`).join("\n")}${

@@ -6,6 +6,8 @@ import { ENV_PREFIX, type Framework } from "./setup_detect.ts";
 export type CachelyConfigFile = {
   tenant?: string;
   customDomain?: string;
+  /** The tenant origin given as --proxy-url (CACHELY_PROXY_URL). */
+  proxyUrl?: string;
   proxyDomain?: string;
   provider: ProviderConfig;
   apiOrigin?: string;
@@ -46,7 +48,10 @@ export function setupChanges(cfg: CachelyConfigFile): SetupChanges {
   const v = (stem: string) => `${prefix}${stem}`;
   const env: string[] = [];
   const target: string[] = [];
-  if (cfg.customDomain) {
+  if (cfg.proxyUrl) {
+    env.push(`CACHELY_PROXY_URL=${cfg.proxyUrl}`);
+    target.push(`tenantOrigin: ${envRef(cfg.framework, "CACHELY_PROXY_URL")}`);
+  } else if (cfg.customDomain) {
     env.push(`${v("CACHELY_CUSTOM_DOMAIN")}=${cfg.customDomain}`);
     target.push(`customDomain: ${envRef(cfg.framework, v("CACHELY_CUSTOM_DOMAIN"))}`);
   } else {
