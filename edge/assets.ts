@@ -140,7 +140,14 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
         allowImageSearchBots: a?.allowImageSearchBots ?? false,
       },
       referer: a?.referer ?? null,
-      shared: withCdnHeaders(snap, ASSET_HEADERS, "asset", "assets", null, ttlS),
+      shared: withCdnHeaders(
+        snap,
+        ASSET_HEADERS,
+        "asset",
+        "assets",
+        null,
+        cachingRules(snap, "assets").origin ? null : ttlS,
+      ),
     };
     plans.set(snap, p);
   }

@@ -22,7 +22,9 @@ const memo = new WeakMap<EdgeSnapshot, Map<string, Pairs>>();
  * `base` followed by the CDN headers for `snap`, or `base` itself when offload is off.
  * The result is the same array for the same (snapshot, base, kind, profile), so the
  * response header memo of a cached object keeps hitting (edge/respond.ts). `ttlSeconds`
- * is the tenant's TTL for that kind (the asset TTL for assets, the cache TTL otherwise).
+ * is the tenant's TTL for that kind (the asset TTL for assets, the cache TTL otherwise);
+ * null sends no CDN-Cache-Control (origin cache mode: the CDN follows the origin's own
+ * Cache-Control and the Age the edge sends, as Cachely does; docs/decisions.md "HTTP caching").
  */
 export function withCdnHeaders(
   snap: EdgeSnapshot,
@@ -30,7 +32,7 @@ export function withCdnHeaders(
   baseName: string,
   kind: CdnKind,
   profile: string | null,
-  ttlSeconds: number = snap.cacheTtl,
+  ttlSeconds: number | null = snap.cacheTtl,
 ): Pairs {
   if (snap.cdnOffload !== true) return base;
   let m = memo.get(snap);
@@ -40,7 +42,7 @@ export function withCdnHeaders(
   if (!out) {
     out = [
       ...base,
-      ["cdn-cache-control", `max-age=${ttlSeconds}`],
+      ...(ttlSeconds === null ? [] : [["cdn-cache-control", `max-age=${ttlSeconds}`] as const]),
       ["cache-tag", responseTags(snap.tenantId, kind, profile).join(",")],
     ];
     if (m.size < 256) m.set(key, out);

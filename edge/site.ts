@@ -130,5 +130,6 @@ function siteHeaders(
   const snap = rc.snap;
   if (snap.cdnOffload !== true || obj.noCdn) return SITE_HEADERS;
   if (rc.query !== "" && previewRequested(rc.query, snap.api.previewParam)) return SITE_HEADERS;
-  return withCdnHeaders(snap, SITE_HEADERS, "site", "html", null);
+  const ttl = cachingRules(snap, "site").origin ? null : snap.cacheTtl;
+  return withCdnHeaders(snap, SITE_HEADERS, "site", "html", null, ttl);
 }

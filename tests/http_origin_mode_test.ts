@@ -167,6 +167,21 @@ Deno.test("origin mode: the origin's stale-while-revalidate=N gives the window",
   }
 });
 
+Deno.test("origin mode with CDN offload: no CDN-Cache-Control, the CDN follows the origin's headers", async () => {
+  for (const cacheMode of ["fixed", "origin"] as const) {
+    await using t = await cachingFixture({ cacheMode }, {}, { cdnOffload: true, tenantId: 7 });
+    t.origin.script("cdn", { headers: { "cache-control": "public, max-age=30" } });
+    for (const kind of ORIGIN_PATHS) {
+      const r = await t.get(kind, "cdn");
+      await r.text();
+      const want = cacheMode === "origin" ? null : "max-age=60";
+      assertEquals(r.headers.get("cdn-cache-control"), want, `${cacheMode} ${kind}`);
+      assertEquals(r.headers.get("cache-control"), "public, max-age=30");
+      assertEquals(r.headers.get("cache-tag")?.startsWith("cachely-t7"), true);
+    }
+  }
+});
+
 // ---- bad input ----
 
 Deno.test("contradictory or absurd origin headers never make the edge throw", async () => {

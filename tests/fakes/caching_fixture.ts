@@ -4,7 +4,7 @@
  * every path with one script: `/~api/<name>`, `/image/upload/v1/<name>.jpg` and the site's
  * `/<name>`, all on the preview host. Dispose it with `await using`.
  */
-import { edgeFixture } from "./upstream.ts";
+import { edgeFixture, type SnapshotOverrides } from "./upstream.ts";
 import { startHeaderOrigin } from "./header_origin.ts";
 import type { EdgeCachingSettings } from "../../lib/kv/snapshot.ts";
 
@@ -17,6 +17,7 @@ const PREVIEW = { surface: "preview" as const, slug: "acme" };
 export async function cachingFixture(
   caching: Partial<EdgeCachingSettings> = {},
   env: Record<string, string> = {},
+  snapshot: SnapshotOverrides = {},
 ) {
   const origin = startHeaderOrigin();
   const fx = await edgeFixture(origin.url, {
@@ -34,6 +35,7 @@ export async function cachingFixture(
         referer: null,
       },
       caching: { cacheMode: "fixed", staleWhileRevalidate: 0, ignoreSetCookie: false, ...caching },
+      ...snapshot,
     },
   });
   const pathOf = (kind: PathKind, name: string) =>

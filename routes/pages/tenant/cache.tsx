@@ -132,7 +132,9 @@ export const cachePage: TenantAreaPage = (t) => {
           {" "}
           <code>CDN-Cache-Control</code> with the cache TTL (the asset TTL for assets) and{" "}
           <code>Cache-Tag</code>, so a CDN in front of Cachely (Deno Deploy's cache, Cloudflare,
-          Fastly, nginx) answers repeat requests itself, and every purge here purges the CDN too.
+          Fastly, nginx) answers repeat requests itself, and every purge here purges the CDN too. In
+          origin cache mode, assets and pages carry only{" "}
+          <code>Cache-Tag</code>: the CDN follows the origin's <code>Cache-Control</code>.
         </p>
         <p class="muted" data-testid="cdn-usage-note">
           Usage then counts only the requests that reach Cachely, not the ones the CDN answers; bot
