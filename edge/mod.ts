@@ -19,6 +19,7 @@ import type {
 } from "./types.ts";
 import { kvSnapshotSource, SnapshotCache } from "./snapshots.ts";
 import { EdgeCache } from "./cache/store.ts";
+import { PurgeIndex } from "./cache/purges.ts";
 import { VaryIndex } from "./cache/vary.ts";
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { Outcome } from "./respond.ts";
@@ -73,6 +74,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       : "cachely-edge",
     staleMs: deps.config.staleIfErrorSeconds * 1000,
   });
+  const purges = new PurgeIndex();
   const ec: EdgeContext = {
     deps,
     through: {
@@ -80,6 +82,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       clock: deps.clock,
       staleIfErrorMs: deps.config.staleIfErrorSeconds * 1000,
       vary: new VaryIndex(),
+      purges,
     },
     providers: {
       imageHostAssetOrigin: deps.config.imageHostAssetOrigin,
@@ -115,6 +118,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     if (target.surface !== "domain") {
       const snap = snapshots.get(target.slug);
       if (snap !== null && !(snap instanceof Promise) && !quotaPending(snap)) {
+        if (snap.purges !== undefined) purges.sync(snap.tenantId, snap.purges);
         const url = req.url;
         if (url.length <= MAX_URL_LENGTH) {
           const [path, query] = splitTarget(url);
@@ -175,6 +179,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       const got = slug ? snapshots.get(slug) : null;
       snap = got instanceof Promise ? await got : got;
       if (!snap) return edgeError(404, "unknown_tenant", "Unknown tenant");
+      if (snap.purges !== undefined) purges.sync(snap.tenantId, snap.purges);
       const owner = snap.ownerId;
       if (quotas && owner) {
         // One memoised lookup on a hit; a failed read serves the request (fail-open).

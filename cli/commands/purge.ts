@@ -24,4 +24,25 @@ const purge: Command = {
   },
 };
 
-export const cacheCommands: Command[] = [purge];
+const TARGETS = ["urls", "prefixes", "tags"];
+
+const purgeTargets: Command = {
+  path: ["purge-by"],
+  args: "<slug> urls|prefixes|tags <entry>...",
+  minArgs: 3,
+  maxArgs: 1002,
+  summary: "purge cached URLs (or paths), path prefixes or cache tags, nothing else",
+  async run(ctx) {
+    const [slug, field, ...entries] = ctx.args;
+    if (!TARGETS.includes(field)) {
+      throw new UsageError(`Invalid target: ${field} (one of ${TARGETS.join(", ")})`);
+    }
+    const r = await (await ctx.api()).post<{ purged: Record<string, unknown> }>(
+      `/api/tenants/${seg(slug)}/purge`,
+      { [field]: entries },
+    );
+    ctx.print(r, () => `Purged ${entries.length} ${field} for ${slug}\n${keyValues(r.purged)}`);
+  },
+};
+
+export const cacheCommands: Command[] = [purge, purgeTargets];

@@ -10,6 +10,7 @@
  * - when the loader fails, the last good copy is served within its stale-if-error window
  *   (STALE), never one marked must-revalidate / no-cache; else the 502/504 failure.
  */
+import type { PurgeIndex } from "./purges.ts";
 import type { CachedObject, EdgeCache } from "./store.ts";
 import type { UpstreamFailure, UpstreamStream } from "../upstream_types.ts";
 import type { VaryIndex } from "./vary.ts";
@@ -32,6 +33,8 @@ export type ThroughContext = {
   cache: EdgeCache;
   clock: { now(): number };
   staleIfErrorMs: number;
+  /** Purges by URL, prefix or tag (edge/cache/purges.ts); absent in tests that need none. */
+  purges?: PurgeIndex;
   /** Which primary keys vary on request headers (origin cache mode only). */
   vary?: VaryIndex;
 };
@@ -52,7 +55,14 @@ export type ReadOptions = {
 /** The fresh in-memory object for a key, synchronously (the hit fast path). */
 export function freshInMemory(ctx: ThroughContext, key: string): CachedObject | undefined {
   const obj = ctx.cache.peek(key);
-  return obj && ctx.cache.isFresh(obj, ctx.clock.now()) ? obj : undefined;
+  return obj && ctx.cache.isFresh(obj, ctx.clock.now()) && !purged(ctx, key, obj) ? obj : undefined;
+}
+
+/** True when a purge newer than `obj` matches it; the object is then dropped from both tiers. */
+function purged(ctx: ThroughContext, key: string, obj: CachedObject): boolean {
+  if (ctx.purges === undefined || !ctx.purges.purged(key, obj)) return false;
+  void ctx.cache.delete(key);
+  return true;
 }
 
 /** The key a request looks up: the variant key when the primary key is known to vary. */
@@ -84,6 +94,7 @@ export async function readThrough(
   if (key === null) return await uncached(load);
   let cached = cache.peek(key);
   if (cached === undefined && cache.hasSecondTier) cached = await cache.lookupSecondTier(key);
+  if (cached !== undefined && purged(ctx, key, cached)) cached = undefined;
   const now = clock.now();
   if (cached && !opts.revalidate) {
     if (cache.isFresh(cached, now)) return { kind: "object", obj: cached, cache: "HIT" };

@@ -31,10 +31,20 @@ export function purgeTags(tenantId: number, scope: PurgeScope): string[] {
  * Purges the tags of a bump when a hook is configured and the tenant offloads to a CDN.
  * `settings` saves a read when the caller already has the row.
  */
-export async function purgeAfterBump(
+export function purgeAfterBump(
   s: Services,
   tenantId: number,
   scope: PurgeScope,
+  settings?: TenantSettings,
+): Promise<void> {
+  return purgeCdnTags(s, tenantId, purgeTags(tenantId, scope), settings);
+}
+
+/** POSTs `tags` to the purge hook when one is configured and the tenant offloads to a CDN. */
+export async function purgeCdnTags(
+  s: Services,
+  tenantId: number,
+  tags: string[],
   settings?: TenantSettings,
 ): Promise<void> {
   const hook = s.config.cdnPurge;
@@ -46,7 +56,6 @@ export async function purgeAfterBump(
       settings = row?.settings;
     }
     if (settings?.cdnOffload !== true) return;
-    const tags = purgeTags(tenantId, scope);
     const res = await s.fetch(hook.url, {
       method: "POST",
       headers: {

@@ -6,6 +6,7 @@
  * write). Depends on domain reads; domain code never imports it.
  */
 import { cachingOf } from "../tenants/caching.ts";
+import { purgeRecords } from "../cache/purge_records.ts";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { domains, edgeChanges, tenants } from "../db/schema/mod.ts";
@@ -74,6 +75,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     cdnOffload: tenant.settings.cdnOffload === true,
     caching: cachingOf(tenant.settings),
     installation: await installationId(s.dbHandle),
+    purges: await purgeRecords(s, tenant.id),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
   };

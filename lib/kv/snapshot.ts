@@ -48,11 +48,19 @@ export type EdgeSnapshot = {
   experiments: ExperimentSnapshot[];
   /** CDN offload on (docs/decisions.md "CDN offload"); absent in snapshots built before it. */
   cdnOffload?: boolean;
+  /**
+   * Purges by URL, prefix or tag (issue 23), oldest first; absent in snapshots built before.
+   * An object stored before `at` (ms) that one matches is not served (edge/cache/purges.ts).
+   */
+  purges?: PurgeRecord[];
   /** HTTP caching settings (docs/decisions.md "HTTP caching"); absent → defaults (edge/caching.ts). */
   caching?: EdgeCachingSettings;
   /** The database installation it was built from (lib/edge_config/reconcile.ts). */
   installation?: string;
 };
+
+/** One purge: tenant-host paths (with `?query` to purge one variant), prefixes, tags. */
+export type PurgeRecord = { at: number; urls: string[]; prefixes: string[]; tags: string[] };
 
 /** How the edge caches a tenant's answers (issue 25). */
 export type EdgeCachingSettings = {

@@ -17,6 +17,7 @@ import {
   rotatePublishSecret,
 } from "../../lib/cache/publish_secret.ts";
 import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
+import { purgeBodySchema, purgeByTarget, purgeResultSchema } from "../../lib/cache/purge.ts";
 
 const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
 const secretSchema = z.strictObject({
@@ -40,6 +41,17 @@ export function cacheControlRoutes(): Routes {
       action: "cache.refreshed",
     });
     return c.json({ ok: true, versions });
+  });
+
+  app.post("/tenants/:slug/purge", {
+    access: access.tenant("editor"),
+    summary: "Purges cached objects by tenant-host URL or path, path prefix, or Cache-Tag",
+    body: purgeBodySchema,
+    response: purgeResultSchema,
+  }, async (c) => {
+    const { tenant, auth } = await requireTenant(c, "editor");
+    const body = await parseJsonBody(c, purgeBodySchema);
+    return c.json(await purgeByTarget(c.get("services"), tenant, body, auth.user.id));
   });
 
   app.post("/tenants/:slug/edge-config", {

@@ -1,5 +1,5 @@
 /** Drizzle tables mirroring migrations/0007_edge_projection.sql. */
-import { bigint, boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { ts } from "./core.ts";
 
 /** Per-slug generation of edge-relevant state and the generation KV is known to hold. */
@@ -15,4 +15,17 @@ export const edgeChanges = pgTable("edge_changes", {
 export const installation = pgTable("installation", {
   singleton: boolean("singleton").primaryKey().default(true),
   id: text("id").notNull(),
+});
+
+/**
+ * Purges by URL, prefix or tag (issue 23), newest MAX_PURGE_RECORDS per tenant, carried in
+ * the edge snapshot: an object stored before `atMs` that one matches is a miss.
+ */
+export const cachePurges = pgTable("cache_purges", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  tenantId: integer("tenant_id").notNull(),
+  atMs: bigint("at_ms", { mode: "number" }).notNull(),
+  urls: jsonb("urls").$type<string[]>().notNull(),
+  prefixes: jsonb("prefixes").$type<string[]>().notNull(),
+  tags: jsonb("tags").$type<string[]>().notNull(),
 });

@@ -1,9 +1,19 @@
-/** Cache: current versions, purge per type (confirmed), edge-config rebuild, publish webhook. */
+/**
+ * Cache: current versions, purge per type (confirmed) or by URL/prefix/tag, edge-config
+ * rebuild, publish webhook.
+ */
 import type { ComponentChildren } from "preact";
 import type { TenantAreaPage } from "./shell.tsx";
 import { ApiForm, Checkbox, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
 import { Refusal, Stat } from "../../../components/ui.tsx";
 import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
+import { MAX_PURGE_ENTRIES } from "../../../lib/cache/purge.ts";
+
+const PURGE_TARGETS = [
+  { name: "urls", label: "URLs or paths", placeholder: "/~api/entries/42\nhttps://…/hero.jpg" },
+  { name: "prefixes", label: "Path prefixes", placeholder: "/~api/entries/" },
+  { name: "tags", label: "Cache tags", placeholder: "post-42" },
+];
 
 const WHAT: Record<(typeof REFRESH_TYPES)[number], string> = {
   api: "API responses",
@@ -74,6 +84,34 @@ export const cachePage: TenantAreaPage = (t) => {
             </div>
           )
           : <Refusal role={t.role} need="editor" what="purge the cache" />}
+      </section>
+      <section class="card" data-testid="purge-targets">
+        <h2>Purge what you fixed</h2>
+        <p class="muted">
+          Drops the cached copies a URL, a path prefix or a tag names, on every instance within
+          seconds, and nothing else. One entry a line, at most{" "}
+          {MAX_PURGE_ENTRIES}. A URL or path without a query purges every query of that path.
+        </p>
+        {t.can("editor")
+          ? PURGE_TARGETS.map((f) => (
+            <ApiForm
+              key={f.name}
+              api={`${t.api}/purge`}
+              submit={`Purge ${f.name}`}
+              busy="Purging…"
+              done={`Purged ${f.name}: {purged.${f.name}}`}
+              label={`Purge by ${f.name}`}
+            >
+              <Field
+                name={`${f.name}:list`}
+                label={f.label}
+                type="textarea"
+                required
+                placeholder={f.placeholder}
+              />
+            </ApiForm>
+          ))
+          : <Refusal role={t.role} need="editor" what="purge cached URLs" />}
       </section>
       <section class="card" data-testid="cache-settings">
         <h2>Cache settings</h2>

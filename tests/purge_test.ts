@@ -1,0 +1,84 @@
+/**
+ * Purge by URL, prefix or tag (issue 23): each leaves other URLs cached; bad bodies are 400
+ * naming the field; editors and up; audited.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { createTenant, dbTest, signUp } from "./harness.ts";
+import { startUpstream } from "./fakes/upstream.ts";
+import { tenantOnUpstream } from "./edge_traffic.ts";
+
+dbTest("purge by URL, prefix and tag drops only what it names", async (app) => {
+  const up = startUpstream();
+  up.route("/tagged", () => Response.json({ t: 1 }, { headers: { "cache-tag": "post-1,home" } }));
+  try {
+    const { owner, slug, get } = await tenantOnUpstream(app, up);
+    const cache = async (p: string) => (await get(p)).headers.get("x-cachely-cache");
+    const paths = ["/~api/a", "/~api/a?x=1", "/~api/b", "/~api/list/1", "/~api/tagged"];
+    for (const p of paths) assertEquals(await cache(p), "MISS", p);
+    for (const p of paths) assertEquals(await cache(p), "HIT", p);
+    const purge = async (body: unknown) => {
+      app.clock.advance(1);
+      const r = await owner.post(`/api/tenants/${slug}/purge`, body);
+      assertEquals(r.status, 200, r.text);
+      app.clock.advance(1); // what is fetched after the purge is stored after it
+      return r.body;
+    };
+
+    const byUrl = await purge({ urls: [`http://${slug}.localhost:8000/~api/a?x=1`] });
+    assertEquals(byUrl.purged.urls, ["/~api/a?x=1"]);
+    assertEquals(await cache("/~api/a?x=1"), "MISS", "the URL purged");
+    assertEquals(await cache("/~api/a"), "HIT", "another query of the path stays");
+    assertEquals(await cache("/~api/b"), "HIT");
+    await purge({ urls: ["/~api/a"] });
+    assertEquals(await cache("/~api/a"), "MISS", "a path without a query purges every query");
+
+    await purge({ prefixes: ["/~api/list/"] });
+    assertEquals(await cache("/~api/list/1"), "MISS");
+    assertEquals(await cache("/~api/b"), "HIT");
+
+    await purge({ tags: ["post-1"] });
+    assertEquals(await cache("/~api/tagged"), "MISS", "by the origin's Cache-Tag");
+    assertEquals(await cache("/~api/b"), "HIT");
+    assertEquals(await cache("/~api/tagged"), "HIT", "cached again after the purge");
+
+    const audit = await owner.get(`/api/tenants/${slug}/audit-events?limit=200`);
+    const purged = audit.body.events?.filter((e: { action: string }) =>
+      e.action === "cache.purged"
+    );
+    assertEquals(purged?.length, 4, audit.text.slice(0, 300));
+  } finally {
+    await up.close();
+  }
+});
+
+dbTest("purge refuses bad bodies naming the field, and viewers", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const other = await createTenant(owner);
+  const field = async (body: unknown) => {
+    const r = await owner.post(`/api/tenants/${slug}/purge`, body);
+    assertEquals(r.status, 400, r.text);
+    return r.body.error.details?.fields?.[0]?.path;
+  };
+  assertEquals(await field({ urls: [] }), "urls");
+  assertEquals(await field({ tags: [] }), "tags");
+  assertEquals(await field({}), "urls");
+  assertEquals(await field({ urls: Array.from({ length: 1001 }, (_, i) => `/p${i}`) }), "urls");
+  assertEquals(
+    await field({ urls: ["/a"], prefixes: Array.from({ length: 1000 }, (_, i) => `/p${i}`) }),
+    "prefixes",
+  );
+  assertEquals(await field({ urls: [`http://${other}.localhost:8000/~api/a`] }), "urls[0]");
+  assertEquals(await field({ urls: ["/ok", "https://evil.example/x"] }), "urls[1]");
+  assertEquals(await field({ prefixes: ["/a?b=1"] }), "prefixes[0]");
+  assertEquals(await field({ tags: ["two words"] }), "tags[0]");
+
+  const viewer = await signUp(app);
+  const inv = await owner.post(`/api/tenants/${slug}/members/invite`, {
+    email: viewer.email,
+    role: "viewer",
+  });
+  await viewer.post("/api/invites/accept", { token: inv.body.token });
+  const refused = await viewer.post(`/api/tenants/${slug}/purge`, { urls: ["/a"] });
+  assert(refused.status === 403, refused.text);
+});
