@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 /**
  * Guardrails across real processes (issue 28): two instances of the program on one
  * PostgreSQL database and KV file, both running the guardrail loop. A variant's answers
