@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every variable is parsed by a zod
  * schema; a bad value stops start-up with a message naming the variable.
  */
+import { sharedCookieSite, sharedCookieSiteMessage } from "./cookie_site.ts";
 import { DENO_DEPLOY_INVALIDATE_URL } from "./cdn/deno_deploy.ts";
 import { z } from "zod";
 import { mergePlans, type Plans } from "./billing/plans.ts";
@@ -28,6 +29,7 @@ const EnvSchema = z.object({
   ),
   ADMIN_EMAILS: z.string().default(""),
   ALLOW_PRIVATE_UPSTREAMS: bool.optional(),
+  ALLOW_SHARED_COOKIE_SITE: bool.default(false),
   ADMIN_EMAILS_REQUIRE_VERIFIED: bool.optional(),
   IMAGE_HOST_ASSET_ORIGIN: origin.default("https://res.cloudinary.com"),
   IMAGE_HOST_API_ORIGIN: origin.default("https://api.cloudinary.com"),
@@ -314,13 +316,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError("Invalid environment:\n  DATABASE_URL: is required on Deno Deploy");
   }
   const port = e.PORT;
+  const proxyDomain = (e.PROXY_DOMAIN ?? `localhost:${port}`).toLowerCase();
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${port}`;
+  const sharedSite = sharedCookieSite(publicUrl, proxyDomain);
+  if (sharedSite && !e.ALLOW_SHARED_COOKIE_SITE) {
+    throw new ConfigError(
+      `Invalid environment:\n  PROXY_DOMAIN: ${sharedCookieSiteMessage(sharedSite)}`,
+    );
+  }
   return {
     port,
     host: e.HOST,
-    proxyDomain: (e.PROXY_DOMAIN ?? `localhost:${port}`).toLowerCase(),
+    proxyDomain,
     cnameTarget: (e.CNAME_TARGET ??
       `proxy.${(e.PROXY_DOMAIN ?? "localhost").replace(/:\d+$/, "")}`).toLowerCase(),
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    publicUrl,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     kvPath: e.KV_PATH,

@@ -4,7 +4,7 @@
  * IP, and failed log-ins per (email, IP), and both start a session cookie.
  */
 import type { Context } from "hono";
-import { setCookie } from "hono/cookie";
+import { setAppCookie } from "../http/cookies.ts";
 import { z } from "zod";
 import { str } from "../http/text.ts";
 import type { AppEnv } from "../http/env.ts";
@@ -79,11 +79,5 @@ export async function limitLogin(s: Services, ip: string) {
 /** Sets the session cookie for a freshly signed-in user (password or OAuth). */
 export async function startSession(c: Context<AppEnv>, s: Services, userId: string) {
   const { token } = await createSession(s.kv, userId, s.config.sessionTtlMs, s.clock.now());
-  setCookie(c, SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    secure: new URL(s.config.publicUrl).protocol === "https:",
-    path: "/",
-    maxAge: Math.floor(s.config.sessionTtlMs / 1000),
-  });
+  setAppCookie(c, SESSION_COOKIE, token, s.config.sessionTtlMs / 1000);
 }

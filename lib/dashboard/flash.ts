@@ -3,7 +3,7 @@
  * post under a random id (KV, two minutes, read once) and redirects; the next page shows it.
  */
 import type { Context } from "hono";
-import { setCookie } from "hono/cookie";
+import { setAppCookie } from "../http/cookies.ts";
 import type { AppEnv } from "../http/env.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { randomToken } from "../crypto/mod.ts";
@@ -28,13 +28,7 @@ export const FLASH_COOKIE = "cly_flash";
 export async function flashOnNextPage(c: Context<AppEnv>, outcome: FormOutcome): Promise<void> {
   const s = c.get("services");
   const id = await saveFlash(s.kv, outcome, s.clock.now());
-  setCookie(c, FLASH_COOKIE, id, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "Lax",
-    maxAge: TTL_MS / 1000,
-    secure: new URL(s.config.publicUrl).protocol === "https:",
-  });
+  setAppCookie(c, FLASH_COOKIE, id, TTL_MS / 1000);
 }
 
 export async function saveFlash(kv: Deno.Kv, outcome: FormOutcome, now: number): Promise<string> {

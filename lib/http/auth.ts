@@ -5,7 +5,7 @@
  * (lib/http/origin.ts) or Sec-Fetch-Site.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
+import { readAppCookie } from "./cookies.ts";
 import type { AppEnv, AuthContext } from "./env.ts";
 import { readSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import { resolvePersonalToken } from "../auth/tokens.ts";
@@ -30,7 +30,7 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
     if (!user || user.blocked) throw unauthorized("Invalid or revoked token");
     return { user, via: "token", isAdmin: isMasterAdmin(s, user), scopes: pat.scopes };
   }
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = readAppCookie(c, SESSION_COOKIE);
   if (!token) return null;
   const session = await readSession(s.kv, token, s.clock.now());
   if (!session) return null;

@@ -3,7 +3,7 @@
  * verification (docs/decisions.md "Email verification").
  */
 import { access, Routes } from "../../lib/http/route.ts";
-import { deleteCookie, getCookie } from "hono/cookie";
+import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import { okSchema } from "../../lib/http/shapes.ts";
@@ -58,9 +58,9 @@ export function authRoutes(): Routes {
     response: okSchema,
   }, async (c) => {
     // Public: logging out needs no valid session; the cookie's session is ended whatever it is.
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readAppCookie(c, SESSION_COOKIE);
     if (token) await deleteSession(c.get("services").kv, token);
-    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    clearAppCookie(c, SESSION_COOKIE);
     return c.json({ ok: true });
   });
 

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { deleteCookie } from "hono/cookie";
+import { clearAppCookie } from "../../lib/http/cookies.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
@@ -119,7 +119,7 @@ export function authPages(): Hono<AppEnv> {
   app.post("/logout", async (c) => {
     const auth = c.get("auth");
     if (auth?.sessionToken) await deleteSession(c.get("services").kv, auth.sessionToken);
-    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    clearAppCookie(c, SESSION_COOKIE);
     return c.redirect("/", 303);
   });
   return app;

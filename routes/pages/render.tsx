@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { deleteCookie, getCookie } from "hono/cookie";
+import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
@@ -23,11 +23,11 @@ function cspNonce(c: Context<AppEnv>): string | undefined {
 /** Renders a whole page; every page handler ends with `return page(c, <Layout …>…</Layout>)`. */
 export async function page(c: Context<AppEnv>, vnode: VNode, status = 200): Promise<Response> {
   let flash = null;
-  const id = getCookie(c, FLASH_COOKIE);
+  const id = readAppCookie(c, FLASH_COOKIE);
   if (id) {
     const s = c.get("services");
     flash = await takeFlash(s.kv, id, s.clock.now());
-    deleteCookie(c, FLASH_COOKIE, { path: "/" });
+    clearAppCookie(c, FLASH_COOKIE);
   }
   const url = new URL(c.req.url);
   const ctx = { nonce: cspNonce(c), flash, path: url.pathname + url.search };

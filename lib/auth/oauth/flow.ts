@@ -6,7 +6,7 @@
  * made in another browser (login CSRF) is refused.
  */
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { clearAppCookie, readAppCookie, setAppCookie } from "../../http/cookies.ts";
 import type { OAuth2Client } from "arctic";
 import { loadArctic } from "./arctic.ts";
 import type { AppEnv } from "../../http/env.ts";
@@ -39,13 +39,7 @@ export async function startOAuth(c: Context<AppEnv>, name: string): Promise<stri
   await limitLogin(s, c.get("clientIp"));
   const next = safeNext(c.req.query("next"), s.config.publicUrl);
   const { state, verifier } = await saveOAuthState(s.kv, n, next, s.clock.now());
-  setCookie(c, OAUTH_STATE_COOKIE, state, {
-    httpOnly: true,
-    sameSite: "Lax",
-    secure: new URL(s.config.publicUrl).protocol === "https:",
-    path: "/auth/oauth",
-    maxAge: OAUTH_STATE_TTL_MS / 1000,
-  });
+  setAppCookie(c, OAUTH_STATE_COOKIE, state, OAUTH_STATE_TTL_MS / 1000);
   const scopes = OAUTH_SCOPES[n];
   const { CodeChallengeMethod } = await loadArctic();
   return client.createAuthorizationURLWithPKCE(
@@ -65,8 +59,8 @@ export async function finishOAuth(c: Context<AppEnv>, name: string): Promise<str
   const s = c.get("services");
   const { name: n, p, client } = await provider(c, name);
   const q = (k: string) => c.req.query(k) ?? "";
-  const cookie = getCookie(c, OAUTH_STATE_COOKIE) ?? "";
-  deleteCookie(c, OAUTH_STATE_COOKIE, { path: "/auth/oauth" });
+  const cookie = readAppCookie(c, OAUTH_STATE_COOKIE) ?? "";
+  clearAppCookie(c, OAUTH_STATE_COOKIE);
   const entry = await takeOAuthState(s.kv, n, q("state"), s.clock.now());
   if (!entry || !timingSafeEqual(cookie, q("state"))) throw badState();
   if (q("error")) throw providerError(n, q("error"), q("error_description"));
