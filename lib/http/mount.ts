@@ -7,15 +7,16 @@
  * Every path parameter is checked (checkPathParams) before the access middleware, and a
  * personal access token's scope after it.
  * A route that declares its `response` is checked against it when configured
- * (lib/http/response_check.ts).
+ * (lib/http/response_check.ts). The handler is called with its declaration's input: the
+ * parsed body and query, and the tenant, role and caller its access established.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import type { DeclaredRoute } from "./route.ts";
 import { accessMiddleware, tokenScopeMiddleware } from "./access.ts";
 import { scopeNeeded } from "../auth/token_scopes.ts";
 import { responseCheck } from "./response_check.ts";
-import { checkPathParams } from "./validate.ts";
+import { checkPathParams, parseJsonBody, parseQuery } from "./validate.ts";
 
 /** The first segment of a path (`/tenants/:slug` → `/tenants`). */
 export function prefixOf(path: string): string {
@@ -51,8 +52,21 @@ export function mountRoutes(api: Hono<AppEnv>, routes: DeclaredRoute[]): void {
         tokenScopeMiddleware(scopeNeeded(r.method, r.access, r.tokenScope)),
       ];
       if (r.response) chain.push(responseCheck({ ...r, response: r.response }));
-      router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], r.handler);
+      const handler = async (c: Context<AppEnv>) => r.handler(c, await routeInput(c, r));
+      router.on(r.method, rest, ...chain as [MiddlewareHandler<AppEnv>], handler);
     }
     api.route(prefix, router);
   }
+}
+
+/** Parses what the route declares, after its access middleware ran. */
+async function routeInput(c: Context<AppEnv>, r: DeclaredRoute): Promise<Record<string, unknown>> {
+  const max = typeof r.bodyMaxBytes === "function" ? r.bodyMaxBytes(c) : r.bodyMaxBytes;
+  const seen = c.get("tenantAccess");
+  return {
+    body: r.body ? await parseJsonBody(c, r.body, max) : undefined,
+    query: r.query ? parseQuery(c, r.query) : undefined,
+    ...(r.access.kind === "tenant" && seen ? { tenant: seen.tenant, role: seen.role } : {}),
+    auth: c.get("auth") ?? undefined,
+  };
 }

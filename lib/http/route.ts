@@ -6,11 +6,13 @@
  * and generates the OpenAPI document from them (lib/http/openapi.ts).
  * How to declare a new route: docs/architecture.md "Declaring an API route".
  */
-import type { Handler, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { HandlerResponse } from "hono/types";
 import type { z } from "zod";
-import type { AppEnv } from "./env.ts";
+import type { AppEnv, AuthContext } from "./env.ts";
 import type { Role } from "../tenants/roles.ts";
 import type { TokenScope } from "../db/schema/core.ts";
+import type { Tenant } from "../tenants/service.ts";
 
 /** Who may call a route (SPEC "Authentication"). */
 export type Access =
@@ -23,11 +25,12 @@ export type Access =
 
 export type MachineKey = "aiTransform" | "ingest";
 
+/** Each kind keeps its literal type, so a route's handler input knows what its access gives. */
 export const access = {
-  public: { kind: "public" } as Access,
-  session: { kind: "session" } as Access,
-  tenant: (role: Role): Access => ({ kind: "tenant", role }),
-  masterAdmin: { kind: "masterAdmin" } as Access,
+  public: { kind: "public" } as const,
+  session: { kind: "session" } as const,
+  tenant: (role: Role): { kind: "tenant"; role: Role } => ({ kind: "tenant", role }),
+  masterAdmin: { kind: "masterAdmin" } as const,
   machineKey: (key: MachineKey): Access => ({ kind: "machineKey", key }),
   webhookSecret: (carrier: "query" | "path" | "signature"): Access => ({
     kind: "webhookSecret",
@@ -41,9 +44,11 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 export type RouteSpec = {
   access: Access;
   summary: string;
-  /** JSON request body (parsed by the handler with parseJsonBody). */
+  /** JSON request body: the mount reads and parses it; the handler gets `input.body`. */
   body?: z.ZodType;
-  /** Query parameters (parsed by the handler with parseQuery). */
+  /** Largest body read for `body` (default 256 KiB); a function reads it from the services. */
+  bodyMaxBytes?: number | ((c: Context<AppEnv>) => number);
+  /** Query parameters: the mount parses them; the handler gets `input.query`. */
   query?: z.ZodType;
   /** Success status (default 200; 201 for creations, 204 for preflight). */
   ok?: number;
@@ -60,11 +65,29 @@ export type RouteSpec = {
   before?: MiddlewareHandler<AppEnv>[];
 };
 
+/** What the mount hands a handler, typed by its declaration. */
+export type RouteInput<S extends RouteSpec> =
+  & {
+    body: S extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+    query: S extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
+  }
+  & (S["access"] extends { kind: "tenant" } ? { tenant: Tenant; role: Role; auth: AuthContext }
+    : S["access"] extends { kind: "session" | "masterAdmin" } ? { auth: AuthContext }
+    : unknown);
+
+export type RouteHandler<P extends string, S extends RouteSpec> = (
+  c: Context<AppEnv, P>,
+  input: RouteInput<S>,
+) => HandlerResponse<unknown>;
+
+/** The mount's view of a handler: the input is built from the declaration at run time. */
+type AnyHandler = (c: Context<AppEnv>, input: Record<string, unknown>) => HandlerResponse<unknown>;
+
 export type DeclaredRoute = RouteSpec & {
   method: Method;
   /** Full path under /api, in Hono's pattern syntax (`/tenants/:slug/members`). */
   path: string;
-  handler: Handler<AppEnv>;
+  handler: AnyHandler;
 };
 
 /**
@@ -75,33 +98,57 @@ export class Routes {
   readonly list: DeclaredRoute[] = [];
   constructor(readonly prefix = "") {}
 
-  get<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  get<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("GET", path, spec, handler);
   }
-  post<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  post<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("POST", path, spec, handler);
   }
-  put<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  put<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("PUT", path, spec, handler);
   }
-  patch<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  patch<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("PATCH", path, spec, handler);
   }
-  delete<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  delete<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("DELETE", path, spec, handler);
   }
-  options<P extends string>(path: P, spec: RouteSpec, handler: Handler<AppEnv, P>): this {
+  options<P extends string, const S extends RouteSpec>(
+    path: P,
+    spec: S,
+    handler: RouteHandler<P, S>,
+  ): this {
     return this.#add("OPTIONS", path, spec, handler);
   }
 
-  #add<P extends string>(
+  #add<P extends string, S extends RouteSpec>(
     method: Method,
     path: P,
-    spec: RouteSpec,
-    handler: Handler<AppEnv, P>,
+    spec: S,
+    handler: RouteHandler<P, S>,
   ): this {
     const full = (this.prefix + (path === "/" ? "" : path)) || "/";
-    this.list.push({ ...spec, method, path: full, handler: handler as Handler<AppEnv> });
+    this.list.push({ ...spec, method, path: full, handler: handler as unknown as AnyHandler });
     return this;
   }
 }

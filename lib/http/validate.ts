@@ -37,7 +37,7 @@ export async function parseJsonBody<S extends z.ZodType>(
   schema: S,
   maxBytes = 256 * 1024,
 ): Promise<z.output<S>> {
-  const text = await readBodyText(c.req.raw, maxBytes);
+  const text = await requestBodyText(c, maxBytes);
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -51,6 +51,17 @@ export async function parseJsonBody<S extends z.ZodType>(
 
 export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
   return parseWith(schema, c.req.query());
+}
+
+/**
+ * The request's body text, read once per request (the mount parses a declared body; a handler
+ * that parses it again gets the same text).
+ */
+const bodyTexts = new WeakMap<Request, Promise<string>>();
+function requestBodyText(c: Context, maxBytes: number): Promise<string> {
+  let text = bodyTexts.get(c.req.raw);
+  if (!text) bodyTexts.set(c.req.raw, text = readBodyText(c.req.raw, maxBytes));
+  return text;
 }
 
 /** Reads at most maxBytes of a request body; larger bodies are a 413. */

@@ -6,8 +6,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
-import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
 import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
 import {
@@ -35,9 +33,7 @@ export function adminRoutes(): Routes {
     summary: "Searches users by email or name, newest first, with their plan",
     response: userSearchSchema,
     query: searchQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
-    const q = parseQuery(c, searchQuery);
+  }, async (c, { query: q }) => {
     return c.json(await searchUsers(c.get("services"), { q: q.q, limit: q.limit ?? 50 }));
   });
 
@@ -47,7 +43,6 @@ export function adminRoutes(): Routes {
     response: adminUserViewSchema,
     errors: [404],
   }, async (c) => {
-    requireMasterAdmin(c);
     return c.json(await adminUserView(c.get("services"), c.req.param("userId")));
   });
 
@@ -57,9 +52,7 @@ export function adminRoutes(): Routes {
     response: userBlockedSchema,
     errors: [404],
     body: blockSchema,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    const body = await parseJsonBody(c, blockSchema);
+  }, async (c, { body, auth }) => {
     return c.json(
       await setUserBlocked(c.get("services"), auth.user.id, c.req.param("userId"), body),
     );

@@ -6,8 +6,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
-import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { REQUEST_LOG_RETENTION_DAYS } from "../../lib/usage/aggregator.ts";
 import { adminOverview } from "../../lib/admin/overview.ts";
@@ -57,10 +55,9 @@ export function adminOpsRoutes(): Routes {
     summary: "Platform-wide users, tenants, traffic and AI tokens for one month",
     response: adminOverviewSchema,
     query: periodQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
+  }, async (c, { query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     return c.json(await adminOverview(s, period));
   });
 
@@ -70,10 +67,8 @@ export function adminOpsRoutes(): Routes {
     response: adminBandwidthSchema,
     errors: [404],
     query: bandwidthQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
+  }, async (c, { query: q }) => {
     const s = c.get("services");
-    const q = parseQuery(c, bandwidthQuery);
     const { from, to } = resolveDayRange(s.clock.now(), q.from, q.to);
     return c.json(await bandwidthDaily(s, { from, to, tenant: q.tenant }));
   });
@@ -83,9 +78,7 @@ export function adminOpsRoutes(): Routes {
     summary: "Deletes request logs older than the retention now",
     response: logsPrunedSchema,
     body: pruneBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    const body = await parseJsonBody(c, pruneBody);
+  }, async (c, { body, auth }) => {
     return c.json(
       await pruneRequestLogs(
         c.get("services"),
@@ -101,9 +94,7 @@ export function adminOpsRoutes(): Routes {
     response: adminUserViewSchema,
     errors: [404, 409],
     body: userPatch,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    const body = await parseJsonBody(c, userPatch);
+  }, async (c, { body, auth }) => {
     return c.json(await updateUser(c.get("services"), auth.user.id, c.req.param("userId"), body));
   });
 
@@ -113,10 +104,9 @@ export function adminOpsRoutes(): Routes {
     response: userDailySchema,
     errors: [404],
     query: periodQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
+  }, async (c, { query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     return c.json(await userDaily(s, c.req.param("userId"), period));
   });
 
@@ -126,9 +116,7 @@ export function adminOpsRoutes(): Routes {
     response: passwordResetStartedSchema,
     errors: [404],
     body: resetBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    await parseJsonBody(c, resetBody);
+  }, async (c, { auth }) => {
     return c.json(
       await startPasswordReset(c.get("services"), auth.user.id, c.req.param("userId")),
     );

@@ -6,8 +6,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
-import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { platformCost } from "../../lib/admin/platform/cost_model.ts";
 import { usageStream } from "../../lib/admin/platform/usage_stream.ts";
@@ -58,10 +56,9 @@ export function adminPlatformRoutes(): Routes {
     summary: "Modeled platform cost of one month, cached 10 minutes",
     response: platformCostSchema,
     query: periodQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
+  }, async (c, { query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     return c.json(await platformCost(s, period));
   });
 
@@ -70,9 +67,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "Sampled request logs of every tenant, newest first",
     response: usageStreamSchema,
     query: streamQuery,
-  }, async (c) => {
-    requireMasterAdmin(c);
-    const q = parseQuery(c, streamQuery);
+  }, async (c, { query: q }) => {
     return c.json(
       await usageStream(c.get("services"), { limit: q.limit ?? DEFAULT_LIMIT, cursor: q.cursor }),
     );
@@ -84,8 +79,6 @@ export function adminPlatformRoutes(): Routes {
     response: usageDiagnosticSchema,
     query: emptyQuery,
   }, async (c) => {
-    requireMasterAdmin(c);
-    parseQuery(c, emptyQuery);
     return c.json(await usageDiagnostic(c.get("services")));
   });
 
@@ -94,9 +87,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "This instance's recent log entries, newest first",
     response: logsPageSchema,
     query: logsQuery,
-  }, (c) => {
-    requireMasterAdmin(c);
-    const q = parseQuery(c, logsQuery);
+  }, (c, { query: q }) => {
     return c.json(
       listLogs(c.get("services"), {
         limit: q.limit ?? DEFAULT_LIMIT,
@@ -111,9 +102,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "Writes one test entry through the logger",
     response: testLogWrittenSchema,
     body: logsTestBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    const body = await parseJsonBody(c, logsTestBody);
+  }, (c, { body, auth }) => {
     return c.json(
       writeTestLog(
         c.get("services"),
@@ -129,9 +118,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "Applies pending database migrations",
     response: databaseInitSchema,
     body: emptyBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    await parseJsonBody(c, emptyBody);
+  }, async (c, { auth }) => {
     return c.json(await initDatabase(c.get("services"), auth.user.id));
   });
 
@@ -140,9 +127,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "Rebuilds every tenant's edge snapshot in KV from the database",
     response: snapshotsResyncedSchema,
     body: resyncBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    const body = await parseJsonBody(c, resyncBody);
+  }, async (c, { body, auth }) => {
     return c.json(
       await resyncEdgeSnapshots(c.get("services"), auth.user.id, { dryRun: body.dryRun ?? false }),
     );
@@ -153,9 +138,7 @@ export function adminPlatformRoutes(): Routes {
     summary: "Gives member-less tenants their creator back as owner",
     response: membersBackfilledSchema,
     body: emptyBody,
-  }, async (c) => {
-    const auth = requireMasterAdmin(c);
-    await parseJsonBody(c, emptyBody);
+  }, async (c, { auth }) => {
     return c.json(await backfillMembers(c.get("services"), auth.user.id));
   });
 

@@ -3,7 +3,6 @@
  * threshold gate's in-memory counters for this instance (SPEC "Master-admin endpoints").
  */
 import { access, Routes } from "../../lib/http/route.ts";
-import { requireMasterAdmin } from "../../lib/http/auth.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { aggregatorStatusResponseSchema } from "../../lib/usage/aggregator_schema.ts";
 
@@ -14,7 +13,6 @@ export function adminUsageRoutes(): Routes {
     summary: "This instance's usage aggregator and threshold gate counters",
     response: aggregatorStatusResponseSchema,
   }, (c) => {
-    requireMasterAdmin(c);
     const s = c.get("services");
     const agg = s.usageAggregator;
     if (!agg) throw new ApiError(500, "internal", "Usage aggregator is not running");

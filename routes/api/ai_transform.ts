@@ -192,11 +192,8 @@ export function aiTransformRoutes(): Routes {
     summary: "Runs a stored or inline rule on sample content (at most 5 fields)",
     response: previewResultSchema,
     body: previewSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, previewSchema, 512 * 1024);
-    return c.json(await runPreview(c.get("services"), tenant, body));
-  });
+    bodyMaxBytes: 512 * 1024,
+  }, async (c, { tenant, body }) => c.json(await runPreview(c.get("services"), tenant, body)));
 
   app.post(`${BASE}/regenerate`, {
     access: access.tenant("editor"),
@@ -350,9 +347,9 @@ export function aiTransformRoutes(): Routes {
     summary: "Runs a profile's active rules on a JSON payload for an edge deployed apart",
     response: transformedJsonSchema,
     body: executeSchema,
-  }, async (c) => {
+    bodyMaxBytes: (c) => c.get("services").config.edgeCacheMaxObjectBytes,
+  }, async (c, { body }) => {
     const s = c.get("services");
-    const body = await parseJsonBody(c, executeSchema, s.config.edgeCacheMaxObjectBytes);
     const snap = await readSnapshot(s.kv, body.tenant.toLowerCase());
     if (!snap) throw notFound("Tenant");
     let path = body.url;

@@ -4,8 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
+import { intParam } from "../../lib/http/validate.ts";
 import { WEBHOOK_PROVIDERS } from "../../lib/providers/mod.ts";
 import {
   createWebhook,
@@ -53,8 +52,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     access: access.tenant("editor"),
     summary: "Lists the tenant's cache-refresh webhooks (without their secrets)",
     response: z.strictObject({ webhooks: z.array(webhookViewSchema) }),
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "editor");
+  }, async (c, { tenant }) => {
     const rows = await listWebhooks(c.get("services"), tenant.id);
     return c.json({ webhooks: rows.map(webhookView) });
   });
@@ -65,9 +63,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     body: createSchema,
     ok: 201,
     response: issuedWebhookSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, createSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await createWebhook(c.get("services"), tenant.id, auth.user.id, body), 201);
   });
 
@@ -75,8 +71,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     access: access.tenant("editor"),
     summary: "Lists a webhook's received events, newest first",
     response: z.strictObject({ events: z.array(webhookEventViewSchema) }),
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "editor");
+  }, async (c, { tenant }) => {
     const rows = await listEvents(c.get("services"), tenant.id, intParam(c, "id"));
     return c.json({ events: rows.map(eventView) });
   });
@@ -85,8 +80,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     access: access.tenant("admin"),
     summary: "Replaces a webhook's secret and answers the new URL (shown once)",
     response: issuedWebhookSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
+  }, async (c, { tenant, auth }) => {
     const id = intParam(c, "id");
     return c.json(await regenerateWebhook(c.get("services"), tenant.id, id, auth.user.id));
   });
@@ -96,10 +90,8 @@ export function cacheRefreshWebhooksRoutes(): Routes {
     summary: "Turns a webhook off or on, or changes refreshAssets; the URL stays",
     body: patchSchema,
     response: z.strictObject({ webhook: webhookViewSchema }),
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const body = await parseJsonBody(c, patchSchema);
     const w = await updateWebhook(c.get("services"), tenant.id, id, auth.user.id, body);
     return c.json({ webhook: webhookView(w) });
   });
@@ -111,8 +103,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
       summary: "Deletes a webhook (its URL stops working; its events stay listable)",
       response: okSchema,
     },
-    async (c) => {
-      const { tenant, auth } = await requireTenant(c, "admin");
+    async (c, { tenant, auth }) => {
       await deleteWebhook(c.get("services"), tenant.id, intParam(c, "id"), auth.user.id);
       return c.json({ ok: true });
     },

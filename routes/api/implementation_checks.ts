@@ -6,8 +6,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { parseSiteUrl, runWebsiteCheck } from "../../lib/checks/website_check.ts";
 import { runCachelyCheck } from "../../lib/checks/cachely_check.ts";
 import { hitRateLimit } from "../../lib/kv/rate_limit.ts";
@@ -46,8 +44,7 @@ export function implementationCheckRoutes(): Routes {
     summary: "Probes the tenant's website surface and reports whether Cachely serves it",
     response: cachelyCheckResultSchema,
     errors: [429],
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant }) => {
     await limitChecks(c.get("services"), tenant.id);
     return c.json(await runCachelyCheck(c.get("services"), tenant));
   });
@@ -56,12 +53,11 @@ export function implementationCheckRoutes(): Routes {
     access: access.tenant("viewer"),
     summary: "Fetches a public site page and reports whether it uses Cachely or the CMS directly",
     body: websiteCheckBody,
+    bodyMaxBytes: 16 * 1024,
     response: websiteCheckResultSchema,
     errors: [429],
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, body: { url } }) => {
     const s = c.get("services");
-    const { url } = await parseJsonBody(c, websiteCheckBody, 16 * 1024);
     const target = parseSiteUrl(s, url);
     await limitChecks(s, tenant.id);
     return c.json(await runWebsiteCheck(s, tenant, target));

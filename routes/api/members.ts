@@ -5,9 +5,7 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
 import { requireAuth } from "../../lib/http/auth.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { atLeast, ROLES } from "../../lib/tenants/roles.ts";
 import { listMembers, removeMember, updateMemberRole } from "../../lib/members/service.ts";
 import {
@@ -40,8 +38,7 @@ export function membersRoutes(): Routes {
       members: z.array(memberViewSchema),
       invites: z.array(inviteViewSchema).describe("Empty unless the caller is admin or owner"),
     }),
-  }, async (c) => {
-    const { tenant, role } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, role }) => {
     const s = c.get("services");
     return c.json({
       members: await listMembers(s, tenant.id),
@@ -55,9 +52,7 @@ export function membersRoutes(): Routes {
     summary: "Invites an e-mail address with a role (refreshes a pending invite to it)",
     body: inviteSchema,
     response: createdInviteSchema,
-  }, async (c) => {
-    const { tenant, role, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, inviteSchema);
+  }, async (c, { tenant, role, auth, body }) => {
     const actor = { userId: auth.user.id, role };
     return c.json(await createOrRefreshInvite(c.get("services"), tenant, actor, body));
   });
@@ -67,9 +62,7 @@ export function membersRoutes(): Routes {
     summary: "Removes a member from the tenant",
     body: removeSchema,
     response: z.strictObject({ ok: z.literal(true), userId: str() }),
-  }, async (c) => {
-    const { tenant, role, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, removeSchema);
+  }, async (c, { tenant, role, auth, body }) => {
     const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     await removeMember(c.get("services"), tenant, actor, body.userId);
     return c.json({ ok: true, userId: body.userId });
@@ -80,9 +73,7 @@ export function membersRoutes(): Routes {
     summary: "Revokes a pending invite",
     body: revokeSchema,
     response: z.strictObject({ ok: z.literal(true), inviteId: z.number().int() }),
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, revokeSchema);
+  }, async (c, { tenant, auth, body }) => {
     await revokeInvite(c.get("services"), tenant, auth.user.id, body.inviteId);
     return c.json({ ok: true, inviteId: body.inviteId });
   });
@@ -92,9 +83,7 @@ export function membersRoutes(): Routes {
     summary: "Changes a member's role",
     body: roleSchema,
     response: z.strictObject({ userId: str(), role: z.enum(ROLES), updatedAt: isoTime }),
-  }, async (c) => {
-    const { tenant, role, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, roleSchema);
+  }, async (c, { tenant, role, auth, body }) => {
     const actor = { userId: auth.user.id, role, isAdmin: auth.isAdmin };
     return c.json(
       await updateMemberRole(c.get("services"), tenant, actor, body.userId, body.role),
@@ -111,9 +100,8 @@ export function membersRoutes(): Routes {
       role: z.enum(ROLES),
     }),
     errors: [403, 404, 410],
-  }, async (c) => {
+  }, async (c, { body }) => {
     const auth = requireAuth(c);
-    const body = await parseJsonBody(c, acceptSchema);
     const joined = await acceptInvite(c.get("services"), auth.user, body.token);
     return c.json({ ok: true, ...joined });
   });
