@@ -45,12 +45,18 @@ export function forwardedEncoding(value: string | null): string {
   if (value === null) return "";
   const v = value.toLowerCase();
   const out: string[] = [];
-  for (const c of ["gzip", "deflate", "br"]) {
-    const m = new RegExp(`(?:^|,)\\s*${c}\\s*(?:;\\s*q\\s*=\\s*([\\d.]+))?\\s*(?:,|$)`).exec(v);
+  for (const [c, re] of CODINGS) {
+    const m = re.exec(v);
     if (m && (m[1] === undefined || Number(m[1]) > 0)) out.push(c);
   }
   return out.join(", ");
 }
+
+/** Each decodable coding with the pattern of its entry in Accept-Encoding (`;q=` optional). */
+const CODINGS: readonly (readonly [string, RegExp])[] = ["gzip", "deflate", "br"].map((c) => [
+  c,
+  new RegExp(`(?:^|,)\\s*${c}\\s*(?:;\\s*q\\s*=\\s*([\\d.]+))?\\s*(?:,|$)`),
+]);
 
 /** A visitor's header value fit to forward: printable ASCII, at most 1,000 characters. */
 export function safeValue(v: string | null): string | null {
