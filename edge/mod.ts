@@ -73,6 +73,9 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       ? `cachely-edge-${opts.installationId}`
       : "cachely-edge",
     staleMs: deps.config.staleIfErrorSeconds * 1000,
+    memoryLimitBytes: deps.config.edgeMemoryLimitMb === undefined
+      ? undefined
+      : deps.config.edgeMemoryLimitMb * 1024 * 1024,
   });
   const purges = new PurgeIndex();
   const ec: EdgeContext = {
@@ -319,7 +322,10 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     invalidate: (slug) => snapshots.invalidate(slug),
     invalidateQuota: (userId) => snapshots.invalidateQuota(userId),
     invalidateAll: () => snapshots.clear(),
-    close: () => deps.upstream.close(),
+    close: () => {
+      cache.close();
+      deps.upstream.close();
+    },
     cache,
   };
 }

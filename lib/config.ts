@@ -13,6 +13,11 @@ const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const origin = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
 
+/** Below this EDGE_MEMORY_LIMIT_MB leaves no room to run (docs/operations.md "Memory"). */
+const MIN_MEMORY_LIMIT_MB = 128;
+/** Deno Deploy kills an isolate past 512 MB: the guard's limit there unless set. */
+const DEPLOY_MEMORY_LIMIT_MB = 512;
+
 const EnvSchema = z.object({
   PORT: intIn(0, 65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -61,6 +66,10 @@ const EnvSchema = z.object({
   DENO_DEPLOY: bool.optional(),
   EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
   EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
+  EDGE_MEMORY_LIMIT_MB: z.coerce.number().int().min(
+    MIN_MEMORY_LIMIT_MB,
+    `must be at least ${MIN_MEMORY_LIMIT_MB} (MiB): the runtime, code and database driver alone take ~140`,
+  ).max(1024 * 1024).optional(),
   CDN_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
   CDN_PURGE_TOKEN: z.string().min(1).optional(),
   CDN_PURGE_KIND: z.enum(["deno-deploy", "http"]).default("http"),
@@ -252,6 +261,12 @@ export type Config = {
   edgeCacheMaxBytes: number;
   edgeCacheMaxObjectBytes: number;
   /**
+   * The memory guard's limit in MiB (EDGE_MEMORY_LIMIT_MB; 512 on Deno Deploy, where
+   * DENO_DEPLOYMENT_ID is set): the edge cache's bound shrinks to keep RSS under it.
+   * Undefined: no guard.
+   */
+  edgeMemoryLimitMb: number | undefined;
+  /**
    * Where cache-version bumps purge CDN tags (lib/cdn/purge.ts); unset: no purge. With
    * CDN_PURGE_KIND=deno-deploy the URL defaults to Deno Deploy's invalidation endpoint.
    */
@@ -377,6 +392,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
+    edgeMemoryLimitMb: e.EDGE_MEMORY_LIMIT_MB ??
+      (cleaned.DENO_DEPLOYMENT_ID ? DEPLOY_MEMORY_LIMIT_MB : undefined),
     cdnPurge: e.CDN_PURGE_URL || e.CDN_PURGE_KIND === "deno-deploy"
       ? {
         url: e.CDN_PURGE_URL ?? DENO_DEPLOY_INVALIDATE_URL,

@@ -86,6 +86,8 @@ Deno.test("loadConfig() names the variable of every bad value", () => {
     [{ MAIL_TRANSPORT_URL: "not a url" }, "MAIL_TRANSPORT_URL"],
     [{ SESSION_TTL_HOURS: "0" }, "SESSION_TTL_HOURS"],
     [{ REQUEST_LOG_SAMPLE_RATE: "2" }, "REQUEST_LOG_SAMPLE_RATE"],
+    [{ EDGE_MEMORY_LIMIT_MB: "127" }, "EDGE_MEMORY_LIMIT_MB"],
+    [{ EDGE_MEMORY_LIMIT_MB: "lots" }, "EDGE_MEMORY_LIMIT_MB"],
   ];
   for (const [env, name] of cases) {
     assertMatch(configError(env), new RegExp(`^\\s*${name}: `, "m"), name);
@@ -93,6 +95,14 @@ Deno.test("loadConfig() names the variable of every bad value", () => {
   const both = configError({ PORT: "x", LOG_LEVEL: "y" });
   assertMatch(both, /PORT: /);
   assertMatch(both, /LOG_LEVEL: /);
+});
+
+Deno.test("EDGE_MEMORY_LIMIT_MB: 512 on Deno Deploy unless set, no guard elsewhere", () => {
+  assertEquals(loadConfig({}).edgeMemoryLimitMb, undefined);
+  assertEquals(loadConfig({ EDGE_MEMORY_LIMIT_MB: "128" }).edgeMemoryLimitMb, 128);
+  assertEquals(loadConfig({ DENO_DEPLOYMENT_ID: "abc123" }).edgeMemoryLimitMb, 512);
+  const deploy = { DENO_DEPLOYMENT_ID: "abc123", EDGE_MEMORY_LIMIT_MB: "300" };
+  assertEquals(loadConfig(deploy).edgeMemoryLimitMb, 300);
 });
 
 Deno.test("ensureEncryptionKey() refuses DATABASE_URL without ENCRYPTION_KEY", async () => {
@@ -106,6 +116,7 @@ Deno.test("ensureEncryptionKey() refuses DATABASE_URL without ENCRYPTION_KEY", a
 Deno.test("main.ts stops with exit code 1 and names the variable on a bad environment", async () => {
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: "eighty" }, /PORT: /],
+    [{ EDGE_MEMORY_LIMIT_MB: "100" }, /EDGE_MEMORY_LIMIT_MB: must be at least 128/],
     [{ DATABASE_URL: "postgres://127.0.0.1:1/none" }, /ENCRYPTION_KEY: is required/],
   ];
   for (const [env, expected] of cases) {

@@ -34,17 +34,35 @@ export class ByteLru<V extends LruEntry> {
   private used = 0;
 
   /**
-   * @param maxBytes total bytes kept; an entry larger than this is never stored
+   * @param bound total bytes kept; an entry larger than this is never stored
    * @param onEvict called with the key of each entry pushed out to make room
    * @param maxEntries entries kept at most, whatever their size
    * @param onDrop called with each value that leaves (evicted, replaced or deleted; not on clear)
    */
   constructor(
-    readonly maxBytes: number,
+    private bound: number,
     private onEvict?: (key: string) => void,
     readonly maxEntries = Infinity,
     private onDrop?: (value: V) => void,
   ) {}
+
+  /** Total bytes kept at most (an entry larger than this is never stored). */
+  get maxBytes(): number {
+    return this.bound;
+  }
+
+  /**
+   * Changes the bound (the memory guard, edge/cache/memory_guard.ts); a smaller one evicts
+   * least recently used entries at once until the rest fits.
+   */
+  resize(maxBytes: number): void {
+    this.bound = maxBytes;
+    while (this.used > maxBytes && this.tail !== null) {
+      const oldest = this.tail.lruKey!;
+      this.delete(oldest);
+      this.onEvict?.(oldest);
+    }
+  }
 
   /** Bytes currently held. */
   get bytes(): number {
@@ -77,11 +95,11 @@ export class ByteLru<V extends LruEntry> {
    * another key leaves that key first (its links can be in one place only).
    */
   set(key: string, value: V): boolean {
-    if (value.size > this.maxBytes) return false;
+    if (value.size > this.bound) return false;
     this.delete(key);
     if (value.lruKey !== null) this.delete(value.lruKey);
     while (
-      (this.used + value.size > this.maxBytes || this.map.size >= this.maxEntries) &&
+      (this.used + value.size > this.bound || this.map.size >= this.maxEntries) &&
       this.tail !== null
     ) {
       const oldest = this.tail.lruKey!;

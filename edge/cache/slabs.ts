@@ -58,7 +58,7 @@ export class SlabPacker {
   private place(obj: CachedObject, len: number): void {
     let s = this.current;
     if (s === null || s.used + len > SLAB_BYTES) {
-      s = this.current = { buf: new Uint8Array(SLAB_BYTES), used: 0, live: 0, objs: [] };
+      s = this.current = { buf: slabBuffer(), used: 0, live: 0, objs: [] };
       this.allocated++;
     }
     s.buf.set(obj.body, s.used);
@@ -109,6 +109,19 @@ export class SlabPacker {
     this.sparse = [];
     this.sparseHead = 0;
   }
+}
+
+/**
+ * A slab's memory, mapped by V8 itself rather than taken from malloc: a resizable ArrayBuffer
+ * is a page reservation of its own that goes back to the system when the slab is collected.
+ * A plain 1 MiB buffer comes from glibc, which after the first such free keeps later ones in
+ * its heap and never returns a dead slab between live ones (0 of 100 freed MiB returned, on
+ * Deno 2.5 and 2.9 alike; bench/ANALYSIS.md "Session 7"). MALLOC_MMAP_THRESHOLD_ in the
+ * start task fixed that for self-hosted instances only; Deno Deploy runs `deno run` without
+ * it. This works wherever V8 runs (tests/start_flags_test.ts: 100 of 100 returned).
+ */
+export function slabBuffer(): Bytes {
+  return new Uint8Array(new ArrayBuffer(SLAB_BYTES, { maxByteLength: SLAB_BYTES }));
 }
 
 /** Under a quarter of the slab's used bytes still live. */

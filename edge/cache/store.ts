@@ -13,6 +13,7 @@ import { ByteLru } from "./lru.ts";
 import { SlabPacker } from "./slabs.ts";
 import { hitTemplates, rangeTemplates } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
+import { MemoryGuard } from "./memory_guard.ts";
 
 export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from "./object.ts";
 
@@ -23,6 +24,13 @@ export type EdgeCacheOptions = {
   webCacheName: string | null;
   /** How long past its TTL an object may still be served (stale-if-error); older ones are dropped. */
   staleMs?: number;
+  /**
+   * EDGE_MEMORY_LIMIT_MB in bytes: the memory guard moves the bound to keep the process's
+   * RSS under it (edge/cache/memory_guard.ts); undefined: the bound is maxBytes, fixed.
+   */
+  memoryLimitBytes?: number;
+  /** The process's resident memory (tests pass their own). */
+  rss?: () => number;
 };
 
 const KEY_ORIGIN = "https://edge-cache.cachely.invalid/";
@@ -41,6 +49,8 @@ function flatCopy(key: string): string {
 export function secondTierUrl(key: string): string {
   return KEY_ORIGIN + encodeURIComponent(key);
 }
+/** Second-tier operations in flight at most before a store skips its put. */
+const MAX_TIER_WRITES = 256;
 const H_STORED = "x-cachely-stored-at";
 const H_TTL = "x-cachely-ttl-ms";
 const H_NO_CDN = "x-cachely-no-cdn";
@@ -55,6 +65,7 @@ export class EdgeCache {
   private writes = new Set<Promise<unknown>>();
   /** Last second-tier operation per key: puts and deletes of one key run in order. */
   private tierOps = new Map<string, Promise<unknown>>();
+  private guard: MemoryGuard | null;
 
   constructor(private opts: EdgeCacheOptions) {
     // An object pushed out of memory leaves the second tier too: on a self-hosted
@@ -72,6 +83,16 @@ export class EdgeCache {
         rangeTemplates.release(obj);
       },
     );
+    this.guard = opts.memoryLimitBytes === undefined ? null : new MemoryGuard(this.lru, {
+      limitBytes: opts.memoryLimitBytes,
+      maxBytes: opts.maxBytes,
+      rss: opts.rss,
+    }).start();
+  }
+
+  /** Stops the memory guard's timer. */
+  close(): void {
+    this.guard?.stop();
   }
 
   /** The in-memory entry for a key (fresh or not), synchronously. */
@@ -133,7 +154,9 @@ export class EdgeCache {
   /** Stores in memory and, without waiting, in the Web Cache tier. */
   store(key: string, obj: CachedObject): void {
     this.keep(key, obj);
-    if (this.opts.webCacheName === null) return;
+    // A burst of misses faster than the tier writes would queue copies without bound: past
+    // MAX_TIER_WRITES in flight an object stays in memory only (the tier is an optimisation).
+    if (this.opts.webCacheName === null || this.writes.size >= MAX_TIER_WRITES) return;
     void this.inOrder(key, async () => {
       const cache = await this.webCache();
       if (!cache) return;
@@ -154,6 +177,7 @@ export class EdgeCache {
     if (obj.size > this.lru.maxBytes || obj.lruKey === key) return;
     // Held under another key: it leaves that one first, so its slab counts it once.
     if (obj.lruKey !== null) this.lru.delete(obj.lruKey);
+    this.guard?.beforeStore();
     this.slabs.pack(obj);
     this.lru.set(flatCopy(key), obj);
   }

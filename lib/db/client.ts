@@ -69,11 +69,34 @@ async function openPostgres(url: string, max = 4, requestTimeoutMs = 0): Promise
   };
 }
 
+/**
+ * PostgreSQL's memory settings for the embedded database. PGlite's own leave shared_buffers at
+ * 128 MB inside its WebAssembly memory, which the server touches and never gives back: an idle
+ * `deno task start` held ~180 MB more with them (docs/operations.md "Memory"). One process and
+ * a small database need little: 16 MB of shared buffers hold every table of a small install.
+ */
+const PGLITE_MEMORY_SETTINGS = [
+  "-c",
+  "shared_buffers=16MB",
+  "-c",
+  "work_mem=2MB",
+  "-c",
+  "maintenance_work_mem=8MB",
+  "-c",
+  "wal_buffers=1MB",
+  "-c",
+  "temp_buffers=2MB",
+];
+
 async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   if (opts.dataDir) await Deno.mkdir(opts.dataDir, { recursive: true });
-  const client = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
+  const client = new PGlite({
+    dataDir: opts.dataDir,
+    loadDataDir: opts.loadDataDir,
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS],
+  });
   await client.waitReady;
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
