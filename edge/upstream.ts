@@ -1,6 +1,7 @@
 /**
  * The one way the edge talks to an upstream: SSRF re-check of the resolved
- * address (when private upstreams are not allowed), no redirect following, a
+ * address (when private upstreams are not allowed) and a connection pinned to the
+ * address that passed it (no second lookup: DNS rebinding), no redirect following, a
  * hard timeout covering headers and body, and a body buffered up to the cache's
  * object bound, past which it streams through uncached.
  */
@@ -52,32 +53,37 @@ export class RequestHeaders {
   }
 }
 
-/** Per edge (deps): hostname → expiry (ms) of a positive address verdict. */
-const verdictsByEdge = new WeakMap<EdgeDeps, Map<string, number>>();
+/** Per edge (deps): hostname → a positive address verdict: the address and its expiry (ms). */
+type Verdict = { until: number; address: string };
+const verdictsByEdge = new WeakMap<EdgeDeps, Map<string, Verdict>>();
 const VERDICT_MS = 30_000;
 
 /**
  * Refuses a non-public upstream when ALLOW_PRIVATE_UPSTREAMS is off. The origin
  * was validated when it was saved; the address is re-checked here because DNS
- * can change after validation (rebinding). Positive verdicts are kept 30 s.
+ * can change after validation (rebinding). Answers the address the connection must use:
+ * the one checked, so a name that resolves differently a moment later changes nothing.
+ * Positive verdicts (with their address) are kept 30 s.
  */
-async function guard(deps: EdgeDeps, url: URL): Promise<void> {
-  if (deps.config.allowPrivateUpstreams) return;
+async function guard(deps: EdgeDeps, url: URL): Promise<string | undefined> {
+  if (deps.config.allowPrivateUpstreams) return undefined;
   let verdicts = verdictsByEdge.get(deps);
   if (!verdicts) verdictsByEdge.set(deps, verdicts = new Map());
   const now = deps.clock.now();
-  const until = verdicts.get(url.hostname);
-  if (until !== undefined && until > now) return;
+  const known = verdicts.get(url.hostname);
+  if (known !== undefined && known.until > now) return known.address;
   checkUrlShape(url, { allowPrivate: false, requireHttps: false });
-  await assertPublicHost(url.hostname, (h, t) => deps.resolveDns(h, t), false);
+  const [address] = await assertPublicHost(url.hostname, (h, t) => deps.resolveDns(h, t), false);
   if (verdicts.size > 10_000) verdicts.clear();
-  verdicts.set(url.hostname, now + VERDICT_MS);
+  verdicts.set(url.hostname, { until: now + VERDICT_MS, address });
+  return address;
 }
 
 /** Fetches one upstream URL. Never throws: failures come back as 502/504 results. */
 export async function fetchUpstream(deps: EdgeDeps, req: UpstreamRequest): Promise<UpstreamResult> {
+  let address: string | undefined;
   try {
-    await guard(deps, req.url);
+    address = await guard(deps, req.url);
   } catch (e) {
     const reason = e instanceof UnsafeUrlError ? e.message : "address check failed";
     deps.log.warn("edge upstream refused", { host: req.url.hostname, reason });
@@ -90,6 +96,7 @@ export async function fetchUpstream(deps: EdgeDeps, req: UpstreamRequest): Promi
     headers: req.headers,
     maxBuffer: req.maxBuffer,
     timeoutMs: deps.config.upstreamTimeoutMs,
+    address,
   });
   // A streamed body counts its declared length (its bytes flow after this returns).
   const bytes = r.kind === "buffered" ? r.body.byteLength : r.kind === "stream" ? r.length ?? 0 : 0;

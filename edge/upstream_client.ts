@@ -10,7 +10,10 @@
  *   after its head and asked again through fetch; the URL is remembered, so the next
  *   request for it goes to fetch at once;
  * - an injected fetch (tests that map provider hosts to loopback servers) or
- *   EDGE_UPSTREAM_CLIENT=fetch send everything through fetch().
+ *   EDGE_UPSTREAM_CLIENT=fetch send everything through fetch(), except a call pinned to its
+ *   checked address over https (edge/upstream.ts): fetch cannot connect to one address while
+ *   naming another for TLS, so those always take the HTTP/1.1 client, large bodies included
+ *   (an injected fetch is test-only and keeps them).
  */
 import type { Config } from "../lib/config.ts";
 import type { UpstreamCall, UpstreamClient, UpstreamResult } from "./upstream_types.ts";
@@ -27,8 +30,23 @@ export function upstreamClient(
 ): UpstreamClient {
   if (injectedFetch) return fetchClient(injectedFetch);
   const streaming = fetchClient(globalThis.fetch.bind(globalThis));
-  if (config.edgeUpstreamClient === "fetch") return streaming;
-  return splitClient(createHttp1Client(http1), streaming);
+  const http1Client = createHttp1Client(http1);
+  if (config.edgeUpstreamClient === "fetch") return pinnedTlsVia(http1Client, streaming);
+  return splitClient(http1Client, streaming);
+}
+
+const pinnedTls = (call: UpstreamCall) =>
+  call.address !== undefined && call.url.protocol === "https:";
+
+/** Pinned https calls through `http1`, everything else through `other`. */
+function pinnedTlsVia(http1: UpstreamClient, other: UpstreamClient): UpstreamClient {
+  return {
+    request: (call) => pinnedTls(call) ? http1.request(call) : other.request(call),
+    close() {
+      http1.close();
+      other.close();
+    },
+  };
 }
 
 /** Buffered bodies through `buffering`, bodies over the bound through `streaming`. */
@@ -37,9 +55,10 @@ export function splitClient(buffering: UpstreamClient, streaming: UpstreamClient
   return {
     async request(call: UpstreamCall): Promise<UpstreamResult> {
       const href = call.url.href;
-      if (call.maxBuffer === 0 || large.has(href)) return await streaming.request(call);
+      const keep = pinnedTls(call); // fetch cannot pin it: stream through this client
+      if (!keep && (call.maxBuffer === 0 || large.has(href))) return await streaming.request(call);
       const r = await buffering.request(call);
-      if (r.kind !== "stream" || r.length === null) return r;
+      if (keep || r.kind !== "stream" || r.length === null) return r;
       // declared over the bound: its head is all that was read
       r.body?.cancel().catch(() => {});
       if (large.size >= LARGE_URLS_MAX) large.clear();

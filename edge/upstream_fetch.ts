@@ -3,6 +3,11 @@
  * hosts to loopback servers), when EDGE_UPSTREAM_CLIENT=fetch, and behind an HTTP(S)_PROXY
  * (which fetch honours). The edge's default is edge/http1/client.ts (docs/decisions.md
  * "Upstream HTTP client").
+ *
+ * A pinned call (`address`, the SSRF-checked IP) over http goes to that IP with the URL's
+ * host as Host (a Deno.createHttpClient with allowHost). fetch() cannot connect to one
+ * address while naming another for TLS, so pinned https calls never come here: the edge
+ * sends them through the HTTP/1.1 client (edge/upstream_client.ts).
  */
 import { filterResponseHeaders } from "./http.ts";
 import { type Bytes, concatBytes, ownedBytes } from "./cache/store.ts";
@@ -14,6 +19,20 @@ import type {
 } from "./upstream_types.ts";
 
 export function fetchClient(doFetch: typeof fetch): UpstreamClient {
+  let hostClient: Deno.HttpClient | undefined;
+  const pinned = (call: UpstreamCall): UpstreamCall & { client?: Deno.HttpClient } => {
+    if (call.address === undefined || call.url.protocol !== "http:") return call;
+    hostClient ??= Deno.createHttpClient({ allowHost: true });
+    const ip = call.address.includes(":") ? `[${call.address}]` : call.address;
+    const url = new URL(call.url);
+    url.hostname = ip;
+    return {
+      ...call,
+      url,
+      headers: [...call.headers, ["host", call.url.host]],
+      client: hostClient,
+    };
+  };
   return {
     async request(call) {
       // The timeout covers connecting, headers and a buffered body. A body that
@@ -25,18 +44,21 @@ export function fetchClient(doFetch: typeof fetch): UpstreamClient {
         call.timeoutMs,
       );
       try {
-        return await fetchWithin(doFetch, call, ctrl.signal);
+        return await fetchWithin(doFetch, pinned(call), ctrl.signal);
       } finally {
         clearTimeout(timer);
       }
     },
-    close() {},
+    close() {
+      hostClient?.close();
+      hostClient = undefined;
+    },
   };
 }
 
 async function fetchWithin(
   doFetch: typeof fetch,
-  req: UpstreamCall,
+  req: UpstreamCall & { client?: Deno.HttpClient },
   signal: AbortSignal,
 ): Promise<UpstreamResult> {
   let res: Response;
@@ -46,6 +68,7 @@ async function fetchWithin(
       headers: req.headers,
       redirect: "manual",
       signal,
+      ...(req.client ? { client: req.client } : {}),
     });
   } catch (e) {
     return failure(e, signal);

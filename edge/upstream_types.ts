@@ -48,6 +48,12 @@ export type UpstreamCall = {
   maxBuffer: number;
   /** Covers connecting, the head and a buffered body; a streamed body runs without it. */
   timeoutMs: number;
+  /**
+   * The address that passed the SSRF check (edge/upstream.ts): connect there, keeping the
+   * URL's host for Host and TLS (SNI, certificate), instead of resolving the name again
+   * (DNS rebinding). Absent when private upstreams are allowed (no check ran).
+   */
+  address?: string;
 };
 
 /** Makes upstream requests; never throws: failures come back as results. */

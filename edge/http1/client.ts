@@ -36,8 +36,11 @@ import {
 import { type Bytes, concatBytes } from "../cache/store.ts";
 
 export type Http1Options = Partial<PoolOptions> & {
-  /** Opens a connection for a URL (tests map provider hosts to loopback servers). */
-  connect?: (url: URL) => Promise<Deno.Conn>;
+  /**
+   * Opens a connection for a URL, to `address` when given (the SSRF-checked one); tests
+   * map provider hosts to loopback servers.
+   */
+  connect?: (url: URL, address?: string) => Promise<Deno.Conn>;
 };
 
 /** Bytes read per piece of a streamed body: big pieces mean fewer writes downstream. */
@@ -87,7 +90,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
     bytes: Uint8Array,
     ex: Exchange,
   ): Promise<{ wire: Wire; head: ResponseHead }> {
-    const key = originKey(call.url);
+    const key = originKey(call.url, call.address);
     const isHead = call.method === "HEAD";
     const attempt = async (wire: Wire): Promise<ResponseHead | null> => {
       ex.wire = wire;
@@ -106,7 +109,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
       pooled.close();
     }
     const wire = await ex.race(
-      connect(call.url).then((c) => {
+      connect(call.url, call.address).then((c) => {
         const w = new Wire(c, key);
         if (ex.expired) w.close(); // connected after the deadline: nobody will use it
         return w;
@@ -239,24 +242,41 @@ function lastValue(headers: [string, string][], name: string): string | undefine
   return v;
 }
 
-/** `scheme//host:port`: the pool key. */
-function originKey(url: URL): string {
-  return `${url.protocol}//${url.hostname}:${portOf(url)}`;
+/** `scheme//host:port` (and the pinned address): the pool key. */
+function originKey(url: URL, address?: string): string {
+  const origin = `${url.protocol}//${url.hostname}:${portOf(url)}`;
+  return address === undefined ? origin : `${origin}@${address}`;
 }
 
 function portOf(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
 }
 
-/** Opens a TCP (http:) or TLS (https:, HTTP/1.1 by ALPN) connection for a URL. */
-export async function connectTo(url: URL): Promise<Deno.Conn> {
+/**
+ * Opens a TCP (http:) or TLS (https:, HTTP/1.1 by ALPN) connection for a URL. With
+ * `address` the TCP connection goes to that IP (no second DNS lookup) and TLS is started on
+ * it for the URL's host, so SNI and certificate checks still name the host.
+ */
+export async function connectTo(url: URL, address?: string): Promise<Deno.Conn> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = portOf(url);
-  if (url.protocol === "https:") {
-    return await Deno.connectTls({ hostname, port, alpnProtocols: ["http/1.1"] });
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new TypeError("unsupported scheme");
   }
-  if (url.protocol !== "http:") throw new TypeError("unsupported scheme");
-  return await Deno.connect({ hostname, port });
+  if (address === undefined) {
+    if (url.protocol === "https:") {
+      return await Deno.connectTls({ hostname, port, alpnProtocols: ["http/1.1"] });
+    }
+    return await Deno.connect({ hostname, port });
+  }
+  const tcp = await Deno.connect({ hostname: address, port });
+  if (url.protocol === "http:") return tcp;
+  try {
+    return await Deno.startTls(tcp, { hostname, alpnProtocols: ["http/1.1"] });
+  } catch (e) {
+    tcp.close();
+    throw e;
+  }
 }
 
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
