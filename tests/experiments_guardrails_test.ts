@@ -58,6 +58,7 @@ async function setUp(app: TestApp, guardrails: Record<string, unknown> | null) {
     get,
     path: `${base}/${c.body.id}`,
     breakUpstream: () => broken = true,
+    fixUpstream: () => broken = false,
   };
 }
 
@@ -111,6 +112,15 @@ aiTest(
       assert(mail.sent[0].text.includes("maxErrorRate"));
       const page = await t.owner.get(`/dashboard/${t.slug}/experiments`);
       assert(page.text.includes("maxErrorRate"), "the banner gives the reason");
+
+      // Fixed and restarted: only what follows counts, so the old 5xx do not stop it again.
+      t.fixUpstream();
+      const again = await t.owner.patch(t.path, { status: "active" });
+      assertEquals([again.status, again.body.stopReason], [200, null]);
+      for (let i = 0; i < 200; i++) assertEquals((await t.get(2000 + i)).status, 200);
+      await app.flush();
+      assertEquals(await checkGuardrails(app.services), []);
+      assertEquals((await t.owner.get(t.path)).body.status, "active");
     } finally {
       await t.up.close();
     }

@@ -9,7 +9,7 @@
 import { and, count, eq, max, sum } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { experimentEvents, exposureCounts } from "../db/schema/mod.ts";
-import { findExperiment, type Variant, variantsOf } from "./service.ts";
+import { findExperiment, type Variant, variantsOf } from "./queries.ts";
 import { p95UpperMs } from "../usage/latency.ts";
 import { absoluteUplift, sampleRatioMismatch } from "./stats.ts";
 import { sequentialComparison } from "./sequential.ts";

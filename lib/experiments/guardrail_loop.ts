@@ -33,14 +33,17 @@ export async function checkGuardrails(s: Services): Promise<number[]> {
     const controlId = totals.find((t) => t.v.transformProfile === null)?.v.id;
     const breach = findBreach(
       g,
-      totals.map((t) => ({
-        variantKey: t.v.key,
-        control: t.v.id === controlId,
-        exposures: t.exposures,
-        errors: t.errors,
-        latency: t.latency,
-        events: t.events,
-      })),
+      totals.map((t) => {
+        const b = e.guardrailBaseline?.[String(t.v.id)];
+        return {
+          variantKey: t.v.key,
+          control: t.v.id === controlId,
+          exposures: t.exposures - (b?.exposures ?? 0),
+          errors: t.errors - (b?.errors ?? 0),
+          latency: t.latency.map((n, i) => n - (b?.latency[i] ?? 0)),
+          events: t.events - (b?.events ?? 0),
+        };
+      }),
     );
     if (breach && await stopForBreach(s, e.tenantId, e.id, breach)) stopped.push(e.id);
   }

@@ -4,20 +4,23 @@
  * route or variant changes of an active experiment, archiving it) re-sync the tenant's
  * KV snapshot in the same request, after the database commit.
  */
-import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import type { Db } from "../db/client.ts";
 import { experiments, experimentVariants, tenants } from "../db/schema/mod.ts";
-import { badRequest, conflict, notFound } from "../errors.ts";
+import { badRequest, conflict } from "../errors.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { normalizeRoutePattern } from "./route.ts";
 import { activationProblems } from "./activation.ts";
+import { type Experiment, findExperiment, type Variant, variantsOf } from "./queries.ts";
+import { variantTotals } from "./exposures.ts";
+import { DEFAULT_GOAL } from "./schema.ts";
 import type { CreateExperimentInput, PatchExperimentInput, VariantInput } from "./schema.ts";
 import type { ExperimentView, VariantView } from "./view_schema.ts";
 
-export type Experiment = typeof experiments.$inferSelect;
-export type Variant = typeof experimentVariants.$inferSelect;
+export type { Experiment, Variant };
+export { findExperiment, variantsOf };
 
 /** A variant as the API shows it: `config` and `transformProfile` mirror each other. */
 export function variantView(v: Variant): VariantView {
@@ -50,22 +53,6 @@ export function experimentView(e: Experiment, variants: Variant[]): ExperimentVi
 }
 export type { ExperimentView };
 
-/** Variants of the given experiments (all of one tenant), in their defined order. */
-export async function variantsOf(
-  db: Db,
-  tenantId: number,
-  experimentIds: number[],
-): Promise<Map<number, Variant[]>> {
-  const out = new Map<number, Variant[]>(experimentIds.map((id) => [id, []]));
-  if (experimentIds.length === 0) return out;
-  const rows = await db.select().from(experimentVariants).where(and(
-    eq(experimentVariants.tenantId, tenantId),
-    inArray(experimentVariants.experimentId, experimentIds),
-  )).orderBy(asc(experimentVariants.position), asc(experimentVariants.id));
-  for (const r of rows) out.get(r.experimentId)?.push(r);
-  return out;
-}
-
 /** Non-archived experiments with their variants, newest first (SPEC list). */
 export async function listExperiments(s: Services, tenantId: number): Promise<ExperimentView[]> {
   const rows = await s.db.select().from(experiments)
@@ -73,14 +60,6 @@ export async function listExperiments(s: Services, tenantId: number): Promise<Ex
     .orderBy(desc(experiments.id));
   const vs = await variantsOf(s.db, tenantId, rows.map((r) => r.id));
   return rows.map((r) => experimentView(r, vs.get(r.id) ?? []));
-}
-
-/** The tenant's experiment `id` (any status), or 404. */
-export async function findExperiment(db: Db, tenantId: number, id: number): Promise<Experiment> {
-  const [row] = await db.select().from(experiments)
-    .where(and(eq(experiments.tenantId, tenantId), eq(experiments.id, id)));
-  if (!row) throw notFound("Experiment");
-  return row;
 }
 
 export async function getExperiment(
@@ -191,6 +170,10 @@ export async function updateExperiment(
     if (before.status === "promoted" && status !== "promoted" && status !== "archived") {
       throw conflict("A promoted experiment can only be archived");
     }
+    // A restart after a stop: guardrails judge only what comes next (decisions.md).
+    const baseline = status === "active" && before.status === "stopped"
+      ? await countsNow({ ...s, db: tx }, before)
+      : undefined;
     const [after] = await tx.update(experiments).set({
       name: patch.name ?? before.name,
       routePattern,
@@ -201,6 +184,7 @@ export async function updateExperiment(
       ...(patch.guardrails !== undefined ? { guardrails: patch.guardrails } : {}),
       // A restart forgets why it stopped.
       ...(status === "active" ? { stopReason: null, stoppedAt: null } : {}),
+      ...(baseline ? { guardrailBaseline: baseline } : {}),
       ...(status === "stopped" && before.status !== "stopped"
         ? { stopReason: "stopped by hand", stoppedAt: now }
         : {}),
@@ -219,6 +203,14 @@ export async function updateExperiment(
   });
   if (changedSlug) await projectTenant(s, changedSlug);
   return await getExperiment(s, tenantId, id);
+}
+
+async function countsNow(s: Services, e: Experiment) {
+  const totals = await variantTotals(s, e.tenantId, e.id, e.guardrails?.goal ?? DEFAULT_GOAL);
+  return Object.fromEntries(totals.map((t) => [
+    String(t.v.id),
+    { exposures: t.exposures, errors: t.errors, latency: t.latency, events: t.events },
+  ]));
 }
 
 /** DELETE: archives; rows and variants stay for joins with history (SPEC). Idempotent. */

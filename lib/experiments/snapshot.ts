@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { experiments } from "../db/schema/mod.ts";
 import type { ExperimentSnapshot } from "./snapshot_types.ts";
-import { variantsOf } from "./service.ts";
+import { variantsOf } from "./queries.ts";
 
 /**
  * Active experiments, with variants in their defined order (the hash order), and promoted

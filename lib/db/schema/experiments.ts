@@ -4,6 +4,14 @@ import { ts } from "./core.ts";
 
 /** Experiment status (SPEC "AI experiment status"). */
 export type ExperimentStatus = "draft" | "active" | "archived" | "stopped" | "promoted";
+/** A variant's counts at a restart, by variant id (guardrails count only what follows). */
+export type GuardrailCounts = {
+  exposures: number;
+  errors: number;
+  latency: number[];
+  events: number;
+};
+
 /** Guardrail thresholds (issue 28); any subset. Rates are fractions (0.02 = 2 %). */
 export type Guardrails = {
   maxErrorRate?: number;
@@ -31,6 +39,7 @@ export const experiments = pgTable("experiments", {
   stopReason: text("stop_reason"),
   stoppedAt: ts("stopped_at"),
   promotedVariantId: integer("promoted_variant_id"),
+  guardrailBaseline: jsonb("guardrail_baseline").$type<Record<string, GuardrailCounts>>(),
 });
 
 export const experimentVariants = pgTable("experiment_variants", {
