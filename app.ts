@@ -8,6 +8,7 @@ import type { AppEnv } from "./lib/http/env.ts";
 import type { Services } from "./lib/services.ts";
 import type { Edge, RequestInfo } from "./edge/types.ts";
 import { loadApi } from "./routes/api/lazy.ts";
+import { metricsRefusal, metricsText } from "./lib/metrics/prometheus.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
 import { classifyHost, type HostClass } from "./lib/http/host.ts";
 import { clientIp, type TrustedProxies } from "./lib/http/client_ip.ts";
@@ -22,6 +23,17 @@ export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", withServices(s));
   const api = lazyApi(s);
+  app.get("/metrics", async (c) => {
+    const refusal = metricsRefusal(s, c.req.header("authorization") ?? null);
+    if (refusal === 404) return c.json({ error: { code: "not_found", message: "Not found" } }, 404);
+    if (refusal === 401) {
+      return c.json({ error: { code: "unauthorized", message: "Invalid metrics token" } }, 401);
+    }
+    return c.body(await metricsText(s), 200, {
+      "content-type": "text/plain; version=0.0.4; charset=utf-8",
+      "cache-control": "no-store",
+    });
+  });
   app.all("/api", api);
   app.all("/api/*", api);
   // The form bridge (routes/pages/forms.tsx) calls the API in-process through this app.

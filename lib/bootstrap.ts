@@ -126,6 +126,11 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     usage,
     transform: createTransformRunner(services),
   }, { installationId: await installation });
+  services.edgeCacheStats = () => ({
+    entries: edge.cache.lru.count,
+    bytes: edge.cache.lru.bytes,
+    evictions: edge.cache.lru.evictions,
+  });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves.

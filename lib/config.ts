@@ -44,6 +44,7 @@ const EnvSchema = z.object({
   AI_TIMEOUT_MS: intIn(100, 120_000).default(15_000),
   AI_TRANSFORM_KEY: z.string().min(16).optional(),
   INGEST_KEY: z.string().min(16).optional(),
+  METRICS_TOKEN: z.string().min(16).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_PRO: z.string().min(1).optional(),
@@ -222,6 +223,8 @@ export type Config = {
   };
   aiTransformKey: string | undefined;
   ingestKey: string | undefined;
+  /** Bearer token of GET /metrics; unset → /metrics is 404. */
+  metricsToken: string | undefined;
   stripe: {
     secretKey: string | undefined;
     webhookSecret: string | undefined;
@@ -369,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     aiTransformKey: e.AI_TRANSFORM_KEY,
     ingestKey: e.INGEST_KEY,
+    metricsToken: e.METRICS_TOKEN,
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

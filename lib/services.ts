@@ -2,6 +2,8 @@
  * Services are built once at entry (main.ts, or the test harness) and handed to
  * every route and to the edge. Nothing below reads the environment.
  */
+import type { RequestCounters } from "./metrics/request_counters.ts";
+import type { EdgeCacheStats } from "./metrics/prometheus.ts";
 import type { Config } from "./config.ts";
 import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
@@ -35,6 +37,10 @@ export type Services = {
   quotaListeners: Set<(userId: string) => void>;
   /** Work started by a request and not waited for (lib/background.ts). */
   background: Background;
+  /** This instance's request counters for GET /metrics (lib/metrics), set by bootstrap. */
+  requestCounters?: RequestCounters;
+  /** The edge cache's size for GET /metrics, set by bootstrap. */
+  edgeCacheStats?: EdgeCacheStats;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
   usageAggregator?: UsageAggregator;
 };

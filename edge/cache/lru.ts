@@ -65,6 +65,9 @@ export class ByteLru<V extends LruEntry> {
   }
 
   /** Bytes currently held. */
+  /** Entries evicted to make room, since start (GET /metrics). */
+  evictions = 0;
+
   get bytes(): number {
     return this.used;
   }
@@ -104,6 +107,7 @@ export class ByteLru<V extends LruEntry> {
     ) {
       const oldest = this.tail.lruKey!;
       this.delete(oldest);
+      this.evictions++;
       this.onEvict?.(oldest);
     }
     value.lruKey = key;

@@ -22,6 +22,7 @@ import type {
 import { ThresholdGate } from "./threshold_gate.ts";
 import { addBucket, byteCount, emptyBucket, logEntry } from "./buckets.ts";
 import type { AggregatorStatus } from "./aggregator_schema.ts";
+import type { RequestCounters } from "../metrics/request_counters.ts";
 import { addLatency, LATENCY_BUCKETS, latencyBucket } from "./latency.ts";
 
 /** Counts the answer's 5xx and time into its variant's exposure counter (guardrails). */
@@ -57,6 +58,8 @@ export type AggregatorOptions = {
   requestLogMaxPerSecond?: number;
   /** Logs of refused bots kept per tenant per minute (errors are all kept). @default 60 */
   botLogsPerMinute?: number;
+  /** This instance's monotonic counters for GET /metrics, fed from every record. */
+  metrics?: RequestCounters | null;
   /** Pending entries kept across failed flushes. @default 10 × flushMaxEntries */
   maxPendingEntries?: number;
   /** How often request logs are pruned. @default 1 hour */
@@ -114,6 +117,7 @@ export class UsageAggregator implements UsageSink {
       pruneIntervalMs: 3_600_000,
       requestLogMaxPerSecond: 0,
       botLogsPerMinute: BOT_LOGS_PER_MINUTE,
+      metrics: null,
       retentionDays: REQUEST_LOG_RETENTION_DAYS,
       random: Math.random,
       ...opts,
@@ -133,6 +137,7 @@ export class UsageAggregator implements UsageSink {
   /** UsageSink: folds one request in. Synchronous and never throws into the request. */
   record(r: UsageRecord): void {
     try {
+      this.#o.metrics?.record(r);
       this.#record(r);
     } catch (err) {
       this.#o.log.warn("usage record dropped", { error: String(err) });

@@ -3,13 +3,16 @@ import type { Services } from "../services.ts";
 import { UsageAggregator } from "./aggregator.ts";
 import { postgresFlushTarget } from "./pg_target.ts";
 import { ThresholdGate } from "./threshold_gate.ts";
+import { RequestCounters } from "../metrics/request_counters.ts";
 
 export { UsageAggregator } from "./aggregator.ts";
 export { ThresholdGate } from "./threshold_gate.ts";
 
 /** Builds the aggregator for a program's services (not started; bootstrap starts it). */
 export function createUsageAggregator(s: Services): UsageAggregator {
+  s.requestCounters = new RequestCounters();
   return new UsageAggregator({
+    metrics: s.requestCounters,
     target: postgresFlushTarget(s.db),
     clock: s.clock,
     log: s.log,
