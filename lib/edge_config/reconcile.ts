@@ -89,13 +89,6 @@ export async function reconcileKv(
 ): Promise<ReconcileReport> {
   const started = performance.now();
   const all = opts.rewriteAll === true || state === "foreign" || state === "restored";
-  if (all) {
-    // Every generation from here on is above anything KV holds, this pass's included.
-    const mark = Math.trunc(await highWater(s.kv));
-    await s.dbHandle.query(
-      `SELECT setval('edge_generation_seq', GREATEST((SELECT last_value FROM edge_generation_seq), ${mark}))`,
-    );
-  }
   const rows = await s.db.select({
     slug: edgeChanges.slug,
     generation: edgeChanges.generation,
@@ -129,6 +122,15 @@ export async function reconcileKv(
     else if ((r.tenantId === null) !== (head.deleted === true)) {
       jobs.push({ slug: r.slug, bump: r.tenantId ?? 0 });
     }
+  }
+  if (jobs.some((j) => j.bump !== null)) {
+    // Every generation from here on is above anything KV holds, this pass's bumps included.
+    let mark = await highWater(s.kv); // heads written without the mark count too
+    for (const h of heads.values()) mark = Math.max(mark, h.gen ?? 0);
+    mark = Math.trunc(mark);
+    await s.dbHandle.query(
+      `SELECT setval('edge_generation_seq', GREATEST((SELECT last_value FROM edge_generation_seq), ${mark}))`,
+    );
   }
   let next = 0;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
