@@ -1,14 +1,28 @@
 /**
- * Cold start to first answer (issue 8): `deno run -A main.ts` on PostgreSQL (already
+ * Cold start to first answer (issues 8, 22): `deno run -A main.ts` on PostgreSQL (already
  * migrated, MIGRATE_ON_START=false as on Deno Deploy) next to a bare `Deno.serve`,
- * each spawned TRIALS times; the time from spawn to the first HTTP answer. Needs
- * BENCH_DATABASE_URL or TEST_DATABASE_URL (a server to create a database on). Called by
- * bench/run.ts; runs alone too: `deno run -A bench/cold_start.ts`.
+ * each spawned TRIALS times; the time from spawn to the first HTTP answer. On the runtime
+ * running this file and on each Deno of COLD_START_DENO_VERSIONS (default 2.5.7, Deno
+ * Deploy's line; fetched from npm, its binary spawned directly). Needs BENCH_DATABASE_URL or
+ * TEST_DATABASE_URL (a server to create a database on). Called by bench/run.ts; runs alone
+ * too: `deno run -A bench/cold_start.ts`.
  */
 import postgres from "postgres";
 import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
 
 const TRIALS = Number(Deno.env.get("COLD_START_TRIALS") ?? 7);
+const VERSIONS = (Deno.env.get("COLD_START_DENO_VERSIONS") ?? "2.5.7").split(",").filter(Boolean);
+
+/** The binary of Deno `version` from npm (what `npx deno@version` runs). */
+async function denoBinary(version: string): Promise<string> {
+  const out = await new Deno.Command("npx", {
+    args: ["-y", `deno@${version}`, "eval", "console.log(Deno.execPath())"],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`npx deno@${version} failed`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const KEY = btoa("0123456789abcdef0123456789abcdef");
 
@@ -38,9 +52,10 @@ export async function spawnUntilAnswer(
   args: string[],
   env: Record<string, string>,
   port = freePort(),
+  deno = Deno.execPath(),
 ): Promise<Answered> {
   const t0 = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(deno, {
     args,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdout: "null",
@@ -71,8 +86,12 @@ export async function stopChild(child: Deno.ChildProcess): Promise<void> {
 }
 
 /** Milliseconds from spawn to the first HTTP answer. */
-async function coldStart(args: string[], env: Record<string, string>): Promise<number> {
-  const { child, ms } = await spawnUntilAnswer(args, env);
+async function coldStart(
+  args: string[],
+  env: Record<string, string>,
+  deno = Deno.execPath(),
+): Promise<number> {
+  const { child, ms } = await spawnUntilAnswer(args, env, freePort(), deno);
   await stopChild(child);
   return ms;
 }
@@ -132,14 +151,25 @@ if (import.meta.main) {
       'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
     );
     const env = appEnv(url, dir);
-    const app: number[] = [];
-    const plain: number[] = [];
-    await coldStart(["run", "-A", MAIN], env); // warm the module cache once
-    for (let i = 0; i < TRIALS; i++) {
-      plain.push(await coldStart(["run", "-A", bare], {}));
-      app.push(await coldStart(["run", "-A", MAIN], env));
+    const runtimes = [Deno.execPath(), ...await Promise.all(VERSIONS.map(denoBinary))];
+    for (const deno of runtimes) {
+      const version = new TextDecoder().decode(
+        (await new Deno.Command(deno, { args: ["-V"], stdout: "piped" }).output()).stdout,
+      ).trim();
+      const app: number[] = [];
+      const plain: number[] = [];
+      try {
+        await coldStart(["run", "-A", MAIN], env, deno); // warm the module cache once
+        for (let i = 0; i < TRIALS; i++) {
+          plain.push(await coldStart(["run", "-A", bare], {}, deno));
+          app.push(await coldStart(["run", "-A", MAIN], env, deno));
+        }
+      } catch (e) {
+        console.log(`${version}: failed: ${e instanceof Error ? e.message : e}`);
+        continue;
+      }
+      console.log(`${version}, bare Deno.serve:      ${stats(plain)}`);
+      console.log(`${version}, cachely (PostgreSQL): ${stats(app)}`);
     }
-    console.log(`bare Deno.serve:          ${stats(plain)}`);
-    console.log(`cachely (PostgreSQL):     ${stats(app)}`);
   });
 }

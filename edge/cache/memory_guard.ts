@@ -1,7 +1,9 @@
 /**
  * The memory guard (EDGE_MEMORY_LIMIT_MB; default 512 on Deno Deploy, whose isolates are killed
  * past 512 MB): it watches the process's resident memory and moves the edge cache's byte bound
- * so that the cache never takes the process over the limit. Everything else the process holds
+ * to bring the process back under the limit. RSS follows an eviction only once V8 collects what
+ * it freed, so a burst can overshoot before a shrink shows (bench/RESULTS.md: limit 512, peak
+ * 636 MiB, then 438). Everything else the process holds
  * (runtime, code, database driver, requests in flight) is outside its reach; the cache is the
  * one part that can give memory back, so it gives it.
  *
