@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   conflict: "The change conflicts with the current state (duplicate, wrong status, stale version).",
   rate_limited: "Too many requests; `details.retryAfter` and Retry-After say when to retry.",
   payload_too_large: "The request body is over its limit.",
+  request_timeout: "The client stopped sending its request body (idle for 30 s).",
   unavailable: "The database cannot be reached; retry after Retry-After.",
   internal: "An unexpected error; logged with a request id, never detailed.",
   invalid_path: "The request path is malformed (edge).",

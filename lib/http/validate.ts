@@ -64,8 +64,18 @@ function requestBodyText(c: Context, maxBytes: number): Promise<string> {
   return text;
 }
 
-/** Reads at most maxBytes of a request body; larger bodies are a 413. */
-export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+/**
+ * A client that stops sending its body for this long is answered 408 and its body
+ * dropped (a slow client must not hold a handler, its memory and its connection open).
+ */
+export const BODY_IDLE_TIMEOUT_MS = 30_000;
+
+/** Reads at most maxBytes of a request body; larger bodies are a 413, a stalled one a 408. */
+export async function readBodyText(
+  req: Request,
+  maxBytes: number,
+  idleMs = BODY_IDLE_TIMEOUT_MS,
+): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw payloadTooLarge(maxBytes);
   if (!req.body) return "";
@@ -73,7 +83,7 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readWithin(reader, idleMs);
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -89,6 +99,26 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     off += ch.byteLength;
   }
   return new TextDecoder().decode(all);
+}
+
+/** One read, or a 408 (the body cancelled) when nothing arrives within idleMs. */
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idleMs: number,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Rejected before the cancel, whose empty read would otherwise win the race.
+      reject(new ApiError(408, "request_timeout", `No body bytes for ${idleMs / 1000} s`));
+      reader.cancel().catch(() => {});
+    }, idleMs);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function payloadTooLarge(maxBytes: number): ApiError {
