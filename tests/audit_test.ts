@@ -87,7 +87,7 @@ dbTest(
 dbTest("audit-events pages newest first by beforeId with hasMore", async (app) => {
   const owner = await signUp(app);
   const slug = await createTenant(owner);
-  for (let i = 0; i < 6; i++) await owner.put(`/api/tenants/${slug}`, { cacheTTL: 10 + i });
+  for (let i = 0; i < 6; i++) await owner.put(`/api/tenants/${slug}`, { apiCacheTTL: 10 + i });
   const base = `/api/tenants/${slug}/audit-events`;
   const all = await owner.get(base);
   assertEquals(all.status, 200);
@@ -170,7 +170,7 @@ dbTest(
     const b = await signUp(app);
     const slugA = await createTenant(a);
     const slugB = await createTenant(b);
-    await b.put(`/api/tenants/${slugB}`, { cacheTTL: 5 });
+    await b.put(`/api/tenants/${slugB}`, { apiCacheTTL: 15 });
     const viewer = await memberWithRole(app, a, slugA, "viewer");
     const r = await viewer.get(`/api/tenants/${slugA}/audit-events`);
     assertEquals(r.status, 200);

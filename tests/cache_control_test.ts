@@ -119,7 +119,7 @@ dbTest(
     const steps: Array<
       [string, () => Promise<unknown>, (s: Awaited<ReturnType<typeof snap>>) => boolean]
     > = [
-      ["PUT tenant", () => owner.put(base, { cacheTTL: 321 }), (s) => s?.cacheTtl === 321],
+      ["PUT tenant", () => owner.put(base, { apiCacheTTL: 321 }), (s) => s?.cacheTtl === 321],
       [
         "PUT api-config",
         () => owner.put(`${base}/api-config`, { apiOrigin: "https://api.example.com/v2" }),

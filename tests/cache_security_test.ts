@@ -98,16 +98,18 @@ dbTest("cache-refresh secrets: listed never, hash never, wrong forms all 404", a
     assertEquals(r.status, 200, path);
     assert(!echoes(r.body, secret) && !echoes(r.body, hash), `${path}: ${r.text}`);
   }
-  const recv = (s: string) => ({
+  const recv = (s: string, status = 404) => ({
     method: "POST",
     path: `/api/webhooks/cache-refresh/${id}/${s}`,
     body: {},
-    status: 404,
+    status,
   });
+  // A secret no issued one can be (NUL, over the path-parameter cap) is refused before any
+  // lookup as a 400 naming the parameter; a well-formed wrong one is 404.
   await expectRefusals(new Client(app), [
-    recv(`${secret}%00`),
-    recv(`${secret}${over(2000)}`),
-    recv(encodeURIComponent(`${secret}\u0000`)),
+    recv(`${secret}%00`, 400),
+    recv(`${secret}${over(2000)}`, 400),
+    recv(encodeURIComponent(`${secret}\u0000`), 400),
     recv(secret.toUpperCase()),
   ]);
 });

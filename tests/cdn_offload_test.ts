@@ -37,7 +37,7 @@ async function offloadTenant(app: TestApp, cdnOffload: boolean) {
     apiOrigin: up.url,
     apiAuthMode: "bearer",
     token: "tok",
-    cacheTTL: 120,
+    apiCacheTTL: 120,
     cdnOffload,
   });
   const id = await tenantIdOf(app, slug);

@@ -89,7 +89,7 @@ flakyTest(
       flaky.state.failing = false;
     }
     assertEquals(r.status, 200, r.text);
-    assertEquals((await owner.get(base)).body.value.cacheTTL, 321, "committed");
+    assertEquals((await owner.get(base)).body.value.apiCacheTTL, 321, "committed");
     // A projection that read the generation before the write committed and the tenant
     // after it can land first: the new state at the old generation (it is at least that
     // new, projector.ts). The write's own generation follows it.

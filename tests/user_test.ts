@@ -23,7 +23,7 @@ dbTest(
     // Bearer writes need no Origin: tokens are not ambient credentials, so there is no CSRF.
     const slug = await createTenant(cli);
     assertEquals(
-      (await cli.request("PUT", `/api/tenants/${slug}`, { cacheTTL: 30 }, {
+      (await cli.request("PUT", `/api/tenants/${slug}`, { apiCacheTTL: 30 }, {
         origin: "https://elsewhere.example",
       })).status,
       200,
