@@ -55,6 +55,8 @@ dbTest("tokens: create shows the token once, the list shows it, revoke asks firs
   });
   assertEquals(created.status, 303);
   const once = await user.get("/account/tokens");
+  // JSX drops the line break after "scopes:": the words ran together ("scopes:read").
+  assertStringIncludes(once.text, "scopes: <strong>read</strong>");
   const token = once.text.match(/cly_pat_[A-Za-z0-9_-]+/)?.[0];
   assert(token, "the new token is shown after creating it");
   assertStringIncludes(once.text, "ci-deploy");

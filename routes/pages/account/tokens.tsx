@@ -11,6 +11,7 @@ export async function tokensPage({ s, auth }: AccountCtx) {
       <p>
         A personal access token acts as you on the API (<code>Authorization: Bearer …</code>), for
         scripts and CI. It has your access to every tenant you belong to, limited by its scopes:
+        {" "}
         <strong>read</strong> (look only), <strong>write</strong>{" "}
         (change content and settings your role allows), <strong>admin</strong>{" "}
         (also tenant admin and owner actions, your account and making more tokens). Changing or
