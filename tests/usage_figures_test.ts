@@ -8,7 +8,7 @@ import { dbTest, tenantIdOf } from "./harness.ts";
 import { tenantOnUpstream } from "./edge_traffic.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { usageCharts } from "../lib/dashboard/usage_charts.ts";
-import { formatPercent } from "../lib/dashboard/format.ts";
+import { formatCount, formatPercent } from "../lib/dashboard/format.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
@@ -46,6 +46,10 @@ dbTest(
       assertEquals(statValue(overview, "Cache hit ratio"), shown, "Overview");
       const usage = (await owner.get(`/dashboard/${slug}/usage`)).text;
       assertEquals(statValue(usage, "Cache hit ratio"), shown, "Usage headline");
+      // saved = requests that never reached the origin, the same on both pages
+      const saved = formatCount(api.requests - api.originRequests);
+      assertEquals(statValue(overview, "Origin requests saved"), saved, "Overview saved");
+      assertEquals(statValue(usage, "Origin requests saved"), saved, "Usage saved");
       const charts = await usageCharts(app.services, await tenantIdOf(app, slug), "2026-11");
       assertEquals(charts.current.hitRatio[21], api.cacheHitRatio, "per-day series, Nov 22");
     } finally {

@@ -22,3 +22,16 @@ export function cacheHitRatio(u: { hits: number; misses: number; stale: number }
 export function errorRate(u: { errors: number; requests: number }): number {
   return fraction4(u.errors, u.requests);
 }
+
+/**
+ * What the cache saved the origin: requests and bytes answered without reaching it
+ * (requests − originRequests, bytes − originBytes), never below 0.
+ */
+export function savedByCache(
+  u: { requests: number; bytes: number; originRequests: number; originBytes: number },
+): { requests: number; bytes: number } {
+  return {
+    requests: Math.max(0, u.requests - u.originRequests),
+    bytes: Math.max(0, u.bytes - u.originBytes),
+  };
+}

@@ -2,14 +2,16 @@
 import type { TenantAreaPage } from "./shell.tsx";
 import { tenantOverview } from "../../../lib/dashboard/overview.ts";
 import { ApiForm, Field } from "../../../components/ApiForm.tsx";
-import { Empty, Stat } from "../../../components/ui.tsx";
-import { formatPercent } from "../../../lib/dashboard/format.ts";
+import { Bytes, Empty, Stat } from "../../../components/ui.tsx";
+import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
+import { savedByCache } from "../../../lib/usage/figures.ts";
 import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
 import { VERSION as SDK_VERSION } from "../../../sdk/mod.ts";
 
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
   const { thisMonth, lastMonth } = o;
+  const saved = savedByCache(thisMonth);
   const v = t.view;
   const steps = [
     !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
@@ -22,6 +24,14 @@ export const overviewPage: TenantAreaPage = async (t) => {
         <Stat
           label={`Cache hit ratio, ${thisMonth.period}`}
           value={formatPercent(thisMonth.cacheHitRatio)}
+        />
+        <Stat
+          label={`Origin requests saved, ${thisMonth.period}`}
+          value={formatCount(saved.requests)}
+        />
+        <Stat
+          label={`Origin bandwidth saved, ${thisMonth.period}`}
+          value={<Bytes n={saved.bytes} />}
         />
         <Stat label="Custom domains" value={o.domains.length} />
       </div>

@@ -6,6 +6,7 @@ import { tenantAnalytics } from "../../../lib/usage/analytics.ts";
 import { currentPeriod, PERIOD_RE } from "../../../lib/usage/query.ts";
 import { usageCharts } from "../../../lib/dashboard/usage_charts.ts";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
+import { savedByCache } from "../../../lib/usage/figures.ts";
 
 /** "+12 %" / "−3 %" against last month, or "new" when last month had none. */
 function change(now: number, before: number): string {
@@ -22,6 +23,7 @@ export const usagePage: TenantAreaPage = async (t) => {
     tenantAnalytics(t.s, t.tenant.id, period),
     usageCharts(t.s, t.tenant.id, period),
   ]);
+  const saved = savedByCache(a.totals);
   const dayLabels = charts.current.days.map((d) => String(Number(d.slice(8))));
   const prevName = `Last month (${charts.previousPeriod})`;
   const curName = period === now ? `This month (${period})` : period;
@@ -60,6 +62,8 @@ export const usagePage: TenantAreaPage = async (t) => {
         />
         <Stat label="Cache hit ratio" value={formatPercent(a.totals.cacheHitRatio)} />
         <Stat label="Error rate (5xx)" value={formatPercent(a.totals.errorRate)} />
+        <Stat label="Origin requests saved" value={formatCount(saved.requests)} />
+        <Stat label="Origin bandwidth saved" value={<Bytes n={saved.bytes} />} />
       </div>
       <section class="card">
         <BarChart
@@ -94,11 +98,11 @@ export const usagePage: TenantAreaPage = async (t) => {
         <h2>Status codes and paths</h2>
         <p class="muted">{a.sampled.note}</p>
         <BarChart
-          title="Status codes (sampled)"
-          labels={Object.keys(a.sampled.statusClasses)}
-          series={[{ name: "Requests", values: Object.values(a.sampled.statusClasses) }]}
+          title="Status codes"
+          labels={Object.keys(a.totals.statusClasses)}
+          series={[{ name: "Requests", values: Object.values(a.totals.statusClasses) }]}
           format={formatCount}
-          empty="No sampled requests this month"
+          empty="No requests this month"
         />
         <h3>Top paths (sampled)</h3>
         {a.sampled.topPaths.length === 0
