@@ -17,6 +17,10 @@ export type PageUser = {
   emailVerified?: boolean;
   /** False when the server has no MAIL_TRANSPORT_URL: no link can be mailed. */
   mailConfigured?: boolean;
+  /** OAuth sign-in providers this server offers (the banner warns of a takeover only then). */
+  oauthProviders?: string[];
+  /** The banner was hidden for this browser session. */
+  verifyBannerDismissed?: boolean;
 };
 
 export type LayoutProps = {
@@ -70,8 +74,13 @@ export function Layout({ title, user, side, children }: LayoutProps) {
             <div id="announce" class="announce" aria-live="polite">
               {ctx.flash && <Notice outcome={ctx.flash} />}
             </div>
-            {user?.emailVerified === false && (
-              <VerifyEmailBanner email={user.email} canMail={user.mailConfigured !== false} />
+            {user?.emailVerified === false && !user.verifyBannerDismissed && (
+              <VerifyEmailBanner
+                email={user.email}
+                canMail={user.mailConfigured !== false}
+                oauth={user.oauthProviders ?? []}
+                back={ctx.path}
+              />
             )}
             <div id="content">{children}</div>
           </main>

@@ -7,7 +7,7 @@
  * each kind's fields are a group marked `data-provider-kind`, and the derived
  * origins are shown per kind with the identifier as a placeholder.
  */
-import { Field, Select } from "./ApiForm.tsx";
+import { Field, Hidden, Select } from "./ApiForm.tsx";
 import {
   type CmsKind,
   describeProvider,
@@ -70,14 +70,20 @@ export type ProviderFieldsProps = {
   env?: ProviderEnv;
   /** What the server derived for the stored values (edit mode shows it as is). */
   described?: ReturnType<typeof describeProvider>;
+  /**
+   * The create form's chosen kind (issue 24): only its fields, with `cms` as a hidden input
+   * (the kind is picked in a form of its own first, so it works without JavaScript).
+   */
+  pick?: CmsKind;
 };
 
 /** Identifier fields, website domain and derived origins for one kind or all of them. */
 export function ProviderFields(p: ProviderFieldsProps) {
-  const kinds = p.cms ? [p.cms] : PROVIDER_KINDS;
+  const kinds = p.cms ? [p.cms] : p.pick ? [p.pick] : PROVIDER_KINDS;
   return (
     <div class="provider-fields">
-      {!p.cms && (
+      {!p.cms && p.pick && <Hidden name="cms" value={p.pick} />}
+      {!p.cms && !p.pick && (
         <Select
           name="cms"
           label="CMS"

@@ -1,42 +1,64 @@
 /**
- * Shown on every signed-in page until the user confirms their address (docs/decisions.md
- * "Email verification"), with a resend button that works without JavaScript (form bridge).
+ * Shown on signed-in pages until the user confirms their address (docs/decisions.md "Email
+ * verification"). It says only what applies on this server (issue 24): the takeover warning
+ * names the OAuth sign-in providers the server offers (none: no warning), the mail sentences
+ * need MAIL_TRANSPORT_URL. "Hide" keeps it away for the browser session (a session cookie);
+ * both forms work without JavaScript.
  */
 import { ApiForm } from "./ApiForm.tsx";
 
-export function VerifyEmailBanner({ email, canMail }: { email: string; canMail: boolean }) {
-  if (!canMail) {
-    // An embedded or mail-less installation: saying "we mailed a link" would be untrue.
-    return (
-      <div class="notice warn" role="status" data-verify-email>
-        <p>
-          <strong>Your email address is not confirmed.</strong>{" "}
-          This server sends no mail (its operator has not set{" "}
-          <code>MAIL_TRANSPORT_URL</code>), so no link was sent to{" "}
-          <strong>{email}</strong>. Until the address is confirmed, a GitHub or Google sign-in as
-          this address takes the account over: its password and API tokens end.
-        </p>
-      </div>
-    );
-  }
+const NAMES: Record<string, string> = { github: "GitHub", google: "Google" };
+
+export function VerifyEmailBanner(
+  { email, canMail, oauth, back }: {
+    email: string;
+    canMail: boolean;
+    oauth: string[];
+    back: string;
+  },
+) {
+  const providers = oauth.map((p) => NAMES[p] ?? p).join(" or ");
+  const ways = [canMail && "a password reset by mail", providers && `a ${providers} sign-in`]
+    .filter(Boolean).join(" or ");
+  const risk = ways
+    ? ` Until then, ${ways} as this address takes the account over: its password and API tokens end.`
+    : "";
   return (
     <div class="notice warn" role="status" data-verify-email>
       <p>
-        <strong>Confirm your email address.</strong> We mailed a link to <strong>{email}</strong>
-        {" "}
-        (it works for 24 hours, opened while logged in). Until then, a password reset by mail or a
-        GitHub or Google sign-in as this address takes the account over: its password and API tokens
-        end.
+        {canMail
+          ? (
+            <>
+              <strong>Confirm your email address.</strong> We mailed a link to{" "}
+              <strong>{email}</strong> (it works for 24 hours, opened while logged in).
+            </>
+          )
+          : (
+            <>
+              <strong>Your email address is not confirmed.</strong>{" "}
+              This server sends no mail (its operator has not set{" "}
+              <code>MAIL_TRANSPORT_URL</code>), so no link was sent to <strong>{email}</strong>.
+            </>
+          )}
+        {risk}
       </p>
-      <ApiForm
-        api="/api/auth/verify-email/resend"
-        submit="Mail a new link"
-        busy="Sending…"
-        done="A new link is on its way: check your mail."
-        layout="inline"
-        secondary
-        label="Resend the verification mail"
-      />
+      <div class="actions">
+        {canMail && (
+          <ApiForm
+            api="/api/auth/verify-email/resend"
+            submit="Mail a new link"
+            busy="Sending…"
+            done="A new link is on its way: check your mail."
+            layout="inline"
+            secondary
+            label="Resend the verification mail"
+          />
+        )}
+        <form method="post" action="/verify-email/dismiss" aria-label="Hide the banner">
+          <input type="hidden" name="next" value={back} />
+          <button type="submit" class="link">Hide for this session</button>
+        </form>
+      </div>
     </div>
   );
 }

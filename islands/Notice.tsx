@@ -29,6 +29,11 @@ export function Notice({ outcome }: { outcome: FormOutcome }) {
           <button type="button" class="secondary" data-copy={outcome.reveal.value}>Copy</button>
         </div>
       )}
+      {outcome.link && (
+        <p>
+          <a href={outcome.link.href}>{outcome.link.label}</a>
+        </p>
+      )}
       {!outcome.ok && (
         <p class="muted">
           {fields.length

@@ -175,6 +175,15 @@ document.addEventListener("click", async (e) => {
   }
 });
 
+// A GET form marked data-autosubmit (the new-tenant CMS picker) goes as soon as its select
+// changes; without JavaScript its own button does it.
+document.addEventListener("change", (e) => {
+  const select = e.target as HTMLSelectElement;
+  if (select.tagName === "SELECT" && select.form?.matches("form[data-autosubmit]")) {
+    select.form.submit();
+  }
+});
+
 hydrateIslands(document);
 localTimes(document);
 document.documentElement.dataset.js = "ready";

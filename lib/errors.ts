@@ -124,6 +124,11 @@ export const unauthorized = (message = "Authentication required") =>
   new ApiError(401, "unauthorized", message);
 export const forbidden = (message = "Forbidden", code: ErrorCode = "forbidden") =>
   new ApiError(403, code, message);
+/** Where the plans are shown: every refusal that names a plan links there (issue 24). */
+export const PLAN_PAGE = "/account/billing#plans";
+/** A 403 naming a plan, with the plan page in `details.planPage` and in the message. */
+export const planRefusal = (message: string, code: "plan_limit" | "plan_required") =>
+  new ApiError(403, code, `${message} (plans: ${PLAN_PAGE})`, { planPage: PLAN_PAGE });
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
 export const conflict = (message: string) => new ApiError(409, "conflict", message);
 export const tooManyRequests = (retryAfterSeconds: number, message = "Too many requests") =>

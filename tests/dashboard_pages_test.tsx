@@ -299,7 +299,9 @@ dbTest("with data, every area shows the server's records in people's terms", asy
   const domains = await page("domains");
   assertStringIncludes(domains, "cdn.example.com");
   assertStringIncludes(domains, 'class="badge warn">pending');
-  assertStringIncludes(domains, `data-copy="${slug}.localhost"`);
+  // the shared CNAME target to copy (issue 24), the tenant host named as the alternative
+  assertStringIncludes(domains, 'data-copy="proxy.localhost"');
+  assertStringIncludes(domains, `<code>${slug}.localhost</code>`);
   assertStringIncludes(await page("webhooks"), "sanity");
   const ai = await page("ai");
   assertStringIncludes(ai, "Translate");

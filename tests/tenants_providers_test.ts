@@ -204,6 +204,7 @@ dbTest(
   async (app) => {
     const owner = await signUp(app);
     const home = await owner.get("/dashboard");
+    // every kind can be picked; only the picked kind's fields show (issue 24)
     for (
       const kind of [
         "contentful",
@@ -216,8 +217,14 @@ dbTest(
         "generic",
       ]
     ) {
-      assertMatch(home.text, new RegExp(`data-provider-kind="${kind}"`), kind);
+      assertMatch(home.text, new RegExp(`<option[^>]*value="${kind}"`), kind);
+      const picked = await owner.get(`/dashboard?cms=${kind}`);
+      assertEquals(
+        [...picked.text.matchAll(/data-provider-kind="([a-z]+)"/g)].map((m) => m[1]),
+        [kind],
+      );
     }
+    assertEquals((home.text.match(/data-provider-kind=/g) ?? []).length, 1, "contentful first");
     assertMatch(home.text, /name="spaceId"/);
     assertMatch(home.text, /https:\/\/images\.ctfassets\.net\/\{spaceId\}/);
     await owner.post("/api/tenants", {

@@ -17,6 +17,8 @@ export type FormOutcome = {
   reveal?: { label: string; value: string };
   /** Field path → why the server refused it. */
   fields?: Record<string, string>;
+  /** Where to go about it: a refusal naming a plan links to the plan page (issue 24). */
+  link?: { href: string; label: string };
 };
 
 const TTL_MS = 120_000;

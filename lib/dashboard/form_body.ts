@@ -162,5 +162,12 @@ export function outcomeFrom(
       if (typeof f.path === "string" && typeof f.message === "string") fields[f.path] = f.message;
     }
   }
-  return Object.keys(fields).length ? { ok: false, message, fields } : { ok: false, message };
+  const out: FormOutcome = Object.keys(fields).length
+    ? { ok: false, message, fields }
+    : { ok: false, message };
+  const planPage = (err?.details as { planPage?: unknown } | undefined)?.planPage;
+  if (typeof planPage === "string" && planPage.startsWith("/")) {
+    out.link = { href: planPage, label: "See the plans" };
+  }
+  return out;
 }

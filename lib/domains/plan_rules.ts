@@ -7,7 +7,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { domains } from "../db/schema/mod.ts";
-import { ApiError, badRequest } from "../errors.ts";
+import { badRequest, planRefusal } from "../errors.ts";
 import type { PlanCode } from "../billing/plans.ts";
 import { billedTenants, billingOwner } from "../billing/owners.ts";
 import { accountPlan, findBilling } from "../billing/account.ts";
@@ -66,11 +66,7 @@ export async function checkDomainRules(s: Services, tenantId: number, hostname: 
   const owner = await billingOwner(s, tenantId);
   const plan = owner ? await accountPlan(s, owner) : "free";
   if (plan !== "pro") {
-    throw new ApiError(
-      403,
-      "plan_required",
-      "Custom domains need the pro plan: upgrade to add one",
-    );
+    throw planRefusal("Custom domains need the pro plan: upgrade to add one", "plan_required");
   }
 }
 

@@ -7,7 +7,7 @@ import { slugProblem } from "./slug.ts";
 import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
 import type { CmsKind } from "../providers/mod.ts";
 import { validateUpstreamOrigin } from "./upstream.ts";
-import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
+import { badRequest, conflict, notFound, planRefusal } from "../errors.ts";
 import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
 import {
   ASSET_TTL_KINDS,
@@ -221,7 +221,7 @@ async function checkTenantLimit(tx: Tx, userId: string, plan: Plan): Promise<voi
   const [{ n }] = await tx.select({ n: count() }).from(tenantMembers)
     .where(and(eq(tenantMembers.userId, userId), eq(tenantMembers.role, "owner")));
   if (n >= plan.tenants) {
-    throw forbidden(
+    throw planRefusal(
       `Plan limit reached: ${plan.code} plan allows ${plan.tenants} tenant(s)`,
       "plan_limit",
     );

@@ -5,14 +5,15 @@ import { Layout } from "../../components/Layout.tsx";
 import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
-import { ProviderFields } from "../../components/ProviderFields.tsx";
+import { PROVIDER_LABELS, ProviderFields } from "../../components/ProviderFields.tsx";
+import { type CmsKind, PROVIDER_KINDS } from "../../lib/providers/mod.ts";
 import { DEFAULT_ALLOWED_TYPES } from "../../lib/providers/content_types.ts";
 import { providerEnv } from "../../lib/tenants/provider_input.ts";
 import { PlanCard } from "../../components/PlanCard.tsx";
 import { billingView } from "../../lib/billing/state.ts";
 import { findBilling } from "../../lib/billing/account.ts";
 import { billingEnabled } from "../../lib/config.ts";
-import { ApiForm, Field } from "../../components/ApiForm.tsx";
+import { ApiForm, Field, Select } from "../../components/ApiForm.tsx";
 import { Empty, TableWrap } from "../../components/ui.tsx";
 import { tenantHref } from "../../components/nav.ts";
 import { tenantPages } from "./tenant/mod.tsx";
@@ -25,6 +26,10 @@ export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.get("/dashboard", async (c) => {
+    const asked = c.req.query("cms") ?? "";
+    const chosen: CmsKind = (PROVIDER_KINDS as readonly string[]).includes(asked)
+      ? asked as CmsKind
+      : "contentful";
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
@@ -77,8 +82,28 @@ export function dashboardPages(): Hono<AppEnv> {
             </TableWrap>
           )}
         {billing && <PlanCard billing={billing} />}
-        <section class="card">
+        <section class="card" id="new-tenant">
           <h2>New tenant</h2>
+          {
+            /* The kind first, then only its fields (issue 24): a GET form, so it works without
+              JavaScript; with it, picking a kind reloads at once (islands/client.tsx). */
+          }
+          <form
+            method="get"
+            action="/dashboard#new-tenant"
+            class="kind-picker"
+            data-autosubmit=""
+            aria-label="Pick the CMS"
+          >
+            <Select
+              name="cms"
+              label="CMS"
+              value={chosen}
+              options={PROVIDER_KINDS.map((k) => ({ value: k, label: PROVIDER_LABELS[k] }))}
+              hint="Pick it first: the form below then asks only for its fields"
+            />
+            <button type="submit" class="secondary" data-nojs="">Show its fields</button>
+          </form>
           <ApiForm
             api="/api/tenants"
             submit="Create tenant"
@@ -95,6 +120,7 @@ export function dashboardPages(): Hono<AppEnv> {
               hint="Lowercase letters, digits and hyphens; part of the proxy host"
             />
             <ProviderFields
+              pick={chosen}
               tenantOrigin={`${
                 new URL(s.config.publicUrl).protocol
               }//{slug}.${s.config.proxyDomain}`}

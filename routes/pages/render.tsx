@@ -36,6 +36,9 @@ export async function page(c: Context<AppEnv>, vnode: VNode, status = 200): Prom
   return c.html("<!doctype html>" + html, status as 200);
 }
 
+/** Session cookie (no Max-Age) that hides the verification banner (POST /verify-email/dismiss). */
+export const VERIFY_BANNER_COOKIE = "cachely_verify_banner_hidden";
+
 export function pageUser(c: Context<AppEnv>) {
   const auth = c.get("auth");
   return auth
@@ -44,6 +47,8 @@ export function pageUser(c: Context<AppEnv>) {
       isAdmin: auth.isAdmin,
       emailVerified: auth.user.emailVerifiedAt !== null,
       mailConfigured: Boolean(c.get("services").config.mailTransportUrl),
+      oauthProviders: Object.keys(c.get("services").config.oauth),
+      verifyBannerDismissed: getCookie(c, VERIFY_BANNER_COOKIE) === "1",
     }
     : null;
 }

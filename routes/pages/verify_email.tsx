@@ -7,10 +7,20 @@ import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { ApiForm, Hidden } from "../../components/ApiForm.tsx";
-import { page, pageUser } from "./render.tsx";
+import { page, pageUser, VERIFY_BANNER_COOKIE } from "./render.tsx";
+import { setCookie } from "hono/cookie";
 
 export function verifyEmailPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Hides the banner for the browser session: a session cookie, then back where it was.
+  app.post("/verify-email/dismiss", async (c) => {
+    const form = await c.req.parseBody().catch(() => ({} as Record<string, unknown>));
+    const next = typeof form.next === "string" && /^\/(?![/\\])/.test(form.next)
+      ? form.next
+      : "/dashboard";
+    setCookie(c, VERIFY_BANNER_COOKIE, "1", { path: "/", httpOnly: true, sameSite: "Lax" });
+    return c.redirect(next, 303);
+  });
   app.get("/verify-email", (c) => {
     const token = c.req.query("token") ?? "";
     const user = pageUser(c);

@@ -101,8 +101,10 @@ Deno.test({
       await page.click('button[type="submit"]');
       await page.waitForURL(`${origin}/dashboard`);
       assertStringIncludes(await page.textContent("main") ?? "", "No tenants yet");
-      await page.fill('input[name="slug"]', "acme");
+      // the CMS first: the form then shows only its fields (issue 24)
       await page.selectOption('select[name="cms"]', "generic");
+      await page.waitForURL(/cms=generic/);
+      await page.fill('input[name="slug"]', "acme");
       await page.click('button:has-text("Create tenant")');
       await page.waitForURL(dash);
 

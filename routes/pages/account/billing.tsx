@@ -11,7 +11,7 @@ import { accountMonth, type QuotaState } from "../../../lib/billing/quota.ts";
 import { QuotaBanner } from "../../../components/QuotaBanner.tsx";
 import { billingEnabled } from "../../../lib/config.ts";
 import { PlanCard } from "../../../components/PlanCard.tsx";
-import { Empty, Time } from "../../../components/ui.tsx";
+import { Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { ApiForm } from "../../../components/ApiForm.tsx";
 import { formatBytes, formatCount } from "../../../lib/dashboard/format.ts";
 
@@ -30,6 +30,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
   }
   return (
     <>
+      <Plans s={s} current={billing.plan} payments={payments} />
       {billing.quotas && <QuotaUsage billing={billing} quota={quota} />}
       {payments && <PlanCard billing={billing} />}
       <section class="card">
@@ -108,6 +109,54 @@ function QuotaUsage({ billing, quota }: { billing: View; quota: QuotaState }) {
           </dd>,
         ])}
       </dl>
+    </section>
+  );
+}
+
+/**
+ * The plans (lib/billing/plans.ts), where every refusal naming a plan links (issue 24).
+ * Without Stripe they are still shown, with who can change a plan here.
+ */
+function Plans(
+  { s, current, payments }: { s: AccountCtx["s"]; current: string; payments: boolean },
+) {
+  const plans = Object.values(s.config.plans);
+  return (
+    <section class="card" id="plans">
+      <h2>Plans</h2>
+      {!payments && (
+        <p class="notice warn">
+          Payments are not enabled on this server: nothing can be bought here. An administrator of
+          this server sets an account's plan.
+        </p>
+      )}
+      <TableWrap label="Plans">
+        <thead>
+          <tr>
+            <th>Plan</th>
+            <th>Price</th>
+            <th>Tenants</th>
+            <th>Included per month</th>
+            <th>Over the limit</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plans.map((p) => (
+            <tr key={p.code} aria-current={p.code === current ? "true" : undefined}>
+              <td>
+                {p.code}
+                {p.code === current ? " (yours)" : ""}
+              </td>
+              <td>{p.priceUsd === 0 ? "free" : `${p.priceUsd} USD/month`}</td>
+              <td>{p.tenants ?? "unlimited"}</td>
+              <td>
+                {formatCount(p.monthlyRequests)} requests, {formatBytes(p.monthlyBytes)}
+              </td>
+              <td>{p.overLimit === "pause" ? "paused until next month" : "metered overage"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </TableWrap>
     </section>
   );
 }
