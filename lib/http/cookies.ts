@@ -21,15 +21,23 @@ function publicUrlOf(c: Context): string {
   return c.get("services").config.publicUrl;
 }
 
-/** Sets one of our cookies: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure on https. */
-export function setAppCookie(c: Context, base: string, value: string, maxAgeSeconds: number) {
+/**
+ * Sets one of our cookies: HttpOnly, SameSite=Lax, Path=/, no Domain, Secure on https.
+ * `maxAgeSeconds` null: a session cookie (gone when the browser session ends).
+ */
+export function setAppCookie(
+  c: Context,
+  base: string,
+  value: string,
+  maxAgeSeconds: number | null,
+) {
   const publicUrl = publicUrlOf(c);
   setCookie(c, appCookieName(base, publicUrl), value, {
     httpOnly: true,
     sameSite: "Lax",
     secure: secureSite(publicUrl),
     path: "/",
-    maxAge: Math.floor(maxAgeSeconds),
+    ...(maxAgeSeconds === null ? {} : { maxAge: Math.floor(maxAgeSeconds) }),
   });
 }
 

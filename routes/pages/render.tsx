@@ -48,7 +48,7 @@ export function pageUser(c: Context<AppEnv>) {
       emailVerified: auth.user.emailVerifiedAt !== null,
       mailConfigured: Boolean(c.get("services").config.mailTransportUrl),
       oauthProviders: Object.keys(c.get("services").config.oauth),
-      verifyBannerDismissed: getCookie(c, VERIFY_BANNER_COOKIE) === "1",
+      verifyBannerDismissed: readAppCookie(c, VERIFY_BANNER_COOKIE) === "1",
     }
     : null;
 }

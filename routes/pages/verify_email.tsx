@@ -8,7 +8,7 @@ import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { ApiForm, Hidden } from "../../components/ApiForm.tsx";
 import { page, pageUser, VERIFY_BANNER_COOKIE } from "./render.tsx";
-import { setCookie } from "hono/cookie";
+import { setAppCookie } from "../../lib/http/cookies.ts";
 
 export function verifyEmailPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -18,7 +18,7 @@ export function verifyEmailPages(): Hono<AppEnv> {
     const next = typeof form.next === "string" && /^\/(?![/\\])/.test(form.next)
       ? form.next
       : "/dashboard";
-    setCookie(c, VERIFY_BANNER_COOKIE, "1", { path: "/", httpOnly: true, sameSite: "Lax" });
+    setAppCookie(c, VERIFY_BANNER_COOKIE, "1", null);
     return c.redirect(next, 303);
   });
   app.get("/verify-email", (c) => {
