@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 // Stored AI outputs (issue 28): provenance, listing with cursor paging, review mode,
 // approve / reject / edit / pin through the real edge, the fake model and PGlite/PostgreSQL.
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { Client, createTenant, signUp } from "./harness.ts";
 import { activeRule, aiTest, rulesPath } from "./ai_helpers.ts";
 import { startUpstream } from "./fakes/upstream.ts";
@@ -141,6 +141,7 @@ aiTest("review mode serves the source until approval, then the output", async (a
     assertEquals(queue.status, 200);
     assert(queue.text.includes("pending: <!-- -->2") || queue.text.includes("pending: 2"));
     assert(queue.text.includes("Approve all 2 shown"), "bulk approve offered");
+    assertMatch(queue.text, /<h2>Pending(<!-- -->)? outputs/, "the heading starts with a capital");
 
     const hello = pending.find((o: any) => o.source === "hello");
     const ok = await t.owner.post(`${t.outputs}/${hello.id}/approve`, { version: hello.version });

@@ -58,7 +58,11 @@ export const aiReviewPage: TenantAreaPage = async (t) => {
         )}
       </section>
       <section class="card">
-        <h2>{status.replace("_", " ")} outputs{ruleId ? ` of rule #${ruleId}` : ""}</h2>
+        {/* A heading starts with a capital: "Pending outputs", not "pending outputs". */}
+        <h2>
+          {status[0].toUpperCase() + status.slice(1).replace("_", " ")} outputs
+          {ruleId ? ` of rule #${ruleId}` : ""}
+        </h2>
         {page.outputs.length === 0
           ? <Empty title="Nothing here">No outputs with this status.</Empty>
           : <OutputsTable t={t} outputs={page.outputs} label="Outputs to review" />}
