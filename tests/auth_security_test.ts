@@ -313,3 +313,52 @@ Deno.test({
       assertEquals((await squat.get("/api/auth/me")).body.user.emailVerified, false);
     }),
 });
+
+Deno.test({
+  name: "OAuth takeover: the members and invites the squatter added are shown, then removed",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withWorld(async (app, fake) => {
+      const squatter = await signUp(app, "victim@example.com");
+      const slug = await createTenant(squatter);
+      const friend = await signUp(app, "friend@example.com");
+      const inv = await squatter.post(`/api/tenants/${slug}/members/invite`, {
+        email: "friend@example.com",
+        role: "admin",
+      });
+      assertEquals(inv.status, 200, inv.text);
+      assertEquals(
+        (await friend.post("/api/invites/accept", { token: inv.body.token })).status,
+        200,
+      );
+      const pending = await squatter.post(`/api/tenants/${slug}/members/invite`, {
+        email: "later@example.com",
+        role: "viewer",
+      });
+      assertEquals(pending.status, 200, pending.text);
+
+      fake.state.identity = { email: "victim@example.com", verified: true };
+      const victim = new Client(app);
+      assertEquals((await signInWithGitHub(victim)).status, 302);
+      const review = (await victim.get("/api/user/takeover-review")).body.review;
+      assertEquals(
+        review.members.map((m: { email: string; role: string }) => [m.email, m.role]),
+        [["friend@example.com", "admin"]],
+      );
+      assertEquals(review.invites.map((i: { email: string }) => i.email), ["later@example.com"]);
+      const page = await victim.get("/account/profile");
+      assertStringIncludes(page.text, "data-takeover-review");
+      assertStringIncludes(page.text, "friend@example.com");
+      // Until the owner confirms, nothing is removed.
+      assertEquals((await friend.get(`/api/tenants/${slug}`)).status, 200);
+
+      const confirmed = await victim.post("/api/user/takeover-review/confirm", {});
+      assertEquals(confirmed.body, { removedMembers: 1, revokedInvites: 1 });
+      assertEquals((await friend.get(`/api/tenants/${slug}`)).status, 404);
+      assertEquals((await victim.get("/api/user/takeover-review")).body.review, null);
+      const members = (await victim.get(`/api/tenants/${slug}/members`)).body;
+      assert(!JSON.stringify(members).includes("friend@example.com"));
+      assert(!JSON.stringify(members).includes("later@example.com"));
+    }),
+});

@@ -13,6 +13,7 @@ import { randomToken } from "../crypto/mod.ts";
 import { hashPassword } from "./password.ts";
 import { deleteUserSessions } from "./sessions.ts";
 import { dropPendingVerification } from "./email_verification.ts";
+import { markTakeoverReview } from "./takeover_review.ts";
 
 export type ClaimResult = { claimed: boolean; tokensRevoked: number; sessionsEnded: number };
 
@@ -42,6 +43,8 @@ export async function claimUnverifiedAccount(
   });
   if (!revoked) return { claimed: false, tokensRevoked: 0, sessionsEnded: 0 };
   const sessionsEnded = await deleteUserSessions(s.kv, userId);
+  // The members the previous holder added are shown to the owner to remove (takeover_review.ts).
+  await markTakeoverReview(s, userId, now.getTime());
   await dropPendingVerification(s.kv, userId);
   const result = { claimed: true, tokensRevoked: revoked.length, sessionsEnded };
   s.log.info("unverified account claimed by the address owner", { userId, via, ...result });

@@ -22,6 +22,7 @@ import {
 } from "../../lib/auth/tokens_schema.ts";
 import { TOKEN_SCOPES } from "../../lib/auth/token_scopes.ts";
 import { replacePassword } from "../../lib/auth/password_change.ts";
+import { confirmTakeoverReview, takeoverReview } from "../../lib/auth/takeover_review.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
 import { okSchema } from "../../lib/http/shapes.ts";
 
@@ -96,6 +97,24 @@ export function userRoutes(): Routes {
       return c.json({ ok: true });
     },
   );
+
+  app.get("/takeover-review", {
+    access: access.session,
+    summary:
+      "After taking over a squatted account: the members and invites the previous holder added",
+  }, async (c) => {
+    const auth = requireAuth(c);
+    return c.json({ review: await takeoverReview(c.get("services"), auth.user.id) });
+  });
+
+  app.post("/takeover-review/confirm", {
+    access: access.session,
+    summary: "Removes the members and revokes the invites the takeover review lists",
+    tokenScope: "admin",
+  }, async (c) => {
+    const auth = requireAuth(c);
+    return c.json(await confirmTakeoverReview(c.get("services"), auth.user.id));
+  });
 
   app.patch(
     "/profile",

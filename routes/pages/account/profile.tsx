@@ -2,11 +2,47 @@
 import type { AccountCtx } from "./shell.tsx";
 import { ApiForm, Field } from "../../../components/ApiForm.tsx";
 import { Time } from "../../../components/ui.tsx";
+import { type TakeoverReview, takeoverReview } from "../../../lib/auth/takeover_review.ts";
 
-export function profilePage({ auth }: AccountCtx) {
+/** After a takeover of a squatted account: who the previous holder let in, to remove. */
+function TakeoverReviewCard({ review }: { review: TakeoverReview }) {
+  const none = review.members.length === 0 && review.invites.length === 0;
+  return (
+    <section class="card" data-takeover-review>
+      <h2>Review who the previous holder let in</h2>
+      <p>
+        Someone had registered this address before you proved it was yours (
+        <Time at={review.claimedAt} />). Their password, tokens and sessions have ended.
+        {none ? " They added no members and sent no invites." : " They added these:"}
+      </p>
+      <ul>
+        {review.members.map((m) => (
+          <li key={`m${m.tenant}${m.userId}`}>
+            {m.email} ({m.role}) in {m.tenant}
+          </li>
+        ))}
+        {review.invites.map((i) => (
+          <li key={`i${i.tenant}${i.email}`}>
+            invite to {i.email} ({i.role}) for {i.tenant}
+          </li>
+        ))}
+      </ul>
+      <ApiForm
+        api="/api/user/takeover-review/confirm"
+        submit={none ? "Dismiss" : "Remove them"}
+        done="Removed"
+        confirm={none ? undefined : "Remove these members and revoke these invites?"}
+      />
+    </section>
+  );
+}
+
+export async function profilePage({ s, auth }: AccountCtx) {
   const u = auth.user;
+  const review = await takeoverReview(s, u.id);
   return (
     <>
+      {review && <TakeoverReviewCard review={review} />}
       <section class="card">
         <h2>Your details</h2>
         <dl class="grid">
