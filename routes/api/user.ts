@@ -24,7 +24,24 @@ import { TOKEN_SCOPES } from "../../lib/auth/token_scopes.ts";
 import { replacePassword } from "../../lib/auth/password_change.ts";
 import { confirmTakeoverReview, takeoverReview } from "../../lib/auth/takeover_review.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
-import { okSchema } from "../../lib/http/shapes.ts";
+import { isoTime, okSchema } from "../../lib/http/shapes.ts";
+
+const takeoverReviewAnswerSchema = z.strictObject({
+  review: z.strictObject({
+    claimedAt: isoTime,
+    members: z.array(z.strictObject({
+      tenant: z.string(),
+      userId: z.string(),
+      email: z.string(),
+      role: z.string(),
+    })),
+    invites: z.array(z.strictObject({ tenant: z.string(), email: z.string(), role: z.string() })),
+  }).nullable(),
+});
+const takeoverConfirmedSchema = z.strictObject({
+  removedMembers: z.number().int().nonnegative(),
+  revokedInvites: z.number().int().nonnegative(),
+});
 
 const profileUpdatedSchema = z.strictObject({ ok: z.literal(true), user: publicUserSchema });
 
@@ -102,6 +119,7 @@ export function userRoutes(): Routes {
     access: access.session,
     summary:
       "After taking over a squatted account: the members and invites the previous holder added",
+    response: takeoverReviewAnswerSchema,
   }, async (c) => {
     const auth = requireAuth(c);
     return c.json({ review: await takeoverReview(c.get("services"), auth.user.id) });
@@ -111,6 +129,7 @@ export function userRoutes(): Routes {
     access: access.session,
     summary: "Removes the members and revokes the invites the takeover review lists",
     tokenScope: "admin",
+    response: takeoverConfirmedSchema,
   }, async (c) => {
     const auth = requireAuth(c);
     return c.json(await confirmTakeoverReview(c.get("services"), auth.user.id));
