@@ -39,6 +39,8 @@ export function Layout({ title, user, side, children }: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Cachely`}</title>
+        {/* An empty inline icon: browsers otherwise request /favicon.ico (a 404) on every page. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/static/app.css" />
         <script type="module" src="/static/build/islands.js" nonce={ctx.nonce}></script>
       </head>

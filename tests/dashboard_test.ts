@@ -51,6 +51,13 @@ dbTest("POST /logout ends the session", async (app) => {
   assertEquals((await owner.get("/api/auth/me")).status, 401);
 });
 
+dbTest("every page names an inline icon, so browsers do not ask for /favicon.ico", async (app) => {
+  // Without it each page load logged a 404 for /favicon.ico in the browser console.
+  const page = await new Client(app).get("/login");
+  assertStringIncludes(page.text, '<link rel="icon" href="data:,"/>');
+  assertEquals((await new Client(app).get("/favicon.ico")).status, 404);
+});
+
 dbTest("GET /static serves CSS and refuses traversal", async (app) => {
   const anon = new Client(app);
   const css = await anon.get("/static/app.css");
