@@ -111,22 +111,23 @@ Deno.test({
       // Configure the API proxy: the page shows the saved values without a reload.
       await page.click('nav.side a:has-text("API proxy")');
       await page.fill('input[name="apiOrigin:null"]', upstream.url);
-      await page.fill('input[name="cacheTTL:number"]', "120");
+      await page.fill('input[name="apiCacheTTL:number"]', "120");
       assertStringIncludes(await submit(page, "API configuration", "Save API config"), "TTL 120");
-      assertEquals(await page.inputValue('input[name="cacheTTL:number"]'), "120");
+      assertEquals(await page.inputValue('input[name="apiCacheTTL:number"]'), "120");
       // A refused value is named in place and in red.
-      await page.fill('input[name="cacheTTL:number"]', "-1");
+      await page.fill('input[name="apiCacheTTL:number"]', "-1");
       await page.evaluate(() =>
-        document.querySelector<HTMLInputElement>('input[name="cacheTTL:number"]')!.removeAttribute(
-          "min",
-        )
+        document.querySelector<HTMLInputElement>('input[name="apiCacheTTL:number"]')!
+          .removeAttribute(
+            "min",
+          )
       );
       assertStringIncludes(
         await submit(page, "API configuration", "Save API config", "error"),
-        "cacheTTL",
+        "apiCacheTTL",
       );
       assertEquals(
-        await page.getAttribute('input[name="cacheTTL:number"]', "aria-invalid"),
+        await page.getAttribute('input[name="apiCacheTTL:number"]', "aria-invalid"),
         "true",
       );
       await page.fill('input[name="token"]', "CANARY-walk-token");
