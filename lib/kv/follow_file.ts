@@ -26,6 +26,13 @@ export async function openFollowedKv(
   let current = await Deno.openKv(path);
   let ino = await inode(path);
   let checking = false;
+  // Replaced handles still closing, so close() can end them at once instead of leaving a timer.
+  const retiring = new Map<Deno.Kv, ReturnType<typeof setTimeout>>();
+  const retire = (old: Deno.Kv) => {
+    const later = setTimeout(() => (retiring.delete(old), old.close()), 5_000);
+    Deno.unrefTimer(later);
+    retiring.set(old, later);
+  };
   const check = async () => {
     if (checking) return;
     checking = true;
@@ -39,8 +46,7 @@ export async function openFollowedKv(
       current = await Deno.openKv(path); // creates it when missing: the reconcile pass fills it
       ino = await inode(path);
       o.onReopen();
-      const later = setTimeout(() => old.close(), 5_000);
-      Deno.unrefTimer(later);
+      retire(old);
     } catch (e) {
       o.log.warn("KV file check failed", { error: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -49,7 +55,14 @@ export async function openFollowedKv(
   };
   const timer = setInterval(check, o.checkMs ?? 1_000);
   Deno.unrefTimer(timer);
-  const stop = () => clearInterval(timer);
+  const stop = () => {
+    clearInterval(timer);
+    for (const [old, later] of retiring) {
+      clearTimeout(later);
+      old.close();
+    }
+    retiring.clear();
+  };
   const kv = new Proxy(current, {
     get(_target, prop) {
       if (prop === "close") return () => (stop(), current.close());
