@@ -5,8 +5,7 @@ import type { MiddlewareHandler } from "hono";
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { intParam, parseJsonBody, parseQuery, readBodyText } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
+import { intParam, readBodyText } from "../../lib/http/validate.ts";
 import { ApiError, badRequest } from "../../lib/errors.ts";
 import {
   createExperimentSchema,
@@ -90,8 +89,7 @@ export function aiExperimentsRoutes(): Routes {
     access: access.tenant("viewer"),
     summary: "Lists the non-archived experiments with their variants",
     response: experimentsListSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant }) => {
     return c.json({ experiments: await listExperiments(c.get("services"), tenant.id) });
   });
 
@@ -101,9 +99,7 @@ export function aiExperimentsRoutes(): Routes {
     response: experimentViewSchema,
     body: createExperimentSchema,
     ok: 201,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, createExperimentSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await createExperiment(c.get("services"), tenant.id, auth.user.id, body), 201);
   });
 
@@ -114,8 +110,7 @@ export function aiExperimentsRoutes(): Routes {
       summary: "Shows an experiment with its variants",
       response: experimentViewSchema,
     },
-    async (c) => {
-      const { tenant } = await requireTenant(c, "viewer");
+    async (c, { tenant }) => {
       const id = intParam(c, "id");
       return c.json(await getExperiment(c.get("services"), tenant.id, id));
     },
@@ -126,10 +121,8 @@ export function aiExperimentsRoutes(): Routes {
     summary: "Renames, re-routes or changes the status of an experiment (activation is validated)",
     response: experimentViewSchema,
     body: patchExperimentSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const body = await parseJsonBody(c, patchExperimentSchema);
     return c.json(await updateExperiment(c.get("services"), tenant.id, id, auth.user.id, body));
   });
 
@@ -140,8 +133,7 @@ export function aiExperimentsRoutes(): Routes {
       summary: "Archives an experiment, keeping its rows for historical joins",
       response: experimentViewSchema,
     },
-    async (c) => {
-      const { tenant, auth } = await requireTenant(c, "editor");
+    async (c, { tenant, auth }) => {
       const id = intParam(c, "id");
       return c.json(await archiveExperiment(c.get("services"), tenant.id, id, auth.user.id));
     },
@@ -152,12 +144,10 @@ export function aiExperimentsRoutes(): Routes {
     summary: "Replaces all variants of an experiment at once",
     response: experimentViewSchema,
     body: putVariantsSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const { variants } = await parseJsonBody(c, putVariantsSchema);
     return c.json(
-      await replaceVariants(c.get("services"), tenant.id, id, auth.user.id, variants),
+      await replaceVariants(c.get("services"), tenant.id, id, auth.user.id, body.variants),
     );
   });
 
@@ -167,11 +157,16 @@ export function aiExperimentsRoutes(): Routes {
     response: experimentViewSchema,
     body: promoteSchema,
     errors: [409],
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const { variantId } = await parseJsonBody(c, promoteSchema);
-    return c.json(await promoteWinner(c.get("services"), tenant.id, id, auth.user.id, variantId));
+    const promoted = await promoteWinner(
+      c.get("services"),
+      tenant.id,
+      id,
+      auth.user.id,
+      body.variantId,
+    );
+    return c.json(promoted);
   });
 
   app.get(`${BASE}/:id/exposures`, {
@@ -179,11 +174,11 @@ export function aiExperimentsRoutes(): Routes {
     summary: "All-time exposures, goal events and splits per variant",
     response: exposureSummarySchema,
     query: exposuresQuerySchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, query }) => {
     const id = intParam(c, "id");
-    const { goal } = parseQuery(c, exposuresQuerySchema);
-    return c.json(await exposureSummary(c.get("services"), tenant.id, id, goal ?? DEFAULT_GOAL));
+    return c.json(
+      await exposureSummary(c.get("services"), tenant.id, id, query.goal ?? DEFAULT_GOAL),
+    );
   });
 
   return app;

@@ -2,8 +2,7 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { intParam, parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
+import { intParam } from "../../lib/http/validate.ts";
 import { ApiError, badRequest, notFound } from "../../lib/errors.ts";
 import { readSnapshot } from "../../lib/kv/snapshot.ts";
 import {
@@ -129,8 +128,7 @@ export function aiTransformRoutes(): Routes {
     access: access.tenant("viewer"),
     summary: "Lists the tenant's transform rules",
     response: rulesListSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant }) => {
     const rules = await listRules(c.get("services"), tenant.id);
     return c.json({ rules: rules.map(ruleView) });
   });
@@ -141,9 +139,7 @@ export function aiTransformRoutes(): Routes {
     response: ruleViewSchema,
     body: createRuleSchema,
     ok: 201,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, createRuleSchema);
+  }, async (c, { tenant, auth, body }) => {
     const rule = await createRule(c.get("services"), tenant, auth.user.id, body);
     return c.json(ruleView(rule), 201);
   });
@@ -153,10 +149,8 @@ export function aiTransformRoutes(): Routes {
     summary: "Changes the given fields of a rule",
     response: ruleViewSchema,
     body: updateRuleSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const body = await parseJsonBody(c, updateRuleSchema);
     return c.json(ruleView(await updateRule(c.get("services"), tenant, auth.user.id, id, body)));
   });
 
@@ -164,8 +158,7 @@ export function aiTransformRoutes(): Routes {
     access: access.tenant("editor"),
     summary: "Deletes a rule",
     response: okSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth }) => {
     const id = intParam(c, "id");
     await deleteRule(c.get("services"), tenant, auth.user.id, id);
     return c.json({ ok: true });
@@ -177,8 +170,7 @@ export function aiTransformRoutes(): Routes {
       summary: STATUS_SUMMARIES[action],
       response: ruleViewSchema,
       ...(action === "resume" ? { errors: [409] } : {}),
-    }, async (c) => {
-      const { tenant, auth } = await requireTenant(c, "editor");
+    }, async (c, { tenant, auth }) => {
       const id = intParam(c, "id");
       const rule = await changeStatus(c.get("services"), tenant, auth.user.id, id, action);
       return c.json(ruleView(rule));
@@ -200,9 +192,7 @@ export function aiTransformRoutes(): Routes {
     summary: "Re-transforms one upstream path for a profile and invalidates its cached copy",
     response: regenerateResultSchema,
     body: regenerateSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, regenerateSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await regenerate(c.get("services"), tenant, auth.user.id, body));
   });
 
@@ -213,20 +203,17 @@ export function aiTransformRoutes(): Routes {
     summary: "Lists stored AI outputs with their provenance, newest first (cursor paging)",
     response: outputsPageSchema,
     query: outputsQuery,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const q = parseQuery(c, outputsQuery);
+  }, async (c, { tenant, query }) => {
     const s = c.get("services");
     await aiEngineFor(s).flush(); // this instance's queued outputs are visible at once
-    return c.json(await listOutputs(s, tenant.id, q));
+    return c.json(await listOutputs(s, tenant.id, query));
   });
 
   app.get(`${BASE}/outputs/counts`, {
     access: access.tenant("viewer"),
     summary: "Stored outputs per status, overall and per rule (the review queue)",
     response: outputCountsSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant }) => {
     const s = c.get("services");
     await aiEngineFor(s).flush();
     return c.json(await outputCounts(s, tenant.id));
@@ -237,9 +224,7 @@ export function aiTransformRoutes(): Routes {
     summary: "Approves many outputs, each only if still at the version given",
     response: bulkApproveResultSchema,
     body: bulkApproveSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, bulkApproveSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await bulkApprove(c.get("services"), tenant, auth.user.id, body.outputs));
   });
 
@@ -250,10 +235,8 @@ export function aiTransformRoutes(): Routes {
       response: outputViewSchema,
       body: outputActionSchema,
       errors: [409],
-    }, async (c) => {
-      const { tenant, auth } = await requireTenant(c, "editor");
+    }, async (c, { tenant, auth, body }) => {
       const id = intParam(c, "id");
-      const body = await parseJsonBody(c, outputActionSchema);
       return c.json(await actOnOutput(c.get("services"), tenant, auth.user.id, id, action, body));
     });
   }
@@ -264,10 +247,8 @@ export function aiTransformRoutes(): Routes {
     response: outputViewSchema,
     body: outputEditSchema,
     errors: [409],
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth, body }) => {
     const id = intParam(c, "id");
-    const body = await parseJsonBody(c, outputEditSchema);
     return c.json(await actOnOutput(c.get("services"), tenant, auth.user.id, id, "edit", body));
   });
 
@@ -278,12 +259,10 @@ export function aiTransformRoutes(): Routes {
     summary: "Lists transform runs, newest first, with the total matching the filter",
     response: runsPageSchema,
     query: runsQuery,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const q = parseQuery(c, runsQuery);
+  }, async (c, { tenant, query }) => {
     const s = c.get("services");
     await aiEngineFor(s).runs.flush(); // this instance's queued runs are visible at once
-    return c.json(await listRuns(s, tenant.id, q));
+    return c.json(await listRuns(s, tenant.id, query));
   });
 
   app.get(
@@ -293,8 +272,7 @@ export function aiTransformRoutes(): Routes {
       summary: "Token usage of this month and day, and the limits",
       response: aiUsageViewSchema,
     },
-    async (c) => {
-      const { tenant } = await requireTenant(c, "viewer");
+    async (c, { tenant }) => {
       const s = c.get("services");
       await aiEngineFor(s).runs.flush();
       return c.json(await usageView(s, tenant.id, tenantAiLimits(tenant)));
@@ -308,8 +286,7 @@ export function aiTransformRoutes(): Routes {
       summary: "Profiles that have at least one active rule",
       response: profilesSchema,
     },
-    async (c) => {
-      const { tenant } = await requireTenant(c, "viewer");
+    async (c, { tenant }) => {
       return c.json({ profiles: await listActiveProfiles(c.get("services"), tenant.id) });
     },
   );
@@ -321,10 +298,7 @@ export function aiTransformRoutes(): Routes {
       summary: "The tenant's AI limits",
       response: aiSettingsSchema,
     },
-    async (c) => {
-      const { tenant } = await requireTenant(c, "viewer");
-      return c.json({ settings: tenantAiLimits(tenant) });
-    },
+    (c, { tenant }) => c.json({ settings: tenantAiLimits(tenant) }),
   );
 
   app.put(`${BASE}/settings`, {
@@ -332,9 +306,7 @@ export function aiTransformRoutes(): Routes {
     summary: "Changes the tenant's AI limits",
     response: aiSettingsSchema,
     body: settingsSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, settingsSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json({
       settings: await updateAiSettings(c.get("services"), tenant, auth.user.id, body),
     });
