@@ -11,7 +11,8 @@ import { aiEngineFor } from "../../../lib/ai/engine.ts";
 import { formatCount } from "../../../lib/dashboard/format.ts";
 import { aiRunsSection } from "./ai_runs.tsx";
 import { listOutputs } from "../../../lib/ai/outputs.ts";
-import type { OutputView } from "../../../lib/ai/view_schema.ts";
+import type { AiUsageView, OutputView } from "../../../lib/ai/view_schema.ts";
+import type { AiLimits } from "../../../lib/ai/snapshot_types.ts";
 import { OutputsTable } from "./ai_outputs.tsx";
 
 /** Newest outputs shown per rule on this page; the review page has them all. */
@@ -27,10 +28,12 @@ const PRESET_LABEL: Record<string, string> = {
   translate: "Translate",
   custom: "Custom instruction",
 };
+const PRESET_OPTIONS = PRESET_IDS.map((p) => ({ value: p, label: PRESET_LABEL[p] }));
 const TONE = { active: "ok", draft: "neutral", paused: "warn" } as const;
+type RuleView = ReturnType<typeof ruleView>;
 
 /** The preset-dependent fields; CSS shows only the chosen preset's (`form:has(...)`). */
-function PresetFields({ rule }: { rule?: ReturnType<typeof ruleView> }) {
+function PresetFields({ rule }: { rule?: RuleView }) {
   return (
     <>
       <Field
@@ -77,13 +80,46 @@ function PresetFields({ rule }: { rule?: ReturnType<typeof ruleView> }) {
   );
 }
 
-function RuleCard({ t, r, outputs }: {
-  t: TenantPageCtx;
-  r: ReturnType<typeof ruleView>;
-  outputs: OutputView[];
-}) {
-  const base = `${t.api}/ai-transform/rules/${r.id}`;
-  const editor = t.can("editor");
+/** What a rule does: fields, profile, route, review mode and its preset's settings. */
+function RuleFacts({ r }: { r: RuleView }) {
+  return (
+    <dl class="grid">
+      <dt>Fields</dt>
+      <dd>
+        <code>{r.fieldSelector}</code>
+      </dd>
+      <dt>Profile</dt>
+      <dd>
+        <code>?transform={r.profile}</code>
+      </dd>
+      <dt>Route</dt>
+      <dd>{r.routePattern ? <code>{r.routePattern}</code> : "every path"}</dd>
+      <dt>Review</dt>
+      <dd>{r.reviewMode === "review" ? "approved outputs only" : "automatic"}</dd>
+      {r.tone && (
+        <>
+          <dt>Tone</dt>
+          <dd>{r.tone}</dd>
+        </>
+      )}
+      {r.targetLanguage && (
+        <>
+          <dt>Language</dt>
+          <dd>{r.targetLanguage}</dd>
+        </>
+      )}
+      {r.customInstruction && (
+        <>
+          <dt>Instruction</dt>
+          <dd>{r.customInstruction}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** Status changes and delete, for editors. */
+function RuleActions({ r, base }: { r: RuleView; base: string }) {
   const action = (path: string, label: string, done: string) => (
     <InlineAction
       api={`${base}/${path}`}
@@ -93,107 +129,82 @@ function RuleCard({ t, r, outputs }: {
     />
   );
   return (
+    <div class="actions">
+      {r.status === "draft" && action("activate", "Activate", "Rule is active on live traffic")}
+      {r.status === "active" && action("activate", "Back to draft", "Rule is a draft again")}
+      {r.status !== "paused" && action("pause", "Pause", "Rule paused")}
+      {r.status === "paused" && action("resume", "Resume", "Rule active again")}
+      <ApiForm
+        api={base}
+        method="DELETE"
+        submit="Delete"
+        busy="Deleting…"
+        danger
+        layout="inline"
+        confirm={`Delete rule ${r.id}? It stops running at once.`}
+        done="Rule deleted"
+        label={`Delete rule ${r.id}`}
+      />
+    </div>
+  );
+}
+
+function RuleEditForm({ r, base }: { r: RuleView; base: string }) {
+  return (
+    <details>
+      <summary>Edit</summary>
+      <ApiForm
+        api={base}
+        method="PUT"
+        submit="Save rule"
+        busy="Saving…"
+        done="Rule {id} saved (version {version})"
+        label={`Edit rule ${r.id}`}
+      >
+        <Select name="presetId" label="Preset" options={PRESET_OPTIONS} value={r.presetId} />
+        <Field name="fieldSelector" label="Field selector" value={r.fieldSelector} required />
+        <Field name="routePattern:null" label="Route prefix" value={r.routePattern} />
+        <Field name="profile" label="Profile" value={r.profile} />
+        <Select name="reviewMode" label="Review" options={REVIEW_OPTIONS} value={r.reviewMode} />
+        <PresetFields rule={r} />
+      </ApiForm>
+    </details>
+  );
+}
+
+function RuleOutputs({ t, r, outputs }: { t: TenantPageCtx; r: RuleView; outputs: OutputView[] }) {
+  return (
+    <details open={outputs.length > 0}>
+      <summary>Outputs ({outputs.length} newest)</summary>
+      {outputs.length === 0
+        ? (
+          <p class="muted">
+            No stored outputs yet: they appear once live requests are transformed.
+          </p>
+        )
+        : <OutputsTable t={t} outputs={outputs} label={`Outputs of rule ${r.id}`} />}
+      <p>
+        <a href={`${t.href}/ai-review?status=pending&rule=${r.id}`}>
+          Review queue of this rule →
+        </a>
+      </p>
+    </details>
+  );
+}
+
+function RuleCard({ t, r, outputs }: { t: TenantPageCtx; r: RuleView; outputs: OutputView[] }) {
+  const base = `${t.api}/ai-transform/rules/${r.id}`;
+  const editor = t.can("editor");
+  return (
     <section class="card" aria-label={`Rule ${r.id}`}>
       <h3>
         #{r.id} {PRESET_LABEL[r.presetId] ?? r.presetId}{" "}
         <Badge tone={TONE[r.status as keyof typeof TONE] ?? "neutral"}>{r.status}</Badge>
       </h3>
-      <dl class="grid">
-        <dt>Fields</dt>
-        <dd>
-          <code>{r.fieldSelector}</code>
-        </dd>
-        <dt>Profile</dt>
-        <dd>
-          <code>?transform={r.profile}</code>
-        </dd>
-        <dt>Route</dt>
-        <dd>{r.routePattern ? <code>{r.routePattern}</code> : "every path"}</dd>
-        <dt>Review</dt>
-        <dd>{r.reviewMode === "review" ? "approved outputs only" : "automatic"}</dd>
-        {r.tone && (
-          <>
-            <dt>Tone</dt>
-            <dd>{r.tone}</dd>
-          </>
-        )}
-        {r.targetLanguage && (
-          <>
-            <dt>Language</dt>
-            <dd>{r.targetLanguage}</dd>
-          </>
-        )}
-        {r.customInstruction && (
-          <>
-            <dt>Instruction</dt>
-            <dd>{r.customInstruction}</dd>
-          </>
-        )}
-      </dl>
-      {editor && (
-        <div class="actions">
-          {r.status === "draft" && action("activate", "Activate", "Rule is active on live traffic")}
-          {r.status === "active" && action("activate", "Back to draft", "Rule is a draft again")}
-          {r.status !== "paused" && action("pause", "Pause", "Rule paused")}
-          {r.status === "paused" && action("resume", "Resume", "Rule active again")}
-          <ApiForm
-            api={base}
-            method="DELETE"
-            submit="Delete"
-            busy="Deleting…"
-            danger
-            layout="inline"
-            confirm={`Delete rule ${r.id}? It stops running at once.`}
-            done="Rule deleted"
-            label={`Delete rule ${r.id}`}
-          />
-        </div>
-      )}
-      {editor && (
-        <details>
-          <summary>Edit</summary>
-          <ApiForm
-            api={base}
-            method="PUT"
-            submit="Save rule"
-            busy="Saving…"
-            done="Rule {id} saved (version {version})"
-            label={`Edit rule ${r.id}`}
-          >
-            <Select
-              name="presetId"
-              label="Preset"
-              options={PRESET_IDS.map((p) => ({ value: p, label: PRESET_LABEL[p] }))}
-              value={r.presetId}
-            />
-            <Field name="fieldSelector" label="Field selector" value={r.fieldSelector} required />
-            <Field name="routePattern:null" label="Route prefix" value={r.routePattern} />
-            <Field name="profile" label="Profile" value={r.profile} />
-            <Select
-              name="reviewMode"
-              label="Review"
-              options={REVIEW_OPTIONS}
-              value={r.reviewMode}
-            />
-            <PresetFields rule={r} />
-          </ApiForm>
-        </details>
-      )}
-      <details open={outputs.length > 0}>
-        <summary>Outputs ({outputs.length} newest)</summary>
-        {outputs.length === 0
-          ? (
-            <p class="muted">
-              No stored outputs yet: they appear once live requests are transformed.
-            </p>
-          )
-          : <OutputsTable t={t} outputs={outputs} label={`Outputs of rule ${r.id}`} />}
-        <p>
-          <a href={`${t.href}/ai-review?status=pending&rule=${r.id}`}>
-            Review queue of this rule →
-          </a>
-        </p>
-      </details>
+      <RuleFacts r={r} />
+      {editor && <RuleActions r={r} base={base} />}
+      {editor && <RuleEditForm r={r} base={base} />}
+      <RuleOutputs t={t} r={r} outputs={outputs} />
     </section>
   );
 }
@@ -213,8 +224,167 @@ function Meter({ label, used, cap }: { label: string; used: number; cap: number 
   );
 }
 
-export const aiPage: TenantAreaPage = async (t) => {
-  await aiEngineFor(t.s).flush();
+/** The caps and per-response limits, as a form (PUT /ai-transform/settings). */
+function LimitsForm({ t, limits }: { t: TenantPageCtx; limits: AiLimits }) {
+  return (
+    <details>
+      <summary>Edit caps and limits</summary>
+      <ApiForm
+        api={`${t.api}/ai-transform/settings`}
+        method="PUT"
+        submit="Save limits"
+        busy="Saving…"
+        done="Limits saved"
+        label="AI limits"
+      >
+        <Field
+          name="monthlyTokenCap:numnull"
+          label="Monthly token cap"
+          type="number"
+          min={1}
+          value={limits.monthlyTokenCap}
+          hint="Empty: no cap"
+        />
+        <Field
+          name="dailyTokenCap:numnull"
+          label="Daily token cap"
+          type="number"
+          min={1}
+          value={limits.dailyTokenCap}
+          hint="Empty: no cap"
+        />
+        <Field
+          name="maxFieldsPerResponse:number"
+          label="Fields per response"
+          type="number"
+          min={1}
+          max={1000}
+          value={limits.maxFieldsPerResponse}
+        />
+        <Field
+          name="maxCharsPerField:number"
+          label="Characters per field"
+          type="number"
+          min={1}
+          max={8000}
+          value={limits.maxCharsPerField}
+          hint="8,000 at most"
+        />
+      </ApiForm>
+    </details>
+  );
+}
+
+function UsageCard({ t, usage, limits }: {
+  t: TenantPageCtx;
+  usage: AiUsageView;
+  limits: AiLimits;
+}) {
+  return (
+    <section class="card">
+      <h2>Token usage</h2>
+      <Meter
+        label={`This month (${usage.monthly.period})`}
+        used={usage.monthly.totalTokens}
+        cap={limits.monthlyTokenCap}
+      />
+      <Meter
+        label={`Today (${usage.daily.period})`}
+        used={usage.daily.totalTokens}
+        cap={limits.dailyTokenCap}
+      />
+      {t.can("editor") && <LimitsForm t={t} limits={limits} />}
+    </section>
+  );
+}
+
+function CreateRuleCard({ t }: { t: TenantPageCtx }) {
+  return (
+    <section class="card">
+      <h2>Create a rule</h2>
+      <ApiForm
+        api={`${t.api}/ai-transform/rules`}
+        submit="Create rule"
+        busy="Creating…"
+        done="Rule {id} created as a draft: preview it, then activate"
+        label="Create a rule"
+      >
+        <Select name="presetId" label="Preset" options={PRESET_OPTIONS} value="rewrite_tone" />
+        <Field
+          name="fieldSelector"
+          label="Field selector"
+          required
+          placeholder="items[*].title"
+          hint="Dot path; [*] for every array item"
+        />
+        <Field name="routePattern" label="Route prefix (optional)" placeholder="/posts" />
+        <Field
+          name="profile"
+          label="Profile"
+          placeholder="default"
+          hint="Requests opt in with ?transform=<profile>"
+        />
+        <Select name="reviewMode" label="Review" options={REVIEW_OPTIONS} value="auto" />
+        <PresetFields />
+      </ApiForm>
+    </section>
+  );
+}
+
+/** Sample content the preview starts from. */
+const PREVIEW_SAMPLE = JSON.stringify(
+  { title: "Our new product is here", items: [{ title: "First item" }] },
+  null,
+  2,
+);
+
+function PreviewCard({ t, rules }: { t: TenantPageCtx; rules: RuleView[] }) {
+  return (
+    <section class="card">
+      <h2>Preview</h2>
+      <Island
+        name="PreviewPanel"
+        props={{
+          api: `${t.api}/ai-transform/preview`,
+          rules: rules.filter((r) => r.status !== "paused").map((r) => ({
+            id: r.id,
+            label: `#${r.id} ${PRESET_LABEL[r.presetId]} · ${r.fieldSelector}`,
+          })),
+          sample: PREVIEW_SAMPLE,
+          back: `${t.href}/ai`,
+        }}
+      />
+    </section>
+  );
+}
+
+function RegenerateCard({ t }: { t: TenantPageCtx }) {
+  return (
+    <section class="card">
+      <h2>Regenerate</h2>
+      <p class="muted">
+        Drops cached transformed answers for a profile and path, so the next request asks the model
+        again.
+      </p>
+      <ApiForm
+        api={`${t.api}/ai-transform/regenerate`}
+        submit="Regenerate"
+        busy="Regenerating…"
+        done="Regenerated {profile} for {apiPath}: {status}, {stats.fieldsTransformed} field(s) transformed"
+        layout="row"
+        label="Regenerate"
+      >
+        <Field name="profile" label="Profile" required placeholder="default" />
+        <Field name="apiPath" label="API path" required placeholder="/posts/1" />
+      </ApiForm>
+    </section>
+  );
+}
+
+/** What the page shows: limits, usage, the rules and each rule's newest outputs. */
+async function loadAiPage(t: TenantPageCtx) {
+  const engine = aiEngineFor(t.s);
+  await engine.flush();
   const limits = tenantAiLimits(t.tenant);
   const [rows, usage] = await Promise.all([
     listRules(t.s, t.tenant.id),
@@ -224,8 +394,12 @@ export const aiPage: TenantAreaPage = async (t) => {
   const outputs = await Promise.all(
     rules.map((r) => listOutputs(t.s, t.tenant.id, { limit: OUTPUTS_PER_RULE, ruleId: r.id })),
   );
+  return { limits, usage, rules, outputs, modelConfigured: !!engine.model };
+}
+
+export const aiPage: TenantAreaPage = async (t) => {
+  const { limits, usage, rules, outputs, modelConfigured } = await loadAiPage(t);
   const editor = t.can("editor");
-  const modelConfigured = !!aiEngineFor(t.s).model;
   return (
     <>
       {!modelConfigured && (
@@ -235,66 +409,7 @@ export const aiPage: TenantAreaPage = async (t) => {
         </p>
       )}
       {!editor && <Refusal role={t.role} need="editor" what="create or change rules" />}
-      <section class="card">
-        <h2>Token usage</h2>
-        <Meter
-          label={`This month (${usage.monthly.period})`}
-          used={usage.monthly.totalTokens}
-          cap={limits.monthlyTokenCap}
-        />
-        <Meter
-          label={`Today (${usage.daily.period})`}
-          used={usage.daily.totalTokens}
-          cap={limits.dailyTokenCap}
-        />
-        {t.can("editor") && (
-          <details>
-            <summary>Edit caps and limits</summary>
-            <ApiForm
-              api={`${t.api}/ai-transform/settings`}
-              method="PUT"
-              submit="Save limits"
-              busy="Saving…"
-              done="Limits saved"
-              label="AI limits"
-            >
-              <Field
-                name="monthlyTokenCap:numnull"
-                label="Monthly token cap"
-                type="number"
-                min={1}
-                value={limits.monthlyTokenCap}
-                hint="Empty: no cap"
-              />
-              <Field
-                name="dailyTokenCap:numnull"
-                label="Daily token cap"
-                type="number"
-                min={1}
-                value={limits.dailyTokenCap}
-                hint="Empty: no cap"
-              />
-              <Field
-                name="maxFieldsPerResponse:number"
-                label="Fields per response"
-                type="number"
-                min={1}
-                max={1000}
-                value={limits.maxFieldsPerResponse}
-              />
-              <Field
-                name="maxCharsPerField:number"
-                label="Characters per field"
-                type="number"
-                min={1}
-                max={8000}
-                value={limits.maxCharsPerField}
-                hint="8,000 at most"
-              />
-            </ApiForm>
-          </details>
-        )}
-      </section>
+      <UsageCard t={t} usage={usage} limits={limits} />
       <h2>Rules</h2>
       {rules.length === 0 && (
         <Empty title="No rules yet">
@@ -303,82 +418,9 @@ export const aiPage: TenantAreaPage = async (t) => {
         </Empty>
       )}
       {rules.map((r, i) => <RuleCard key={r.id} t={t} r={r} outputs={outputs[i].outputs} />)}
-      {editor && (
-        <section class="card">
-          <h2>Create a rule</h2>
-          <ApiForm
-            api={`${t.api}/ai-transform/rules`}
-            submit="Create rule"
-            busy="Creating…"
-            done="Rule {id} created as a draft: preview it, then activate"
-            label="Create a rule"
-          >
-            <Select
-              name="presetId"
-              label="Preset"
-              options={PRESET_IDS.map((p) => ({ value: p, label: PRESET_LABEL[p] }))}
-              value="rewrite_tone"
-            />
-            <Field
-              name="fieldSelector"
-              label="Field selector"
-              required
-              placeholder="items[*].title"
-              hint="Dot path; [*] for every array item"
-            />
-            <Field name="routePattern" label="Route prefix (optional)" placeholder="/posts" />
-            <Field
-              name="profile"
-              label="Profile"
-              placeholder="default"
-              hint="Requests opt in with ?transform=<profile>"
-            />
-            <Select name="reviewMode" label="Review" options={REVIEW_OPTIONS} value="auto" />
-            <PresetFields />
-          </ApiForm>
-        </section>
-      )}
-      {editor && rules.length > 0 && (
-        <section class="card">
-          <h2>Preview</h2>
-          <Island
-            name="PreviewPanel"
-            props={{
-              api: `${t.api}/ai-transform/preview`,
-              rules: rules.filter((r) => r.status !== "paused").map((r) => ({
-                id: r.id,
-                label: `#${r.id} ${PRESET_LABEL[r.presetId]} · ${r.fieldSelector}`,
-              })),
-              sample: JSON.stringify(
-                { title: "Our new product is here", items: [{ title: "First item" }] },
-                null,
-                2,
-              ),
-              back: `${t.href}/ai`,
-            }}
-          />
-        </section>
-      )}
-      {editor && (
-        <section class="card">
-          <h2>Regenerate</h2>
-          <p class="muted">
-            Drops cached transformed answers for a profile and path, so the next request asks the
-            model again.
-          </p>
-          <ApiForm
-            api={`${t.api}/ai-transform/regenerate`}
-            submit="Regenerate"
-            busy="Regenerating…"
-            done="Regenerated {profile} for {apiPath}: {status}, {stats.fieldsTransformed} field(s) transformed"
-            layout="row"
-            label="Regenerate"
-          >
-            <Field name="profile" label="Profile" required placeholder="default" />
-            <Field name="apiPath" label="API path" required placeholder="/posts/1" />
-          </ApiForm>
-        </section>
-      )}
+      {editor && <CreateRuleCard t={t} />}
+      {editor && rules.length > 0 && <PreviewCard t={t} rules={rules} />}
+      {editor && <RegenerateCard t={t} />}
       {await aiRunsSection(t)}
     </>
   );
