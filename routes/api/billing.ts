@@ -11,8 +11,9 @@ import { ApiError, forbidden, notFound } from "../../lib/errors.ts";
 import { findUserById } from "../../lib/users/mod.ts";
 import { PLAN_CODES } from "../../lib/billing/plans.ts";
 import { billingView, upsertBilling } from "../../lib/billing/state.ts";
+import { startCheckout } from "../../lib/billing/checkout.ts";
 import { findBilling } from "../../lib/billing/account.ts";
-import { callStripe, notConfigured, stripeClient } from "../../lib/billing/stripe_client.ts";
+import { callStripe, stripeClient } from "../../lib/billing/stripe_client.ts";
 import { refreshSubscription } from "../../lib/billing/subscription.ts";
 import { accountMonth } from "../../lib/billing/quota.ts";
 import { handleStripeEvent, verifyStripeEvent } from "../../lib/billing/webhook.ts";
@@ -61,38 +62,7 @@ export function billingRoutes(): Routes {
     },
     async (c) => {
       const auth = requireAuth(c);
-      const s = c.get("services");
-      const stripe = await stripeClient(s.config);
-      const price = s.config.stripe.pricePro;
-      if (!price) throw notConfigured("The pro price");
-      const row = await findBilling(s, auth.user.id);
-      if (row && (row.status === "active" || row.status === "trialing")) {
-        throw new ApiError(400, "already_subscribed", "The account already has a subscription");
-      }
-      let customerId = row?.stripeCustomerId;
-      if (!customerId) {
-        const customer = await callStripe(() =>
-          stripe.customers.create({ email: auth.user.email, metadata: { userId: auth.user.id } })
-        );
-        customerId = customer.id;
-        await upsertBilling(s, auth.user.id, { stripeCustomerId: customerId });
-      }
-      const dashboard = new URL("/dashboard", s.config.publicUrl);
-      const session = await callStripe(() =>
-        stripe.checkout.sessions.create({
-          mode: "subscription",
-          customer: customerId,
-          client_reference_id: auth.user.id,
-          line_items: [{ price, quantity: 1 }],
-          subscription_data: { metadata: { userId: auth.user.id } },
-          success_url: `${dashboard}?billing=success`,
-          cancel_url: `${dashboard}?billing=cancel`,
-        })
-      );
-      if (!session.url) {
-        throw new ApiError(502, "payment_provider_error", "Checkout session has no url");
-      }
-      return c.json({ url: session.url });
+      return c.json({ url: await startCheckout(c.get("services"), auth.user) });
     },
   );
 
