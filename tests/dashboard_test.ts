@@ -58,6 +58,17 @@ dbTest("every page names an inline icon, so browsers do not ask for /favicon.ico
   assertEquals((await new Client(app).get("/favicon.ico")).status, 404);
 });
 
+dbTest("a page path with a trailing slash redirects to the page, never off-site", async (app) => {
+  // Before: /dashboard/ and /dashboard/<slug>/cache/ answered "Not found".
+  const owner = await signUp(app);
+  const r = await owner.get("/dashboard/?cms=sanity");
+  assertEquals(r.status, 301);
+  assertEquals(r.headers.get("location"), "/dashboard?cms=sanity");
+  assertEquals((await owner.get("/account//")).headers.get("location"), "/account");
+  assertEquals((await owner.get("//evil.example/")).headers.get("location"), null);
+  assertEquals((await owner.get("/dashboardx/")).status, 404);
+});
+
 dbTest("GET /static serves CSS and refuses traversal", async (app) => {
   const anon = new Client(app);
   const css = await anon.get("/static/app.css");

@@ -29,6 +29,7 @@ export const PAGE_GROUP_PREFIXES = [
 export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", pageSecurityHeaders);
+  app.use("*", dropTrailingSlash);
   app.route("/static", staticRoutes());
   app.use("*", authenticate);
   app.get("/", (c) =>
@@ -56,6 +57,23 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   app.onError((err, c) => pageError(c, err));
   return app;
 }
+
+/**
+ * `/dashboard/acme/` answers as `/dashboard/acme` (a 301) instead of "Not found": routes have no
+ * trailing slash, and people type one. Only below the page prefixes, so `//evil.example/` can
+ * never become a redirect off-site.
+ */
+const dropTrailingSlash: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path;
+  const trimmed = path.replace(/\/+$/, "");
+  if (
+    trimmed !== path && (c.req.method === "GET" || c.req.method === "HEAD") &&
+    PAGE_GROUP_PREFIXES.some((p) => trimmed === p || trimmed.startsWith(`${p}/`))
+  ) {
+    return c.redirect(trimmed + new URL(c.req.url).search, 301);
+  }
+  await next();
+};
 
 /** The outer request's context, handed to the page groups' app through its env. */
 const OUTER = Symbol("outer context");
