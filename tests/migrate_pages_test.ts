@@ -31,6 +31,11 @@ dbTest("a refusal naming a plan links to the plan page; billing shows the plans"
   assertStringIncludes(billing.text, "Payments are not enabled on this server");
   for (const plan of ["free", "pro"]) assertStringIncludes(billing.text, `<td>${plan}`);
   assertStringIncludes(billing.text, "5.00 GB");
+  // "Next steps" never suggests what the free plan forbids (custom domains)
+  const overview = await user.get("/dashboard/one");
+  assertEquals(overview.status, 200);
+  assert(!overview.text.includes("Add a custom domain"), "free: no domain step");
+  assertStringIncludes(overview.text, "Invite a teammate");
 }, { env: { QUOTAS: "on" } });
 
 dbTest(

@@ -7,15 +7,22 @@ import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { savedByCache } from "../../../lib/usage/figures.ts";
 import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
 import { VERSION as SDK_VERSION } from "../../../sdk/mod.ts";
+import { billingOwner } from "../../../lib/billing/owners.ts";
+import { accountPlan } from "../../../lib/billing/account.ts";
 
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
   const { thisMonth, lastMonth } = o;
   const saved = savedByCache(thisMonth);
   const v = t.view;
+  // "Next steps" never suggests what the plan forbids (issue 24): custom domains need pro.
+  const owner = t.s.config.quotas ? await billingOwner(t.s, t.tenant.id) : null;
+  const domainsAllowed = !t.s.config.quotas || (owner !== null &&
+    (await accountPlan(t.s, owner)) === "pro");
   const steps = [
     !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
-    o.domains.length === 0 && { href: `${t.href}/domains`, text: "Add a custom domain" },
+    o.domains.length === 0 && domainsAllowed &&
+    { href: `${t.href}/domains`, text: "Add a custom domain" },
     o.members.length <= 1 && { href: `${t.href}/members`, text: "Invite a teammate" },
   ].filter(Boolean) as { href: string; text: string }[];
   return (
