@@ -574,6 +574,8 @@ Deno.test("page() puts the CSP nonce of a security-headers middleware on the one
   const app = new Hono();
   app.use("*", async (c, next) => {
     c.set("secureHeadersNonce" as never, "n0nce123" as never);
+    // page() reads its flash cookie by the app's cookie name, which depends on PUBLIC_URL
+    c.set("services" as never, { config: { publicUrl: "http://localhost:8000" } } as never);
     await next();
   });
   // deno-lint-ignore no-explicit-any -- a bare Hono app stands in for the management app
