@@ -148,7 +148,7 @@ dbTest(
     const { t, e, control, event } = await setUp(app);
     const other = await createExperiment(t.owner, t.slug, {
       name: "other",
-      variants: [{ key: "z" }],
+      variants: [{ key: "z" }, { key: "y" }],
     });
     const cases: Array<[Record<string, unknown>, number, RegExp]> = [
       [event({ tenantSlug: "no-such-tenant" }), 404, /^Tenant not found/],
