@@ -9,6 +9,7 @@ import type { EdgeSnapshot } from "../kv/snapshot.ts";
 import { decryptSecret } from "../crypto/mod.ts";
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../net/ssrf.ts";
 import { badRequest } from "../errors.ts";
+import { readBounded } from "../net/bounded_body.ts";
 // The edge's credential injection and token scrubbing: pure helpers, the same rules here.
 import { credentialForms, injectCredential } from "../../edge/credentials.ts";
 import { scrubToken } from "../../edge/api_proxy.ts";
@@ -67,11 +68,14 @@ export async function fetchTenantApi(
   const timer = setTimeout(() => ctrl.abort(), s.config.upstreamTimeoutMs);
   try {
     const res = await s.fetch(url, { headers, redirect: "manual", signal: ctrl.signal });
-    const max = s.config.edgeCacheMaxObjectBytes;
-    const buf = new Uint8Array(await res.arrayBuffer());
-    if (buf.byteLength > max) {
+    // Counted while reading: an over-large body is dropped at the bound, never held whole.
+    const read = await readBounded(res.body, s.config.edgeCacheMaxObjectBytes, {
+      over: "refuse",
+    });
+    if (read.tooLarge) {
       return { kind: "error", code: "upstream_error", message: "Upstream body too large" };
     }
+    const buf = read.bytes;
     return {
       kind: "ok",
       status: res.status,

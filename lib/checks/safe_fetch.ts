@@ -5,6 +5,7 @@
  * and at most maxBytes of the body are read. Never throws: failures are results.
  */
 import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../net/ssrf.ts";
+import { readBounded } from "../net/bounded_body.ts";
 
 export type SafeFetchDeps = {
   fetch: typeof fetch;
@@ -100,7 +101,7 @@ async function follow(
       continue;
     }
     try {
-      const { text, truncated } = await readBounded(res, deps.maxBytes ?? DEFAULT_MAX_BYTES);
+      const { text, truncated } = await readPage(res, deps.maxBytes ?? DEFAULT_MAX_BYTES);
       return {
         ok: true,
         finalUrl: current,
@@ -118,34 +119,10 @@ async function follow(
 }
 
 /** Reads at most maxBytes, then stops reading (the rest is not needed for the analysis). */
-async function readBounded(
+async function readPage(
   res: Response,
   maxBytes: number,
 ): Promise<{ text: string; truncated: boolean }> {
-  if (!res.body) return { text: "", truncated: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = maxBytes - total;
-    if (value.byteLength > room) {
-      chunks.push(value.subarray(0, room));
-      total += room;
-      truncated = true;
-      await reader.cancel().catch(() => {});
-      break;
-    }
-    chunks.push(value);
-    total += value.byteLength;
-  }
-  const all = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.byteLength;
-  }
-  return { text: new TextDecoder().decode(all), truncated };
+  const { bytes, truncated } = await readBounded(res.body, maxBytes, { over: "truncate" });
+  return { text: new TextDecoder().decode(bytes), truncated };
 }

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ApiError, badRequest } from "../errors.ts";
 import { findBadText, str } from "./text.ts";
+import { readBounded } from "../net/bounded_body.ts";
 
 export type FieldIssue = { path: string; message: string };
 
@@ -78,47 +79,13 @@ export async function readBodyText(
 ): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw payloadTooLarge(maxBytes);
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await readWithin(reader, idleMs);
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw payloadTooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(total);
-  let off = 0;
-  for (const ch of chunks) {
-    all.set(ch, off);
-    off += ch.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
-
-/** One read, or a 408 (the body cancelled) when nothing arrives within idleMs. */
-async function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  idleMs: number,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Rejected before the cancel, whose empty read would otherwise win the race.
-      reject(new ApiError(408, "request_timeout", `No body bytes for ${idleMs / 1000} s`));
-      reader.cancel().catch(() => {});
-    }, idleMs);
+  const read = await readBounded(req.body, maxBytes, {
+    over: "refuse",
+    idleMs,
+    onIdle: () => new ApiError(408, "request_timeout", `No body bytes for ${idleMs / 1000} s`),
   });
-  try {
-    return await Promise.race([reader.read(), idle]);
-  } finally {
-    clearTimeout(timer);
-  }
+  if (read.tooLarge) throw payloadTooLarge(maxBytes);
+  return new TextDecoder().decode(read.bytes);
 }
 
 function payloadTooLarge(maxBytes: number): ApiError {
