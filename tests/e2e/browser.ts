@@ -76,3 +76,14 @@ export async function browserApp(env: Record<string, string> = {}) {
     },
   };
 }
+
+/**
+ * GETs a JSON URL as the page's browser context (its cookies), from the test process. Not
+ * `page.request`: Playwright's request context sets an http `lookup` option that Deno 2.5's
+ * node:http does not implement.
+ */
+export async function getAsPage(page: Page, url: string): Promise<Response> {
+  const cookies = await page.context().cookies(url);
+  const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  return await fetch(url, { headers: cookie ? { cookie } : {} });
+}

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { startFakeOAuth } from "../fakes/oauth_server.ts";
-import { browserApp, CHROMIUM, hasChromium, inCi } from "./browser.ts";
+import { browserApp, CHROMIUM, getAsPage, hasChromium, inCi } from "./browser.ts";
 
 Deno.test({
   name: "oauth in Chromium: sign in, link a password account, refuse replays, show provider errors",
@@ -20,8 +20,8 @@ Deno.test({
     const ba = await browserApp(fake.env("GITHUB"));
     const { origin, app, browser, problems, watch } = ba;
     const me = async (page: Page) => {
-      const res = await page.request.get(`${origin}/api/auth/me`);
-      return res.ok() ? (await res.json()).user : null;
+      const res = await getAsPage(page, `${origin}/api/auth/me`);
+      return res.ok ? (await res.json()).user : (await res.body?.cancel(), null);
     };
     /** Clicks the button on /login and returns the callback URL the fake sent the browser to. */
     const clickGitHub = async (page: Page) => {
@@ -136,8 +136,8 @@ Deno.test({
       return { ctx, page, status: callback.status(), authorize: new URL(authorizeUrl) };
     };
     const me = async (page: Page) => {
-      const res = await page.request.get(`${origin}/api/auth/me`);
-      return res.ok() ? (await res.json()).user : null;
+      const res = await getAsPage(page, `${origin}/api/auth/me`);
+      return res.ok ? (await res.json()).user : (await res.body?.cancel(), null);
     };
     try {
       fake.state.consent = true;

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { startFakeMail } from "../fakes/mail.ts";
-import { browserApp, CHROMIUM, hasChromium, inCi } from "./browser.ts";
+import { browserApp, CHROMIUM, getAsPage, hasChromium, inCi } from "./browser.ts";
 
 const PASSWORD = "correct horse battery";
 const linkIn = (text: string) => text.match(/https?:\/\/\S+\/verify-email\?token=\S+/)?.[0] ?? "";
@@ -61,7 +61,7 @@ Deno.test({
       await page.click('form[aria-label="Confirm email address"] button');
       await page.waitForURL(`${origin}/dashboard`);
       assertEquals(await banner(page).count(), 0, "no banner once confirmed");
-      const me = await (await page.request.get(`${origin}/api/auth/me`)).json();
+      const me = await (await getAsPage(page, `${origin}/api/auth/me`)).json();
       assertEquals(me.user.emailVerified, true);
       await ctx.close();
 
