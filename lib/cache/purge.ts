@@ -14,6 +14,7 @@ import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { changeTenant } from "../edge_config/changes.ts";
 import { badRequest } from "../errors.ts";
+import { str } from "../http/text.ts";
 import { normaliseQuery } from "../../edge/cache/keys.ts";
 import { purgeCdnTags } from "../cdn/purge.ts";
 import { tenantTag } from "../cdn/tags.ts";
@@ -22,7 +23,7 @@ import { MAX_PURGE_RECORDS } from "./purge_records.ts";
 /** Entries one purge may name, over its three lists together. */
 export const MAX_PURGE_ENTRIES = 1000;
 
-const entry = z.string().min(1, "must not be empty").max(2048, "must be at most 2048 characters");
+const entry = str().min(1, "must not be empty").max(2048, "must be at most 2048 characters");
 const list = entry.array().max(MAX_PURGE_ENTRIES, `must have at most ${MAX_PURGE_ENTRIES} entries`)
   .optional();
 export const purgeBodySchema = z.strictObject({
@@ -35,10 +36,10 @@ export type PurgeBody = z.infer<typeof purgeBodySchema>;
 export const purgeResultSchema = z.strictObject({
   ok: z.literal(true),
   purged: z.strictObject({
-    urls: z.array(z.string()),
-    prefixes: z.array(z.string()),
-    tags: z.array(z.string()),
-    at: z.string().describe("When it took effect (ISO): objects stored before it are purged"),
+    urls: z.array(str()),
+    prefixes: z.array(str()),
+    tags: z.array(str()),
+    at: str().describe("When it took effect (ISO): objects stored before it are purged"),
     full: z.boolean().describe("Too many purge records: every cache version was bumped instead"),
   }),
 });

@@ -314,6 +314,9 @@ Deno.test("pending entries are bounded while flushes fail, and drops are counted
   const before = agg.pendingEntries;
   agg.record(rec({ tenantId: 1 }));
   assert(agg.pendingEntries <= before + 1);
+  // Let the early flushes the records started finish (Deno 2.5 counts them as leaked ops).
+  target.failing = false;
+  await agg.stop();
 });
 
 Deno.test("stop() flushes what is pending and refuses later records", async () => {

@@ -30,12 +30,12 @@ const takeoverReviewAnswerSchema = z.strictObject({
   review: z.strictObject({
     claimedAt: isoTime,
     members: z.array(z.strictObject({
-      tenant: z.string(),
-      userId: z.string(),
-      email: z.string(),
-      role: z.string(),
+      tenant: str(),
+      userId: str(),
+      email: str(),
+      role: str(),
     })),
-    invites: z.array(z.strictObject({ tenant: z.string(), email: z.string(), role: z.string() })),
+    invites: z.array(z.strictObject({ tenant: str(), email: str(), role: str() })),
   }).nullable(),
 });
 const takeoverConfirmedSchema = z.strictObject({

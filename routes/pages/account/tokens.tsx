@@ -39,8 +39,8 @@ export async function tokensPage({ s, auth }: AccountCtx) {
           <Field
             name="expiresAt:null"
             label="Expires"
-            type="date"
-            hint="Optional, at most a year ahead; empty: until you revoke it."
+            placeholder="YYYY-MM-DD"
+            hint="Optional (YYYY-MM-DD), at most a year ahead; empty: until you revoke it."
           />
         </ApiForm>
       </section>

@@ -84,11 +84,11 @@ export const logsPage: TenantAreaPage = async (t) => {
           </div>
           <div class="field">
             <label for="log-from">From (UTC)</label>
-            <input id="log-from" name="from" type="datetime-local" value={q.from ?? ""} />
+            <input id="log-from" name="from" value={q.from ?? ""} placeholder="2026-01-31T08:00" />
           </div>
           <div class="field">
             <label for="log-to">To (UTC)</label>
-            <input id="log-to" name="to" type="datetime-local" value={q.to ?? ""} />
+            <input id="log-to" name="to" value={q.to ?? ""} placeholder="2026-01-31T08:00" />
           </div>
           <button type="submit">Filter</button>
           {filtered && <a href={`${t.href}/logs`}>Clear</a>}
