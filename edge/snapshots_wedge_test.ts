@@ -10,6 +10,7 @@ import { kvSnapshotSource, SnapshotCache, type SnapshotSource } from "./snapshot
 import { ManualClock } from "../lib/clock.ts";
 import { type EdgeSnapshot, writeSnapshot } from "../lib/kv/snapshot.ts";
 import type { QuotaSnapshot } from "../lib/kv/quota.ts";
+import { prng } from "../tests/sequential_sim.ts";
 
 const snap = (slug: string, tenantId: number) =>
   ({ v: 1, slug, tenantId, domains: [] }) as unknown as EdgeSnapshot;
@@ -37,18 +38,6 @@ Deno.test("SnapshotCache: an unrelated invalidation during a reload does not wed
     kv.close();
   }
 });
-
-/** mulberry32: a seeded generator, so a failing run can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Read = { key: string; startVersion: number; settle(ok: boolean): void };
 
@@ -90,7 +79,7 @@ const MAX_STALE = 5_000;
 const SLUGS = ["acme", "beta"];
 
 async function runOnce(seed: number): Promise<string | null> {
-  const random = rng(seed);
+  const random = prng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const clock = new ManualClock();
   const store = new ScriptedStore(random);
