@@ -150,12 +150,14 @@ if (import.meta.main) {
       bare,
       'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
     );
-    const env = appEnv(url, dir);
     const runtimes = [Deno.execPath(), ...await Promise.all(VERSIONS.map(denoBinary))];
     for (const deno of runtimes) {
       const version = new TextDecoder().decode(
         (await new Deno.Command(deno, { args: ["-V"], stdout: "piped" }).output()).stdout,
       ).trim();
+      // A KV file of its own per runtime: values Deno 2.9 wrote (V8 15's serialization) do not
+      // deserialize on 2.5 (docs/operations.md "Runtime version").
+      const env = appEnv(url, await Deno.makeTempDir({ dir }));
       const app: number[] = [];
       const plain: number[] = [];
       try {
