@@ -90,6 +90,8 @@ export class UsageAggregator implements UsageSink {
   #logs: RequestLogEntry[] = [];
   #enabled = true;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** The one early flush scheduled past flushMaxEntries (records arriving meanwhile join it). */
+  #earlyFlush: ReturnType<typeof setTimeout> | undefined;
   #flushing: Promise<void> | null = null;
   #thresholdCheck: ThresholdCheck | null = null;
   #c = {
@@ -211,9 +213,15 @@ export class UsageAggregator implements UsageSink {
       }
     } else this.#c.skippedLogs++;
 
-    if (this.pendingEntries >= this.#o.flushMaxEntries && !this.#flushing) {
+    if (
+      this.pendingEntries >= this.#o.flushMaxEntries && !this.#flushing &&
+      this.#earlyFlush === undefined
+    ) {
       // Early flush, off the request's path.
-      setTimeout(() => void this.flush(), 0);
+      this.#earlyFlush = setTimeout(() => {
+        this.#earlyFlush = undefined;
+        void this.flush();
+      }, 0);
     }
   }
 
@@ -296,6 +304,8 @@ export class UsageAggregator implements UsageSink {
   async stop(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
+    clearTimeout(this.#earlyFlush); // the flush below takes what it would have
+    this.#earlyFlush = undefined;
     this.#enabled = false;
     await this.flush();
   }
