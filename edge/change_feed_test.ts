@@ -75,3 +75,43 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "change feed in watch mode (remote KV): a change is seen on the watch, not the slow poll",
+  sanitizeOps: false, // the watch stream's op ends a turn after cancel()
+  sanitizeResources: false,
+  async fn() {
+    // Local KV notifies watchers of writes made in this process, which is all this needs:
+    // the feed's watch branch (what Deno Deploy and KV Connect run) with its poll at 1 s+.
+    const kv = await Deno.openKv(":memory:");
+    const { announceChange } = await import("../lib/kv/changes.ts");
+    const got: { change: Change; at: number }[] = [];
+    const feed = startChangeFeed(kv, {
+      pollMs: 60_000,
+      watch: true,
+      onChange: (change) => got.push({ change, at: Date.now() }),
+      onGap: () => {},
+      log: createLogger("error"),
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // the first look reads the bell
+      const lags: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const sent = Date.now();
+        const id = `t${i}`;
+        await announceChange(kv.atomic(), { kind: "tenant", id }).commit();
+        while (!got.some((g) => g.change.id === id) && Date.now() - sent < 3_000) {
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        const seen = got.find((g) => g.change.id === id);
+        assert(seen, `change ${id} not seen within 3 s (the poll is 60 s: the watch is dead)`);
+        lags.push(seen.at - sent);
+      }
+      assert(Math.max(...lags) < 500, `lags ${lags.join(", ")} ms`);
+      assertEquals(got.map((g) => g.change.id), ["t0", "t1", "t2", "t3", "t4"]);
+    } finally {
+      feed.stop();
+      kv.close();
+    }
+  },
+});
