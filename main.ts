@@ -10,6 +10,7 @@ import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
 import { keepRunningOnDatabaseErrors, startWhenDatabaseAnswers } from "./lib/db/outage_guard.ts";
 import { createLogger } from "./lib/log.ts";
+import { capPendingPerClient } from "./lib/http/client_cap.ts";
 
 /** Exported for wrappers that run the server as is (tests/readme_test.ts). */
 export async function main() {
@@ -36,7 +37,13 @@ export async function main() {
     throw e;
   }
   const log = app.services.log;
-  const gate = interruptible(app.handler);
+  const capped = config.clientMaxPending > 0
+    ? capPendingPerClient(app.handler, {
+      limit: config.clientMaxPending,
+      trusted: config.trustedProxies,
+    })
+    : app.handler;
+  const gate = interruptible(capped);
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,

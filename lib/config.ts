@@ -64,6 +64,7 @@ const EnvSchema = z.object({
   MIGRATE_ON_START: bool.default(true),
   DB_REQUEST_TIMEOUT_MS: intIn(100, 120_000).default(5_000),
   SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(4_000),
+  CLIENT_MAX_PENDING: intIn(0, 100_000).default(256),
   DENO_DEPLOY: bool.optional(),
   EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
   EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
@@ -259,6 +260,8 @@ export type Config = {
   dbRequestTimeoutMs: number;
   /** How long in-flight requests may run after SIGINT/SIGTERM (exit always within 5 s). */
   shutdownDeadlineMs: number;
+  /** Requests one public client address may have waiting at once; 0: no cap (lib/http/client_cap.ts). */
+  clientMaxPending: number;
   /** Running on Deno Deploy: KV is Deno.openKv() and nothing is written to disk. */
   denoDeploy: boolean;
   edgeCacheMaxBytes: number;
@@ -393,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     migrateOnStart: e.MIGRATE_ON_START,
     dbRequestTimeoutMs: e.DB_REQUEST_TIMEOUT_MS,
     shutdownDeadlineMs: Math.min(e.SHUTDOWN_DEADLINE_MS, 4_500),
+    clientMaxPending: e.CLIENT_MAX_PENDING,
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
     edgeCacheMaxObjectBytes: e.EDGE_CACHE_MAX_OBJECT_BYTES,
