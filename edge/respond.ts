@@ -274,6 +274,10 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   const rules = f.rules ?? FIXED_RULES;
   const ageMs = upstreamAgeMs(r.headers);
   if (r.status === 304 && f.prev !== undefined && f.prev.status === 200) {
+    // The copy left the cache while the request ran and its slab holds other bodies now.
+    if (!f.prev.readable) {
+      return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
+    }
     // RFC 9111 §4.3.4: the stored headers, updated with those of the 304
     const names = new Set(headers.map((h) => h[0]));
     const merged = f.prev.headers.filter((h) => !names.has(h[0])).concat(headers);

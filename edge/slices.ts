@@ -263,9 +263,16 @@ export async function streamSlices(
   if (o.kind !== "open") return o;
   const { first, firstStart, total, base } = o;
   const end = Math.min(b, total - 1);
-  /** The part of the slice at `start` inside [a, end]: a view, never a copy. */
-  const piece = (obj: CachedObject, start: number) =>
-    obj.body.subarray(Math.max(0, a - start), Math.min(obj.bodyLength, end - start + 1));
+  /**
+   * The part of the slice at `start` inside [a, end]: a view, except for a body packed in a
+   * slab (a last slice under 32 KB), whose slab may hold other bodies once the slice leaves
+   * the cache while the stream still holds the chunk (edge/cache/slabs.ts).
+   */
+  const piece = (obj: CachedObject, start: number) => {
+    const whole = obj.body;
+    const v = whole.subarray(Math.max(0, a - start), Math.min(obj.bodyLength, end - start + 1));
+    return whole.byteLength === whole.buffer.byteLength ? v : v.slice();
+  };
   let next = firstStart; // the slice the next pull enqueues
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

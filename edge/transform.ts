@@ -93,12 +93,16 @@ export async function applyTransform(
   const key = transformKey(plainKey, profile, regen);
   const load = async () => {
     const now = ec.deps.clock.now();
+    // A body read from a slab is copied before the await: the slab can hold other bodies by
+    // the time the runtime answers, if the object left the cache meanwhile (edge/cache/slabs.ts).
+    const read = base.obj.body;
+    const source = read.byteLength === read.buffer.byteLength ? read : read.slice();
     try {
       const out = await runner.runtime({
         snapshot: rc.snap,
         profile,
         apiPath,
-        body: dec.decode(base.obj.body),
+        body: dec.decode(source),
       });
       if (out.outcome === "error") {
         return { kind: "object" as const, obj: base.obj, cacheable: false };
@@ -106,7 +110,7 @@ export async function applyTransform(
       const headers: [string, string][] = out.outcome === "applied" || out.outcome === "partial"
         ? [["x-ai-transform", out.outcome]]
         : skipped(out.skipReason ?? "passthrough");
-      const body = out.outcome === "passthrough" ? base.obj.body : enc.encode(out.body) as Bytes;
+      const body = out.outcome === "passthrough" ? source : enc.encode(out.body) as Bytes;
       const retrySoon = out.outcome === "partial" ||
         (out.outcome === "passthrough" && TRANSIENT_SKIPS.has(out.skipReason ?? ""));
       const ttlMs = retrySoon ? Math.min(base.obj.ttlMs, RETRY_TTL_MS) : base.obj.ttlMs;

@@ -18,6 +18,8 @@ export const OVERHEAD = 512;
 
 const NO_CDN = 1;
 const HIT_BEFORE = 2;
+/** Released from its slab: the slab no longer counts the body (edge/cache/slabs.ts). */
+const RELEASED = 4;
 
 /** A whole response body held in memory, shareable between responses. */
 export class CachedObject extends LruEntry {
@@ -76,6 +78,7 @@ export class CachedObject extends LruEntry {
   get body(): Bytes {
     const d = this.data;
     if (d instanceof Uint8Array) return d;
+    if (d.gone) throw new Error("cached body read after its slab was reused (edge/cache/slabs.ts)");
     const t = this.sent;
     if (t === undefined) return new Uint8Array(d.buf.buffer, this.offset, this.bodyLength);
     return t.body ??= new Uint8Array(d.buf.buffer, this.offset, this.bodyLength);
@@ -84,20 +87,33 @@ export class CachedObject extends LruEntry {
   /** The slab counting this body as live (null: a buffer of its own, or released). */
   get slab(): Slab | null {
     const d = this.data;
-    return d instanceof Uint8Array ? null : d;
+    return d instanceof Uint8Array || (this.flags & RELEASED) !== 0 ? null : d;
+  }
+
+  /**
+   * The body can be read: false once the object left the cache and the slab its body sat in
+   * was reused for other bodies. Only code that held the object across an await needs to ask.
+   */
+  get readable(): boolean {
+    const d = this.data;
+    return d instanceof Uint8Array || d.gone !== true;
   }
 
   /** slabs.ts: the body now sits in `slab` at `offset`. */
   placeIn(slab: Slab, offset: number): void {
     this.data = slab;
     this.offset = offset;
+    this.flags &= ~RELEASED;
     // A kept view would pin the slab the body moved out of.
     if (this.sent !== undefined) this.sent.body = undefined;
   }
 
-  /** slabs.ts: the slab stops counting the body; the object keeps a view of its bytes. */
+  /**
+   * slabs.ts: the slab stops counting the body. The object still reads it from there until
+   * the slab is reused (then `readable` turns false): no copy, no view kept per entry.
+   */
   detach(): void {
-    this.data = this.body;
+    this.flags |= RELEASED;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { EdgeCache } from "./store.ts";
 import { cachedObject } from "./store.ts";
-import { COMPACT_AFTER_RELEASES, PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
+import { COMPACT_AFTER_RELEASES, MAX_FREE_SLABS, PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
 import { hitTemplates } from "./hit_templates.ts";
 
 const clock = { now: () => 0 };
@@ -92,9 +92,88 @@ Deno.test("a cache at its bound evicting first in, first out copies no body betw
   const total = 5 * capacity; // every entry but the last 2,000 evicted, oldest first
   for (let i = 0; i < total; i++) c.store(`k${i}`, obj(2048, i % 250));
   assert(c.lru.count >= capacity && c.lru.count < total / 2, `${c.lru.count} entries kept`);
-  // 512 bodies per slab: the bodies stored need 20 slabs; moving the last quarter of each
-  // oldest slab into the newest one (which those evictions took a moment later) needed 25
-  assertEquals(c.slabs.allocated, Math.ceil(total / (SLAB_BYTES / 2048)));
+  // 512 bodies per slab, 2,000 live: 4 slabs hold them, and each slab the oldest evictions
+  // empty is the next one filled. Moving the last quarter of each oldest slab into the
+  // newest one (which those evictions took a moment later) copied bodies; without reuse
+  // every body stored took new slab space (20 slabs), freed only when V8 collected it.
+  assertEquals(c.slabs.allocated, Math.ceil(capacity / (SLAB_BYTES / 2048)) + 1);
   const last = c.peek(`k${total - 1}`)!.body;
   assertEquals([last.byteLength, last[0]], [2048, (total - 1) % 250]);
+});
+
+Deno.test("churn through a cache of bound B never allocates slabs past B plus two slabs", () => {
+  // the live bodies, the oldest slab's dead part and the newest slab's empty part
+  for (const entries of [600, 2000, 5000]) {
+    const bound = entries * (2048 + 512 + 40);
+    const c = cache(bound);
+    let peakHeld = 0;
+    for (let i = 0; i < 20 * entries; i++) {
+      c.store(`k${i}`, obj(2048, i % 250));
+      peakHeld = Math.max(peakHeld, c.slabs.held);
+    }
+    const slabs = c.slabs.allocated * SLAB_BYTES;
+    assert(
+      slabs <= bound + 2 * SLAB_BYTES,
+      `${entries} entries: ${slabs} bytes of slabs, bound ${bound}`,
+    );
+    assert(peakHeld <= c.slabs.allocated, "what is held was allocated once");
+    for (let i = 20 * entries - 100; i < 20 * entries; i++) {
+      const b = c.peek(`k${i}`)!.body;
+      assertEquals([b[0], b[2047]], [i % 250, i % 250], `k${i}`);
+    }
+  }
+});
+
+Deno.test("a cache shrunk by the memory guard keeps at most MAX_FREE_SLABS empty slabs", () => {
+  const c = cache(1024 ** 3);
+  for (let i = 0; i < 20 * 512; i++) c.store(`k${i}`, obj(2048, 1)); // 20 slabs
+  assertEquals(c.slabs.held, 20);
+  c.lru.resize(2 * 1024 * 1024); // what the guard does: the oldest go at once
+  const live = Math.ceil((c.lru.count * 2048) / SLAB_BYTES) + 1;
+  assert(c.slabs.held <= live + MAX_FREE_SLABS, `${c.slabs.held} slabs held`);
+});
+
+Deno.test("an evicted body whose slab was reused reads as gone, never as another body", () => {
+  const c = cache(4 * (2048 + 512 + 40)); // four entries
+  const perSlab = SLAB_BYTES / 2048;
+  c.store("old", obj(2048, 7));
+  const old = c.peek("old")!;
+  for (let i = 0; i < perSlab; i++) c.store(`k${i}`, obj(2048, 9)); // "old" evicted, slab full
+  assert(!old.kept);
+  assertEquals([old.readable, old.body[0]], [true, 7], "read until the slab is reused");
+  for (let i = 0; i < 2 * perSlab; i++) c.store(`m${i}`, obj(2048, 11)); // reuses the first slab
+  assertEquals(c.slabs.allocated, 2);
+  assertEquals(old.readable, false);
+  let threw = false;
+  try {
+    void old.body;
+  } catch {
+    threw = true;
+  }
+  assert(threw, "reading a reused slab's old body throws");
+});
+
+Deno.test("a second-tier put sends the body as stored, though its slab is reused before the put", async () => {
+  const name = `slabs-test-${crypto.randomUUID()}`;
+  const c = new EdgeCache({ maxBytes: 1024 ** 3, clock, webCacheName: name });
+  try {
+    const perSlab = SLAB_BYTES / 2048;
+    const memoryOnly = (key: string, fill: number) => {
+      const o = obj(2048, fill);
+      c.slabs.pack(o);
+      c.lru.set(key, o);
+    };
+    c.store("first", obj(2048, 3)); // its put waits for the cache to open
+    for (let i = 1; i < perSlab; i++) memoryOnly(`fill${i}`, 4); // the slab is full
+    c.lru.delete("first"); // out of memory (not of the second tier)
+    for (let i = 1; i < perSlab; i++) c.lru.delete(`fill${i}`); // the slab is empty
+    memoryOnly("next", 5); // the next body goes where "first" was
+    await c.flush();
+    const got = await c.lookupSecondTier("first");
+    assert(got !== undefined);
+    assertEquals([got.body.byteLength, got.body[0], got.body[2047]], [2048, 3, 3]);
+  } finally {
+    c.close();
+    await caches.delete(name);
+  }
 });

@@ -157,18 +157,18 @@ export class EdgeCache {
     // A burst of misses faster than the tier writes would queue copies without bound: past
     // MAX_TIER_WRITES in flight an object stays in memory only (the tier is an optimisation).
     if (this.opts.webCacheName === null || this.writes.size >= MAX_TIER_WRITES) return;
+    // Built now: the constructor copies the body, which by the time the put runs may have
+    // left the memory tier and its slab been reused (edge/cache/slabs.ts).
+    const headers = new Headers(obj.headers);
+    headers.set(H_STORED, String(obj.storedAt));
+    headers.set(H_TTL, String(obj.ttlMs));
+    if (obj.noCdn) headers.set(H_NO_CDN, "1");
+    headers.set(H_STALE, `${obj.swrMs},${obj.sieMs}`);
+    const res = new Response(obj.body, { status: obj.status, headers });
     void this.inOrder(key, async () => {
       const cache = await this.webCache();
       if (!cache) return;
-      const headers = new Headers(obj.headers);
-      headers.set(H_STORED, String(obj.storedAt));
-      headers.set(H_TTL, String(obj.ttlMs));
-      if (obj.noCdn) headers.set(H_NO_CDN, "1");
-      headers.set(H_STALE, `${obj.swrMs},${obj.sieMs}`);
-      await cache.put(
-        secondTierUrl(key),
-        new Response(obj.body, { status: obj.status, headers }),
-      );
+      await cache.put(secondTierUrl(key), res);
     });
   }
 

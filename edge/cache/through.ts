@@ -119,7 +119,10 @@ export async function readThrough(
     result = await load();
   }
   if (result.kind === "object") return { kind: "object", obj: result.obj, cache: "MISS" };
-  if (result.kind === "error" && cached && withinStaleIfError(ctx, cached, clock.now())) {
+  if (
+    result.kind === "error" && cached && cached.readable &&
+    withinStaleIfError(ctx, cached, clock.now())
+  ) {
     return { kind: "object", obj: cached, cache: "STALE" };
   }
   return result;
