@@ -24,7 +24,7 @@ import { type Loaded, readThrough, type Served, type ThroughContext } from "./ca
 import { sliceKey } from "./cache/keys.ts";
 import { ageSeconds, cloneAged, forbidsStore, objectResponse, type Outcome } from "./respond.ts";
 import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
-import type { UpstreamStream } from "./upstream_types.ts";
+import type { UpstreamStream } from "../lib/net/upstream_types.ts";
 
 /** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
 export const SLICE_BYTES = 1 << 20;

@@ -7,7 +7,7 @@ import type { Config } from "../lib/config.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/log.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
-import type { UpstreamClient } from "./upstream_types.ts";
+import type { UpstreamClient } from "../lib/net/upstream_types.ts";
 
 /** Where a request landed: a tenant host, its preview host, or an active custom domain. */
 export type EdgeTarget =

@@ -6,11 +6,11 @@
  * object bound, past which it streams through uncached.
  */
 import type { EdgeDeps } from "./types.ts";
-import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../lib/net/ssrf.ts";
-import type { UpstreamResult } from "./upstream_types.ts";
+import { checkedAddress, UnsafeUrlError } from "../lib/net/ssrf.ts";
+import type { UpstreamResult } from "../lib/net/upstream_types.ts";
 import { countOrigin } from "./origin_tally.ts";
 
-export type { UpstreamFailure, UpstreamResult } from "./upstream_types.ts";
+export type { UpstreamFailure, UpstreamResult } from "../lib/net/upstream_types.ts";
 
 export type UpstreamRequest = {
   url: URL;
@@ -57,6 +57,7 @@ export class RequestHeaders {
 type Verdict = { until: number; address: string };
 const verdictsByEdge = new WeakMap<EdgeDeps, Map<string, Verdict>>();
 const VERDICT_MS = 30_000;
+const STRICT = { allowPrivate: false, requireHttps: false };
 
 /**
  * Refuses a non-public upstream when ALLOW_PRIVATE_UPSTREAMS is off. The origin
@@ -72,8 +73,7 @@ async function guard(deps: EdgeDeps, url: URL): Promise<string | undefined> {
   const now = deps.clock.now();
   const known = verdicts.get(url.hostname);
   if (known !== undefined && known.until > now) return known.address;
-  checkUrlShape(url, { allowPrivate: false, requireHttps: false });
-  const [address] = await assertPublicHost(url.hostname, (h, t) => deps.resolveDns(h, t), false);
+  const address = (await checkedAddress(url, STRICT, (h, t) => deps.resolveDns(h, t)))!;
   if (verdicts.size > 10_000) verdicts.clear();
   verdicts.set(url.hostname, { until: now + VERDICT_MS, address });
   return address;

@@ -16,7 +16,7 @@
  *   (an injected fetch is test-only and keeps them).
  */
 import type { Config } from "../lib/config.ts";
-import type { UpstreamCall, UpstreamClient, UpstreamResult } from "./upstream_types.ts";
+import type { UpstreamCall, UpstreamClient, UpstreamResult } from "../lib/net/upstream_types.ts";
 import { createHttp1Client, type Http1Options } from "./http1/client.ts";
 import { fetchClient } from "./upstream_fetch.ts";
 
@@ -33,6 +33,31 @@ export function upstreamClient(
   const http1Client = createHttp1Client(http1);
   if (config.edgeUpstreamClient === "fetch") return pinnedTlsVia(http1Client, streaming);
   return splitClient(http1Client, streaming);
+}
+
+/**
+ * The client for server-side fetches of user-supplied URLs (lib/net/guarded_fetch.ts, built
+ * by lib/bootstrap.ts): a pool of its own, every response header kept (the checks read
+ * x-cachely-*, Set-Cookie, Server), a connect bound. The HTTP/1.1 client, as the edge's
+ * default; with EDGE_UPSTREAM_CLIENT=fetch (an egress proxy) only pinned https calls take it.
+ * An injected fetch (tests mapping names to loopback servers) is the network itself: calls
+ * reach it by name, unpinned (the pin is tested over real sockets, lib/net/guarded_fetch_test.ts).
+ */
+export function userUrlClient(
+  config: Pick<Config, "edgeUpstreamClient">,
+  injectedFetch?: typeof fetch,
+  http1: Http1Options = {},
+): UpstreamClient {
+  if (injectedFetch) {
+    const c = fetchClient(injectedFetch, { keepHeaders: true });
+    return { request: (call) => c.request({ ...call, address: undefined }), close: c.close };
+  }
+  const http1Client = createHttp1Client({ connectTimeoutMs: 5_000, ...http1, keepHeaders: true });
+  if (config.edgeUpstreamClient === "http1") return http1Client;
+  return pinnedTlsVia(
+    http1Client,
+    fetchClient(globalThis.fetch.bind(globalThis), { keepHeaders: true }),
+  );
 }
 
 const pinnedTls = (call: UpstreamCall) =>

@@ -16,9 +16,14 @@ import type {
   UpstreamClient,
   UpstreamFailure,
   UpstreamResult,
-} from "./upstream_types.ts";
+} from "../lib/net/upstream_types.ts";
 
-export function fetchClient(doFetch: typeof fetch): UpstreamClient {
+/** `keepHeaders`: every response header as received (lib/net/guarded_fetch.ts), not the edge's set. */
+export function fetchClient(
+  doFetch: typeof fetch,
+  opts: { keepHeaders?: boolean } = {},
+): UpstreamClient {
+  const keep = opts.keepHeaders === true;
   let hostClient: Deno.HttpClient | undefined;
   const pinned = (call: UpstreamCall): UpstreamCall & { client?: Deno.HttpClient } => {
     if (call.address === undefined || call.url.protocol !== "http:") return call;
@@ -44,7 +49,7 @@ export function fetchClient(doFetch: typeof fetch): UpstreamClient {
         call.timeoutMs,
       );
       try {
-        return await fetchWithin(doFetch, pinned(call), ctrl.signal);
+        return await fetchWithin(doFetch, pinned(call), ctrl.signal, keep);
       } finally {
         clearTimeout(timer);
       }
@@ -60,6 +65,7 @@ async function fetchWithin(
   doFetch: typeof fetch,
   req: UpstreamCall & { client?: Deno.HttpClient },
   signal: AbortSignal,
+  keepHeaders: boolean,
 ): Promise<UpstreamResult> {
   let res: Response;
   try {
@@ -73,7 +79,7 @@ async function fetchWithin(
   } catch (e) {
     return failure(e, signal);
   }
-  const headers = filterResponseHeaders(res.headers);
+  const headers = keepHeaders ? [...res.headers] : filterResponseHeaders(res.headers);
   const setCookie = res.headers.has("set-cookie");
   if (!res.body || req.method === "HEAD") {
     await res.body?.cancel().catch(() => {});

@@ -20,7 +20,7 @@ import { reconcileAtBoot } from "./edge_config/reconcile.ts";
 import { startGuardrailLoop } from "./experiments/guardrail_loop.ts";
 import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
-import { upstreamClient } from "../edge/upstream_client.ts";
+import { upstreamClient, userUrlClient } from "../edge/upstream_client.ts";
 import { startChangeFeed } from "../edge/change_feed.ts";
 import { openFollowedKv } from "./kv/follow_file.ts";
 
@@ -109,6 +109,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     logRing,
     fetch: opts.fetch,
     resolveDns: opts.resolveDns,
+    userUrlClient: userUrlClient(config, opts.fetch),
   });
   const installation = installationId(dbHandle);
   const usage = createUsageAggregator(services);
@@ -159,6 +160,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
       await services.background.idle(); // mails started by requests
       edge.close();
+      services.userUrlClient.close();
       kv.close();
       await dbHandle.close();
     },

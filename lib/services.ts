@@ -9,6 +9,7 @@ import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger, LogRing } from "./log.ts";
 import type { UsageAggregator } from "./usage/aggregator.ts";
+import type { UpstreamClient } from "./net/upstream_types.ts";
 import { Background } from "./background.ts";
 
 /** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
@@ -27,6 +28,11 @@ export type Services = {
   fetch: typeof fetch;
   /** DNS resolution (domain verification, SSRF checks); injectable in tests. */
   resolveDns: typeof Deno.resolveDns;
+  /**
+   * The client behind every fetch of a user-supplied URL (lib/net/guarded_fetch.ts): it
+   * connects to the SSRF-checked address; set by bootstrap (edge/upstream_client.ts).
+   */
+  userUrlClient: UpstreamClient;
   snapshotListeners: Set<SnapshotListener>;
   /**
    * Writes a tenant's snapshot to KV at its current generation (lib/edge_config/projector.ts),

@@ -23,6 +23,15 @@ async function setup(app: Parameters<Parameters<typeof aiTest>[1]>[0]) {
     () => new Response("<p>x</p>", { headers: { "content-type": "text/html" } }),
   );
   up.route("/posts/down", () => new Response("boom", { status: 503 }));
+  // an endless body: the fetch must stop at the body bound (lib/net/guarded_fetch.ts); random
+  // bytes, since Deno.serve may gzip a JSON body and padding would hardly grow on the wire
+  up.route("/posts/huge", () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        pull: (ctrl) => ctrl.enqueue(crypto.getRandomValues(new Uint8Array(65536))),
+      }),
+      { headers: { "content-type": "application/json" } },
+    ));
   up.route("/posts/echo", (req) =>
     Response.json({
       items: [{ title: `token ${req.headers.get("authorization")?.slice(7)}` }],
@@ -148,6 +157,12 @@ aiTest(
         const r = await t.owner.post(t.path, body);
         assertEquals(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
       }
+      const huge = await t.owner.post(t.path, { profile: "formal", apiPath: "/posts/huge" });
+      assertEquals([huge.status, huge.body.error.code, huge.body.error.message], [
+        502,
+        "upstream_error",
+        "Upstream body too large",
+      ]);
       const unknown = await t.owner.post(`/api/tenants/nope/ai-transform/regenerate`, {
         profile: "formal",
         apiPath: "/posts",

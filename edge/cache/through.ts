@@ -12,7 +12,7 @@
  */
 import type { PurgeIndex } from "./purges.ts";
 import type { CachedObject, EdgeCache } from "./store.ts";
-import type { UpstreamFailure, UpstreamStream } from "../upstream_types.ts";
+import type { UpstreamFailure, UpstreamStream } from "../../lib/net/upstream_types.ts";
 import type { VaryIndex } from "./vary.ts";
 
 /**

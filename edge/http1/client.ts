@@ -32,7 +32,7 @@ import {
   type UpstreamCall,
   type UpstreamClient,
   type UpstreamResult,
-} from "../upstream_types.ts";
+} from "../../lib/net/upstream_types.ts";
 import { type Bytes, concatBytes } from "../cache/store.ts";
 
 export type Http1Options = Partial<PoolOptions> & {
@@ -41,6 +41,15 @@ export type Http1Options = Partial<PoolOptions> & {
    * map provider hosts to loopback servers.
    */
   connect?: (url: URL, address?: string) => Promise<Deno.Conn>;
+  /** Extra root certificates (PEM) for https (the default connect; tests with their own CA). */
+  caCerts?: string[];
+  /** Bounds connecting alone (a timeout), within the call's deadline. */
+  connectTimeoutMs?: number;
+  /**
+   * Every response header as received, instead of the edge's filtered set (x-cachely-*,
+   * Set-Cookie, …): the guarded fetch of user-supplied URLs (lib/net/guarded_fetch.ts).
+   */
+  keepHeaders?: boolean;
 };
 
 /** Bytes read per piece of a streamed body: big pieces mean fewer writes downstream. */
@@ -57,7 +66,12 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
     maxIdlePerOrigin: opts.maxIdlePerOrigin ?? 256,
     maxIdle: opts.maxIdle ?? 4_096,
   });
-  const connect = opts.connect ?? connectTo;
+  const open = opts.connect ??
+    (opts.caCerts
+      ? (url: URL, address?: string) => connectTo(url, address, opts.caCerts)
+      : connectTo);
+  const connect = opts.connectTimeoutMs === undefined ? open : bounded(open, opts.connectTimeoutMs);
+  const keepHeaders = opts.keepHeaders === true;
   const deadlines = new Deadlines();
 
   async function request(call: UpstreamCall): Promise<UpstreamResult> {
@@ -73,7 +87,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
       return await finish(call, wire, head, ex);
     } catch (e) {
       ex.wire?.close();
-      if (ex.expired) return TIMED_OUT;
+      if (ex.expired || e instanceof ConnectTimeout) return TIMED_OUT;
       return e instanceof ProtocolError ? failureOf(e) : UNREACHABLE;
     } finally {
       deadlines.remove(ex);
@@ -128,7 +142,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
     ex: Exchange,
   ): Promise<UpstreamResult> {
     const { status } = head;
-    const headers = filterHeaderPairs(head.headers);
+    const headers = keepHeaders ? head.headers : filterHeaderPairs(head.headers);
     const setCookie = head.headers.some((h) => h[0] === "set-cookie");
     const coding = codingOf(lastValue(head.headers, "content-encoding"));
     if (coding === "unsupported") throw new ProtocolError("unsupported content coding");
@@ -257,7 +271,11 @@ function portOf(url: URL): number {
  * `address` the TCP connection goes to that IP (no second DNS lookup) and TLS is started on
  * it for the URL's host, so SNI and certificate checks still name the host.
  */
-export async function connectTo(url: URL, address?: string): Promise<Deno.Conn> {
+export async function connectTo(
+  url: URL,
+  address?: string,
+  caCerts?: string[],
+): Promise<Deno.Conn> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = portOf(url);
   if (url.protocol !== "https:" && url.protocol !== "http:") {
@@ -265,18 +283,43 @@ export async function connectTo(url: URL, address?: string): Promise<Deno.Conn> 
   }
   if (address === undefined) {
     if (url.protocol === "https:") {
-      return await Deno.connectTls({ hostname, port, alpnProtocols: ["http/1.1"] });
+      return await Deno.connectTls({ hostname, port, caCerts, alpnProtocols: ["http/1.1"] });
     }
     return await Deno.connect({ hostname, port });
   }
   const tcp = await Deno.connect({ hostname: address, port });
   if (url.protocol === "http:") return tcp;
   try {
-    return await Deno.startTls(tcp, { hostname, alpnProtocols: ["http/1.1"] });
+    return await Deno.startTls(tcp, { hostname, caCerts, alpnProtocols: ["http/1.1"] });
   } catch (e) {
     tcp.close();
     throw e;
   }
+}
+
+class ConnectTimeout extends Error {}
+
+/** `connect` rejected with ConnectTimeout after `ms`; a connection that comes later is closed. */
+function bounded(
+  connect: (url: URL, address?: string) => Promise<Deno.Conn>,
+  ms: number,
+): (url: URL, address?: string) => Promise<Deno.Conn> {
+  return (url, address) =>
+    new Promise((resolve, reject) => {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(new ConnectTimeout("connect timed out"));
+      }, ms);
+      connect(url, address).then((conn) => {
+        clearTimeout(timer);
+        if (late) conn.close();
+        else resolve(conn);
+      }, (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
 }
 
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

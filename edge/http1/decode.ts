@@ -6,7 +6,20 @@
  */
 import zlib from "node:zlib";
 
-export const ACCEPT_ENCODING = "gzip, deflate, br";
+/**
+ * br only where DecompressionStream takes "brotli" (Deno 2.9; not 2.5, where a streamed br body
+ * could not be decoded: a 502, and node's zlib brotli stream panics the process when cancelled).
+ */
+export const ACCEPT_ENCODING = brotliStreams() ? "gzip, deflate, br" : "gzip, deflate";
+
+function brotliStreams(): boolean {
+  try {
+    new DecompressionStream("brotli" as CompressionFormat);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Coding = "gzip" | "deflate" | "br";
 

@@ -1,15 +1,14 @@
 /**
  * Server-side fetch of a tenant's API for regenerate, mirroring the edge: the
  * configured origin joined with a checked path, credentials injected per auth mode
- * (docs/decisions.md "Tenants"), the address re-checked against SSRF, no redirects
- * followed, a timeout and a body bound.
+ * (docs/decisions.md "Tenants"), then the guarded fetch (lib/net/guarded_fetch.ts): the
+ * address checked and pinned, no redirects followed, a timeout and a body bound.
  */
 import type { Services } from "../services.ts";
 import type { EdgeSnapshot } from "../kv/snapshot.ts";
 import { decryptSecret } from "../crypto/mod.ts";
-import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../net/ssrf.ts";
 import { badRequest } from "../errors.ts";
-import { readBounded } from "../net/bounded_body.ts";
+import { guardedDeps, type GuardedError, guardedFetch } from "../net/guarded_fetch.ts";
 // The edge's credential injection and token scrubbing: pure helpers, the same rules here.
 import { credentialForms, injectCredential } from "../../edge/credentials.ts";
 import { scrubToken } from "../../edge/api_proxy.ts";
@@ -44,17 +43,6 @@ export async function fetchTenantApi(
   snap: EdgeSnapshot,
   url: URL,
 ): Promise<TenantApiResponse> {
-  try {
-    if (!s.config.allowPrivateUpstreams) {
-      checkUrlShape(url, { allowPrivate: false, requireHttps: false });
-      await assertPublicHost(url.hostname, (h, t) => s.resolveDns(h, t), false);
-    }
-  } catch (e) {
-    if (e instanceof UnsafeUrlError) {
-      return { kind: "error", code: "upstream_refused", message: "Upstream refused" };
-    }
-    throw e;
-  }
   const headers = new Headers({ accept: "application/json" });
   let token: string | null = null;
   if (snap.api.tokenEnc && s.config.encryptionKey) {
@@ -64,32 +52,35 @@ export async function fetchTenantApi(
     }
     injectCredential(snap.api.authMode, snap.api.authParam, token, url, headers);
   }
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), s.config.upstreamTimeoutMs);
-  try {
-    const res = await s.fetch(url, { headers, redirect: "manual", signal: ctrl.signal });
-    // Counted while reading: an over-large body is dropped at the bound, never held whole.
-    const read = await readBounded(res.body, s.config.edgeCacheMaxObjectBytes, {
-      over: "refuse",
-    });
-    if (read.tooLarge) {
-      return { kind: "error", code: "upstream_error", message: "Upstream body too large" };
-    }
-    const buf = read.bytes;
-    return {
-      kind: "ok",
-      status: res.status,
-      contentType: res.headers.get("content-type"),
-      // Some APIs echo request URLs (with an access_token); regenerate shows bodies to editors.
-      text: token
-        ? scrubToken(new TextDecoder().decode(buf), credentialForms(snap.api.authMode, token))
-        : new TextDecoder().decode(buf),
-    };
-  } catch {
-    return ctrl.signal.aborted
-      ? { kind: "error", code: "upstream_timeout", message: "Upstream timed out" }
-      : { kind: "error", code: "upstream_error", message: "Upstream unreachable" };
-  } finally {
-    clearTimeout(timer);
-  }
+  // Checked, pinned, no redirect followed, and an over-large body refused at the bound
+  // (counted while reading, never held whole).
+  const res = await guardedFetch(guardedDeps(s, s.config.allowPrivateUpstreams), {
+    url,
+    headers: [...headers],
+    timeoutMs: s.config.upstreamTimeoutMs,
+    maxBytes: s.config.edgeCacheMaxObjectBytes,
+    over: "refuse",
+  });
+  if (!res.ok) return { kind: "error", ...FAILURES[res.error] };
+  const text = new TextDecoder().decode(res.body);
+  return {
+    kind: "ok",
+    status: res.status,
+    contentType: res.headers.get("content-type"),
+    // Some APIs echo request URLs (with an access_token); regenerate shows bodies to editors.
+    text: token ? scrubToken(text, credentialForms(snap.api.authMode, token)) : text,
+  };
 }
+
+const FAILURES: Record<
+  GuardedError,
+  { code: "upstream_refused" | "upstream_error" | "upstream_timeout"; message: string }
+> = {
+  unsafe_url: { code: "upstream_refused", message: "Upstream refused" },
+  timeout: { code: "upstream_timeout", message: "Upstream timed out" },
+  too_large: { code: "upstream_error", message: "Upstream body too large" },
+  fetch_failed: { code: "upstream_error", message: "Upstream unreachable" },
+  // not followed here (maxRedirects 0): listed for completeness
+  too_many_redirects: { code: "upstream_error", message: "Upstream redirected" },
+  bad_redirect: { code: "upstream_error", message: "Upstream redirected" },
+};

@@ -11,6 +11,7 @@ import { previewBase, type Tenant } from "../tenants/service.ts";
 import { type Domain, listDomains } from "../domains/service.ts";
 import { type Probe, probeSurface, servedByCachely } from "./probe.ts";
 import { CHECK_TIMEOUT_CAP_MS } from "./website_check.ts";
+import { guardedDeps } from "../net/guarded_fetch.ts";
 
 export type CheckState = "implemented" | "active_needs_attention" | "not_detected" | "not_enabled";
 export type ItemState = "pass" | "warn" | "fail" | "info" | "skipped";
@@ -69,9 +70,7 @@ export async function runCachelyCheck(s: Services, tenant: Tenant): Promise<Cach
     };
   }
   const deps = {
-    fetch: s.fetch,
-    resolveDns: s.resolveDns,
-    allowPrivate: s.config.allowPrivateUpstreams || !surface.guarded,
+    ...guardedDeps(s, s.config.allowPrivateUpstreams || !surface.guarded),
     timeoutMs: Math.min(s.config.upstreamTimeoutMs, CHECK_TIMEOUT_CAP_MS),
   };
   // Sequential on purpose: the second probe shows whether the edge cached the first.

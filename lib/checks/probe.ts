@@ -1,9 +1,11 @@
 /**
- * One plain GET of a website surface for the implementation check: no redirect
- * following, a timeout, the body discarded, and only the service's own x-cachely-*
- * headers kept. Never throws.
+ * One plain GET of a website surface for the implementation check, through the guarded
+ * fetch (lib/net/guarded_fetch.ts): no redirect following, a timeout, the body discarded,
+ * and only the service's own x-cachely-* headers kept. Never throws.
  */
-import { assertPublicHost, checkUrlShape, UnsafeUrlError } from "../net/ssrf.ts";
+import { guardedFetch, type GuardedFetchDeps } from "../net/guarded_fetch.ts";
+
+const USER_AGENT = "Cachely-ImplementationCheck/1";
 
 export type Probe = {
   url: string;
@@ -16,12 +18,7 @@ export type Probe = {
   error?: "refused" | "timeout" | "unreachable";
 };
 
-export type ProbeDeps = {
-  fetch: typeof fetch;
-  resolveDns: typeof Deno.resolveDns;
-  allowPrivate: boolean;
-  timeoutMs: number;
-};
+export type ProbeDeps = GuardedFetchDeps & { timeoutMs: number };
 
 /**
  * Headers only the Cachely edge sets on a page: the edge marker and the experiment
@@ -40,40 +37,27 @@ export function servedByCachely(p: Probe): boolean {
 }
 
 export async function probeSurface(deps: ProbeDeps, raw: string): Promise<Probe> {
-  const fail = (error: NonNullable<Probe["error"]>): Probe => ({
+  // The 3xx itself is the answer (a redirect is a healthy surface); the body is not read.
+  const res = await guardedFetch(deps, {
     url: raw,
-    status: null,
-    ok: false,
-    headers: {},
-    error,
+    headers: [["user-agent", USER_AGENT], ["accept", "text/html,*/*;q=0.8"]],
+    timeoutMs: deps.timeoutMs,
+    maxBytes: 0,
+    over: "truncate",
   });
-  try {
-    const url = checkUrlShape(raw, { allowPrivate: deps.allowPrivate, requireHttps: false });
-    await assertPublicHost(url.hostname, (h, t) => deps.resolveDns(h, t), deps.allowPrivate);
-  } catch (e) {
-    // UnsafeUrlError, or anything else the check threw: never probe what was not vetted
-    void (e instanceof UnsafeUrlError);
-    return fail("refused");
+  if (!res.ok) {
+    const error = res.error === "unsafe_url"
+      ? "refused"
+      : res.error === "timeout"
+      ? "timeout"
+      : "unreachable";
+    return { url: raw, status: null, ok: false, headers: {}, error };
   }
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), deps.timeoutMs);
-  try {
-    const res = await deps.fetch(raw, {
-      redirect: "manual",
-      signal: ctrl.signal,
-      headers: { "user-agent": "Cachely-ImplementationCheck/1", accept: "text/html,*/*;q=0.8" },
-    });
-    await res.body?.cancel().catch(() => {});
-    const headers: Record<string, string> = {};
-    res.headers.forEach((v, k) => {
-      if (k.startsWith("x-cachely-") && Object.keys(headers).length < 10) {
-        headers[k] = v.slice(0, 200);
-      }
-    });
-    return { url: raw, status: res.status, ok: res.status >= 200 && res.status < 400, headers };
-  } catch {
-    return fail(ctrl.signal.aborted ? "timeout" : "unreachable");
-  } finally {
-    clearTimeout(timer);
-  }
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (k.startsWith("x-cachely-") && Object.keys(headers).length < 10) {
+      headers[k] = v.slice(0, 200);
+    }
+  });
+  return { url: raw, status: res.status, ok: res.status >= 200 && res.status < 400, headers };
 }

@@ -9,17 +9,22 @@ import { ApiError, type ErrorCode } from "../errors.ts";
 import { type CmsKind, providerFor } from "../providers/mod.ts";
 import { detectPlatform, type Platform } from "./platform.ts";
 import { type Analysis, analyzePage, type SiteContext } from "./html_signals.ts";
-import { safeFetch, type SafeFetchError } from "./safe_fetch.ts";
+import { guardedDeps, type GuardedError, guardedFetch } from "../net/guarded_fetch.ts";
 
 /** One fetch chain (redirects and body included) never takes longer than this. */
 export const CHECK_TIMEOUT_CAP_MS = 8_000;
+/** Redirects followed, each target checked like the first URL. */
+export const MAX_REDIRECTS = 5;
+/** Bytes of the page analysed; the rest is not read. */
+export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+const USER_AGENT = "Cachely-ImplementationCheck/1";
 
 export type WebsiteCheckResult =
   | { ok: true; finalUrl: string; platform: Platform; analysis: Analysis }
   | {
     ok: false;
     finalUrl: string;
-    error: SafeFetchError | "http_error" | "not_html";
+    error: Exclude<GuardedError, "too_large"> | "http_error" | "not_html";
     message: string;
   };
 
@@ -81,16 +86,23 @@ export async function runWebsiteCheck(
   tenant: Tenant,
   url: URL,
 ): Promise<WebsiteCheckResult> {
-  const fetched = await safeFetch({
-    fetch: s.fetch,
-    resolveDns: s.resolveDns,
-    // Never a private address, whatever ALLOW_PRIVATE_UPSTREAMS says: the URL is typed by any
-    // tenant member and the answer is shown back (docs/decisions.md "Security fixes").
-    allowPrivate: false,
+  // Never a private address, whatever ALLOW_PRIVATE_UPSTREAMS says: the URL is typed by any
+  // tenant member and the answer is shown back (docs/decisions.md "Security fixes").
+  const fetched = await guardedFetch(guardedDeps(s, false), {
+    url,
+    headers: [["user-agent", USER_AGENT], ["accept", "text/html,*/*;q=0.8"]],
+    maxRedirects: MAX_REDIRECTS,
     timeoutMs: Math.min(s.config.upstreamTimeoutMs, CHECK_TIMEOUT_CAP_MS),
-  }, url.href);
-  if (!fetched.ok) return fetched;
-  const { finalUrl, status, headers, body } = fetched;
+    maxBytes: MAX_PAGE_BYTES,
+    over: "truncate", // a page analysed in part
+  });
+  if (!fetched.ok) {
+    const { url: finalUrl, error, message } = fetched;
+    // too_large is never the answer when truncating
+    return { ok: false, finalUrl, error: error === "too_large" ? "fetch_failed" : error, message };
+  }
+  const { url: finalUrl, status, headers } = fetched;
+  const body = new TextDecoder().decode(fetched.body);
   if (status >= 400) {
     return { ok: false, finalUrl, error: "http_error", message: `The site answered ${status}` };
   }

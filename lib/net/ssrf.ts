@@ -63,6 +63,23 @@ export async function assertPublicHost(
   return all;
 }
 
+/**
+ * The address a connection to `url` must use: shape and DNS checked once, and the first
+ * answer returned, so the caller connects there instead of resolving the name again (DNS
+ * rebinding). Undefined when private targets are allowed (nothing is resolved; the name is
+ * used). Used by the edge (edge/upstream.ts) and the guarded fetch (lib/net/guarded_fetch.ts).
+ */
+export async function checkedAddress(
+  url: URL,
+  policy: UrlPolicy,
+  resolve: Resolver,
+): Promise<string | undefined> {
+  checkUrlShape(url, policy);
+  if (policy.allowPrivate) return undefined;
+  const [address] = await assertPublicHost(url.hostname, resolve, false);
+  return address;
+}
+
 /** Shape check plus DNS check in one call. */
 export async function assertSafeUrl(
   raw: string | URL,

@@ -8,7 +8,7 @@
  */
 import { serveOnLoopback } from "../harness.ts";
 import { connectTo, createHttp1Client } from "../../edge/http1/client.ts";
-import type { UpstreamClient } from "../../edge/upstream_types.ts";
+import type { UpstreamClient } from "../../lib/net/upstream_types.ts";
 
 /** Every asset's Last-Modified (for If-Modified-Since tests). */
 export const ASSET_LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT";

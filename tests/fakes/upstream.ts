@@ -16,7 +16,7 @@ import { ManualClock } from "../../lib/clock.ts";
 import { createLogger } from "../../lib/log.ts";
 import { serveOnLoopback, TEST_ENCRYPTION_KEY, testConfig } from "../harness.ts";
 import { upstreamClient } from "../../edge/upstream_client.ts";
-import type { UpstreamClient } from "../../edge/upstream_types.ts";
+import type { UpstreamClient } from "../../lib/net/upstream_types.ts";
 
 export type SeenRequest = { method: string; path: string; query: string; headers: Headers };
 export type Route = (req: Request, url: URL) => Response | Promise<Response>;

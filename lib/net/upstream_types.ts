@@ -1,10 +1,13 @@
 /**
  * What an upstream request returns, whichever client made it (edge/http1/client.ts, or
  * edge/upstream_fetch.ts): a buffered body, a stream for a body too large to cache, or
- * a failure the edge answers as 502/504.
+ * a failure the edge answers as 502/504. Here in lib/net because the edge and the guarded
+ * fetch of user-supplied URLs (lib/net/guarded_fetch.ts) share these clients.
  */
-import type { Bytes } from "./cache/store.ts";
-import type { ErrorCode } from "../lib/errors.ts";
+import type { ErrorCode } from "../errors.ts";
+
+/** Bytes backed by a plain ArrayBuffer (edge/cache/object.ts Bytes). */
+type Bytes = Uint8Array<ArrayBuffer>;
 
 /** A failure: 502/504 from the fetch, or a status the proxy decided (e.g. 403 type refused). */
 export type UpstreamFailure = {
@@ -49,7 +52,7 @@ export type UpstreamCall = {
   /** Covers connecting, the head and a buffered body; a streamed body runs without it. */
   timeoutMs: number;
   /**
-   * The address that passed the SSRF check (edge/upstream.ts): connect there, keeping the
+   * The address that passed the SSRF check (lib/net/ssrf.ts checkedAddress): connect there, keeping the
    * URL's host for Host and TLS (SNI, certificate), instead of resolving the name again
    * (DNS rebinding). Absent when private upstreams are allowed (no check ran).
    */
