@@ -54,6 +54,7 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: intIn(0, 10).optional(),
   SESSION_TTL_HOURS: intIn(1, 24 * 90).default(24 * 14),
   UPSTREAM_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
+  BODY_IDLE_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
   EDGE_UPSTREAM_CLIENT: z.enum(["http1", "fetch"]).optional(),
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
   EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
@@ -237,6 +238,8 @@ export type Config = {
   trustedProxies: { header: string; hops: number } | null;
   sessionTtlMs: number;
   upstreamTimeoutMs: number;
+  /** A request body that sends nothing for this long is a 408 (lib/http/validate.ts readBodyText). */
+  bodyIdleTimeoutMs: number;
   /**
    * How the edge talks to upstreams: its own HTTP/1.1 client (default), or fetch(), the
    * default behind HTTP_PROXY/HTTPS_PROXY/ALL_PROXY, which only fetch honours.
@@ -386,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustedProxies: trustedProxies(e.TRUSTED_PROXY_IP_HEADER, e.TRUSTED_PROXY_HOPS),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
     edgeUpstreamClient: e.EDGE_UPSTREAM_CLIENT ??
       (PROXY_VARS.some((k) => cleaned[k]) ? "fetch" : "http1"),
     edgeSnapshotTtlMs: e.EDGE_SNAPSHOT_TTL_MS,

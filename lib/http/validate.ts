@@ -61,21 +61,22 @@ export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output
 const bodyTexts = new WeakMap<Request, Promise<string>>();
 function requestBodyText(c: Context, maxBytes: number): Promise<string> {
   let text = bodyTexts.get(c.req.raw);
-  if (!text) bodyTexts.set(c.req.raw, text = readBodyText(c.req.raw, maxBytes));
+  if (!text) {
+    const idleMs = c.get("services").config.bodyIdleTimeoutMs;
+    bodyTexts.set(c.req.raw, text = readBodyText(c.req.raw, maxBytes, idleMs));
+  }
   return text;
 }
 
 /**
- * A client that stops sending its body for this long is answered 408 and its body
- * dropped (a slow client must not hold a handler, its memory and its connection open).
+ * Reads at most maxBytes of a request body; larger bodies are a 413, a stalled one a 408: a
+ * client that sends nothing for `idleMs` (BODY_IDLE_TIMEOUT_MS, 30 s) is answered 408 and its
+ * body dropped (a slow client must not hold a handler, its memory and its connection open).
  */
-export const BODY_IDLE_TIMEOUT_MS = 30_000;
-
-/** Reads at most maxBytes of a request body; larger bodies are a 413, a stalled one a 408. */
 export async function readBodyText(
   req: Request,
   maxBytes: number,
-  idleMs = BODY_IDLE_TIMEOUT_MS,
+  idleMs: number,
 ): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw payloadTooLarge(maxBytes);

@@ -89,7 +89,7 @@ export async function receiveCacheRefresh(
 ): Promise<RefreshResult> {
   const w = await authenticateWebhook(s, rawId, secret);
   // Counted while streaming (readBodyText): a missing or lying Content-Length cannot get past it.
-  const text = await readBodyText(req, MAX_WEBHOOK_BODY_BYTES);
+  const text = await readBodyText(req, MAX_WEBHOOK_BODY_BYTES, s.config.bodyIdleTimeoutMs);
   const eventType = webhookEventType(w.provider as WebhookProvider, req.headers, parseLoose(text));
   const refreshType = refreshTypeOf(w.refreshApi, w.refreshAssets);
   const received = s.clock.now();

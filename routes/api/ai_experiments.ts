@@ -71,7 +71,8 @@ export function aiExperimentsRoutes(): Routes {
   }, async (c) => {
     let text: string;
     try {
-      text = await readBodyText(c.req.raw, MAX_EVENT_BODY_BYTES);
+      const idleMs = c.get("services").config.bodyIdleTimeoutMs;
+      text = await readBodyText(c.req.raw, MAX_EVENT_BODY_BYTES, idleMs);
     } catch (err) {
       // Rule 5: any validation failure is a 400, an oversized body included.
       if (err instanceof ApiError && err.status === 413) {

@@ -127,7 +127,7 @@ export function billingRoutes(): Routes {
       const s = c.get("services");
       const secret = s.config.stripe.webhookSecret;
       if (!secret) throw forbidden("Billing webhook is not configured", "webhook_not_configured");
-      const raw = await readBodyText(c.req.raw, WEBHOOK_MAX_BYTES);
+      const raw = await readBodyText(c.req.raw, WEBHOOK_MAX_BYTES, s.config.bodyIdleTimeoutMs);
       const event = await verifyStripeEvent(
         raw,
         c.req.header("stripe-signature"),

@@ -23,7 +23,8 @@ export async function readFormFields<K extends string>(
   c: Context<AppEnv>,
   names: readonly K[],
 ): Promise<Record<K, string>> {
-  const params = new URLSearchParams(await readBodyText(c.req.raw, FORM_MAX_BYTES));
+  const idleMs = c.get("services").config.bodyIdleTimeoutMs;
+  const params = new URLSearchParams(await readBodyText(c.req.raw, FORM_MAX_BYTES, idleMs));
   const out = {} as Record<K, string>;
   for (const n of names) out[n] = params.get(n) ?? "";
   return out;
