@@ -3,7 +3,8 @@
  * With no DATABASE_URL it runs on embedded PGlite and a local KV file under
  * DATA_DIR, generating ENCRYPTION_KEY there once.
  */
-import { ConfigError, loadConfig } from "./lib/config.ts";
+import { bootMark, traceFirstAnswer } from "./lib/boot_trace.ts"; // first: marks evaluation
+import { ConfigError, loadCheckedConfig } from "./lib/config.ts";
 import { bootstrap } from "./lib/bootstrap.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
 import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
@@ -14,9 +15,10 @@ import { capPendingPerClient } from "./lib/http/client_cap.ts";
 
 /** Exported for wrappers that run the server as is (tests/readme_test.ts). */
 export async function main() {
+  bootMark("main");
   let config;
   try {
-    config = await ensureEncryptionKey(loadConfig(Deno.env.toObject()));
+    config = await ensureEncryptionKey(await loadCheckedConfig(Deno.env.toObject()));
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -24,6 +26,7 @@ export async function main() {
     }
     throw e;
   }
+  bootMark("config");
   const startLog = createLogger(config.logLevel);
   keepRunningOnDatabaseErrors(startLog);
   let app;
@@ -36,6 +39,7 @@ export async function main() {
     }
     throw e;
   }
+  bootMark("bootstrap");
   const log = app.services.log;
   const capped = config.clientMaxPending > 0
     ? capPendingPerClient(app.handler, {
@@ -48,6 +52,7 @@ export async function main() {
     port: config.port,
     hostname: config.host,
     onListen: ({ port }) => {
+      bootMark("listen");
       log.info("cachely listening", {
         management: config.publicUrl,
         tenants: `http://<slug>.${config.proxyDomain}`,
@@ -55,7 +60,7 @@ export async function main() {
         database: config.databaseUrl ? "postgres" : "pglite",
       });
     },
-  }, gate.handler);
+  }, traceFirstAnswer(gate.handler));
 
   // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: drain, answer what is left 503, flush, exit < 5 s.
   exitOnSignals({ server, app, gate, deadlineMs: config.shutdownDeadlineMs, log });

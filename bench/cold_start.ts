@@ -41,32 +41,51 @@ export function freePort(from = 0, to = from): number {
   throw new Error(`no free port in ${from}–${to}`);
 }
 
-/** A spawned server that has answered once: its child, port and milliseconds from spawn. */
-export type Answered = { child: Deno.ChildProcess; port: number; ms: number };
+/**
+ * A spawned server that has answered once: its child, port and milliseconds from spawn;
+ * with `trace`, the in-process marks it reported (lib/boot_trace.ts), null if none came.
+ */
+export type Answered = {
+  child: Deno.ChildProcess;
+  port: number;
+  ms: number;
+  marks?: Record<string, number> | null;
+};
 
 /**
  * Spawns `deno <args>` with PORT (default: a free one) and HOST set and waits for its first
- * HTTP answer on `/`. The caller stops the child (stopChild).
+ * HTTP answer on `/`. The caller stops the child (stopChild). `trace`: sets
+ * CACHELY_BOOT_TRACE=1 and reads the marks main.ts writes to stderr after that answer.
  */
 export async function spawnUntilAnswer(
   args: string[],
   env: Record<string, string>,
   port = freePort(),
   deno = Deno.execPath(),
+  trace = false,
 ): Promise<Answered> {
   const t0 = performance.now();
   const child = new Deno.Command(deno, {
     args,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...(trace ? { CACHELY_BOOT_TRACE: "1" } : {}),
+    },
     stdout: "null",
-    stderr: "null",
+    stderr: trace ? "piped" : "null",
   }).spawn();
+  const marks = trace ? readMarks(child.stderr) : null;
   try {
     for (;;) {
       try {
         const r = await fetch(`http://127.0.0.1:${port}/`);
         await r.body?.cancel();
-        return { child, port, ms: performance.now() - t0 };
+        const ms = performance.now() - t0;
+        if (!marks) return { child, port, ms };
+        const timeout = new Promise<null>((r) => setTimeout(() => r(null), 2_000));
+        return { child, port, ms, marks: await Promise.race([marks, timeout]) };
       } catch {
         if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
         await new Promise((r) => setTimeout(r, 2));
@@ -78,6 +97,23 @@ export async function spawnUntilAnswer(
   }
 }
 
+/** The `{"boot":{…}}` line of a traced process's stderr (the rest is drained). */
+async function readMarks(
+  stderr: ReadableStream<Uint8Array>,
+): Promise<Record<string, number> | null> {
+  let text = "";
+  let found: Record<string, number> | null = null;
+  const decoder = new TextDecoder();
+  for await (const chunk of stderr) {
+    if (found) continue;
+    text += decoder.decode(chunk, { stream: true });
+    const line = text.split("\n").find((l) => l.startsWith('{"boot":') && l.endsWith("}"));
+    if (line) found = JSON.parse(line).boot;
+    if (found) return found; // the rest is dropped with the child
+  }
+  return found;
+}
+
 export async function stopChild(child: Deno.ChildProcess): Promise<void> {
   try {
     child.kill("SIGKILL");
@@ -85,15 +121,16 @@ export async function stopChild(child: Deno.ChildProcess): Promise<void> {
   await child.status;
 }
 
-/** Milliseconds from spawn to the first HTTP answer. */
+/** Milliseconds from spawn to the first HTTP answer (and the marks, when traced). */
 async function coldStart(
   args: string[],
   env: Record<string, string>,
   deno = Deno.execPath(),
-): Promise<number> {
-  const { child, ms } = await spawnUntilAnswer(args, env, freePort(), deno);
+  trace = false,
+): Promise<{ ms: number; marks?: Record<string, number> | null }> {
+  const { child, ms, marks } = await spawnUntilAnswer(args, env, freePort(), deno, trace);
   await stopChild(child);
-  return ms;
+  return { ms, marks };
 }
 
 /**
@@ -160,11 +197,16 @@ if (import.meta.main) {
       const env = appEnv(url, await Deno.makeTempDir({ dir }));
       const app: number[] = [];
       const plain: number[] = [];
+      const phases = new Map<string, number[]>();
       try {
         await coldStart(["run", "-A", MAIN], env, deno); // warm the module cache once
         for (let i = 0; i < TRIALS; i++) {
-          plain.push(await coldStart(["run", "-A", bare], {}, deno));
-          app.push(await coldStart(["run", "-A", MAIN], env, deno));
+          plain.push((await coldStart(["run", "-A", bare], {}, deno)).ms);
+          const { ms, marks } = await coldStart(["run", "-A", MAIN], env, deno, true);
+          app.push(ms);
+          for (const [k, v] of Object.entries(marks ?? {})) {
+            phases.set(k, [...phases.get(k) ?? [], v]);
+          }
         }
       } catch (e) {
         console.log(`${version}: failed: ${e instanceof Error ? e.message : e}`);
@@ -172,6 +214,13 @@ if (import.meta.main) {
       }
       console.log(`${version}, bare Deno.serve:      ${stats(plain)}`);
       console.log(`${version}, cachely (PostgreSQL): ${stats(app)}`);
+      // In-process marks (lib/boot_trace.ts): median ms since the runtime's time origin.
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      console.log(
+        `${version}, cachely phases (median ms in process): ${
+          [...phases].map(([k, xs]) => `${k} ${median(xs).toFixed(0)}`).join(", ")
+        }`,
+      );
     }
   });
 }

@@ -13,6 +13,7 @@
 import { type Change, CHANGE_ENTRY_TTL_MS, changeBell, changesSince } from "../lib/kv/changes.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import type { Logger } from "../lib/log.ts";
+import { isUndecodable, noteUndecodable } from "../lib/kv/undecodable.ts";
 
 /** Entries are listed from this long before the previous listing (commits land out of order). */
 const LOOKBACK_MS = 3_000;
@@ -37,7 +38,17 @@ export function startChangeFeed(kv: Deno.Kv, o: ChangeFeedOptions): { stop(): vo
   const sync = async () => {
     const started = Date.now();
     if (started - listedFrom > CHANGE_ENTRY_TTL_MS / 2) o.onGap();
-    const entries = await changesSince(kv, Math.min(listedFrom, started) - LOOKBACK_MS);
+    let entries: Awaited<ReturnType<typeof changesSince>>;
+    try {
+      entries = await changesSince(kv, Math.min(listedFrom, started) - LOOKBACK_MS);
+    } catch (e) {
+      if (!isUndecodable(e)) throw e;
+      // An entry a newer runtime wrote (lib/kv/undecodable.ts): which tenant changed is
+      // unknown, so everything memoised is dropped, as after a gap.
+      noteUndecodable(o.log, "change feed", kvKeys.changeLog());
+      o.onGap();
+      entries = [];
+    }
     for (const e of entries) {
       if (seen.has(e.id)) continue;
       seen.set(e.id, e.at);

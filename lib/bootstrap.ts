@@ -23,6 +23,8 @@ import { startOverageReporter } from "./billing/overage.ts";
 import { upstreamClient, userUrlClient } from "../edge/upstream_client.ts";
 import { startChangeFeed } from "../edge/change_feed.ts";
 import { openFollowedKv } from "./kv/follow_file.ts";
+import { decodableKv } from "./kv/undecodable.ts";
+import { bootMark } from "./boot_trace.ts";
 
 export type App = {
   services: Services;
@@ -89,10 +91,25 @@ function followChanges(config: Config, services: Services, edge: Edge) {
 }
 
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
-  const dbHandle = opts.dbHandle ?? await openMigratedDb(config);
   let kvReopened = () => {};
-  const kv = opts.kv ??
-    await openKv(config, opts.log ?? createLogger(config.logLevel), () => kvReopened());
+  const startLog = opts.log ?? createLogger(config.logLevel);
+  // The database (connect, schema check, installation id) and KV open at once (cold start).
+  const [db, opened] = await Promise.allSettled([
+    opts.dbHandle ? Promise.resolve(opts.dbHandle) : openMigratedDb(config).then((db) => {
+      installationId(db).catch(() => {}); // read now; awaited below
+      return db;
+    }),
+    opts.kv ? Promise.resolve(opts.kv) : openKv(config, startLog, () => kvReopened()),
+  ]);
+  if (db.status === "rejected" || opened.status === "rejected") {
+    if (db.status === "fulfilled" && !opts.dbHandle) await db.value.close().catch(() => {});
+    if (opened.status === "fulfilled" && !opts.kv) opened.value.close();
+    throw db.status === "rejected" ? db.reason : (opened as PromiseRejectedResult).reason;
+  }
+  bootMark("db+kv");
+  const dbHandle = db.value;
+  // A value a newer Deno wrote reads as missing, never as a crash (lib/kv/undecodable.ts).
+  const kv = decodableKv(opened.value, startLog);
   const clock = opts.clock ?? systemClock;
   const logRing = new LogRing(); // recent entries for GET /api/admin/logs
   const services = createServices({
@@ -136,6 +153,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves.
   await reconcileAtBoot(services, await installation);
+  bootMark("reconcile");
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
   const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));

@@ -314,7 +314,6 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Parses an environment map into a Config. Throws ConfigError naming each bad variable. */
 /** Proxy variables fetch() honours; the edge's own client does not (docs/decisions.md). */
 const PROXY_VARS = [
   "HTTP_PROXY",
@@ -325,6 +324,25 @@ const PROXY_VARS = [
   "all_proxy",
 ];
 
+/**
+ * What a serving process starts with: loadConfig, then the refusal of tenant hosts on the
+ * dashboard's registrable domain unless ALLOW_SHARED_COOKIE_SITE=true (lib/cookie_site.ts),
+ * which needs the Public Suffix List only when the hosts could share a site at all.
+ */
+export async function loadCheckedConfig(env: Record<string, string | undefined>): Promise<Config> {
+  const config = loadConfig(env);
+  const allowed = /^(true|1|yes)$/.test(env.ALLOW_SHARED_COOKIE_SITE ?? ""); // loadConfig checked it
+  const site = allowed ? null : await sharedCookieSite(config.publicUrl, config.proxyDomain);
+  if (site) {
+    throw new ConfigError(`Invalid environment:\n  PROXY_DOMAIN: ${sharedCookieSiteMessage(site)}`);
+  }
+  return config;
+}
+
+/**
+ * Parses an environment map into a Config. Throws ConfigError naming each bad variable.
+ * The cookie-site check is loadCheckedConfig's.
+ */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
@@ -342,12 +360,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const port = e.PORT;
   const proxyDomain = (e.PROXY_DOMAIN ?? `localhost:${port}`).toLowerCase();
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${port}`;
-  const sharedSite = sharedCookieSite(publicUrl, proxyDomain);
-  if (sharedSite && !e.ALLOW_SHARED_COOKIE_SITE) {
-    throw new ConfigError(
-      `Invalid environment:\n  PROXY_DOMAIN: ${sharedCookieSiteMessage(sharedSite)}`,
-    );
-  }
   return {
     port,
     host: e.HOST,

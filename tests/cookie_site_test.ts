@@ -4,35 +4,43 @@
  * `__Host-` (Secure, Path=/, no Domain) and a bare `cachely_session` is never read.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
-import { loadConfig } from "../lib/config.ts";
-import { sharedCookieSite } from "../lib/cookie_site.ts";
+import { loadCheckedConfig } from "../lib/config.ts";
+import { mayShareSite, sharedCookieSite } from "../lib/cookie_site.ts";
 import { Client, dbTest } from "./harness.ts";
 
-Deno.test("a PROXY_DOMAIN on PUBLIC_URL's registrable domain is refused, naming the override", () => {
+Deno.test("a PROXY_DOMAIN on PUBLIC_URL's registrable domain is refused, naming the override", async () => {
   let message = "";
   try {
-    loadConfig({ PUBLIC_URL: "https://app.cachely.app", PROXY_DOMAIN: "cachely.app" });
+    await loadCheckedConfig({ PUBLIC_URL: "https://app.cachely.app", PROXY_DOMAIN: "cachely.app" });
   } catch (e) {
     message = (e as Error).message;
   }
   assertStringIncludes(message, "cookie tossing");
   assertStringIncludes(message, "ALLOW_SHARED_COOKIE_SITE=true");
-  const allowed = loadConfig({
+  const allowed = await loadCheckedConfig({
     PUBLIC_URL: "https://app.cachely.app",
     PROXY_DOMAIN: "cachely.app",
     ALLOW_SHARED_COOKIE_SITE: "true",
   });
   assertEquals(allowed.proxyDomain, "cachely.app");
   // Separate sites, the Public Suffix List's private section, and local use all start.
-  loadConfig({ PUBLIC_URL: "https://dashboard.cachely.com", PROXY_DOMAIN: "cachely.app" });
-  loadConfig({ PUBLIC_URL: "http://localhost:8000", PROXY_DOMAIN: "localhost:8000" });
-  loadConfig({ PUBLIC_URL: "http://127.0.0.1:8000", PROXY_DOMAIN: "127.0.0.1:8000" });
-  assertEquals(sharedCookieSite("https://a.github.io", "b.github.io"), null);
+  await loadCheckedConfig({
+    PUBLIC_URL: "https://dashboard.cachely.com",
+    PROXY_DOMAIN: "cachely.app",
+  });
+  await loadCheckedConfig({ PUBLIC_URL: "http://localhost:8000", PROXY_DOMAIN: "localhost:8000" });
+  await loadCheckedConfig({ PUBLIC_URL: "http://127.0.0.1:8000", PROXY_DOMAIN: "127.0.0.1:8000" });
+  assertEquals(await sharedCookieSite("https://a.github.io", "b.github.io"), null);
   assertEquals(
-    sharedCookieSite("https://app.example.co.uk", "edge.example.co.uk"),
+    await sharedCookieSite("https://app.example.co.uk", "edge.example.co.uk"),
     "example.co.uk",
   );
-  assertEquals(sharedCookieSite("https://example.co.uk", "other.co.uk"), null);
+  assertEquals(await sharedCookieSite("https://example.co.uk", "other.co.uk"), null);
+  assertEquals(await sharedCookieSite("https://10.0.0.1", "10.0.0.1:8000"), "10.0.0.1");
+  assertEquals(await sharedCookieSite("https://10.0.0.1", "10.0.0.2"), null);
+  // Hosts that cannot share a site are told apart without the Public Suffix List.
+  assertEquals(mayShareSite("dashboard.cachely.com", "cachely.app"), false);
+  assertEquals(mayShareSite("app.example.co.uk", "edge.example.co.uk"), true);
 });
 
 dbTest(

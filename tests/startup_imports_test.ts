@@ -3,14 +3,18 @@
  * the SDKs that only some requests use (model calls, billing, OAuth sign-in, password
  * hashing), the embedded database, the management API's routes and the dashboard's page
  * groups are imported on first use. They must still be `import()`s of literal specifiers, which `deno info` (and Deno
- * Deploy) resolve ahead.
+ * Deploy) resolve ahead; deno.json's `lazy-dynamic-imports` keeps `deno run` from loading
+ * them (and their whole graphs) at start all the same.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { PAGE_GROUP_PREFIXES, pageRoutes } from "../routes/pages/mod.tsx";
 import { pageGroups } from "../routes/pages/groups.tsx";
 
-/** npm packages main.ts must not import statically, each still imported dynamically. */
-const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite"];
+/**
+ * npm packages main.ts must not import statically, each still imported dynamically. tldts
+ * (the Public Suffix List) only when two configured hosts could share a site.
+ */
+const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite", "tldts"];
 /** Project modules likewise (paths from the repository root). */
 const LAZY_LOCAL = ["routes/api/mod.ts", "routes/pages/groups.tsx"];
 const ROOT = new URL("..", import.meta.url).href;
@@ -74,4 +78,11 @@ Deno.test("the lazily loaded page groups answer only under PAGE_GROUP_PREFIXES, 
   assertEquals(lazy.filter((r) => !under(r.split(" ")[1])), [], "outside the prefixes");
   const eager = pageRoutes(dispatch).routes.map((r) => `${r.method} ${r.path}`);
   assertEquals(eager.filter((r) => under(r.split(" ")[1])), [], "eager routes under a prefix");
+});
+
+Deno.test("deno run loads literal import()s when they run, not at start (deno.json)", async () => {
+  // Without it, `deno run` walks every literal import() at start: a never-taken
+  // `import("../routes/api/mod.ts")` cost ~60 ms of CPU (docs/decisions.md "Start-up imports").
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert((config.unstable ?? []).includes("lazy-dynamic-imports"), JSON.stringify(config.unstable));
 });

@@ -6,12 +6,17 @@ import type { DbHandle } from "./client.ts";
 
 const MIGRATIONS_DIR = new URL("./migrations/", import.meta.url);
 
-export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
+/** The migrations' names in the order they apply (no file is read). */
+export async function migrationNames(): Promise<string[]> {
   const names: string[] = [];
   for await (const e of Deno.readDir(MIGRATIONS_DIR)) {
     if (e.isFile && e.name.endsWith(".sql")) names.push(e.name);
   }
-  names.sort();
+  return names.sort();
+}
+
+export async function listMigrations(): Promise<{ name: string; sql: string }[]> {
+  const names = await migrationNames();
   return Promise.all(
     names.map(async (name) => ({
       name,

@@ -9,7 +9,7 @@
 import postgres from "postgres";
 import type { Config } from "../config.ts";
 import type { DbHandle } from "./client.ts";
-import { applyMigrations, listMigrations } from "./migrate.ts";
+import { applyMigrations, migrationNames } from "./migrate.ts";
 
 /** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
 const LOCK_KEY = "27988617413977465";
@@ -75,17 +75,21 @@ export async function migrateUnderLock(url: string): Promise<string[]> {
   }
 }
 
-/** Migrations not yet applied to the database behind `db` (all of them on an empty one). */
+/**
+ * Migrations not yet applied to the database behind `db` (all of them on an empty one): one
+ * query, read while the directory is listed (a round trip less at every start).
+ */
 export async function pendingMigrations(db: Pick<DbHandle, "query">): Promise<string[]> {
-  const [{ present }] = await db.query<{ present: boolean }>(
-    "SELECT to_regclass('public.schema_migrations') IS NOT NULL AS present",
+  const applied = db.query<{ name: string }>("SELECT name FROM schema_migrations").then(
+    (rows) => new Set(rows.map((r) => r.name)),
+    (e) => {
+      // undefined_table: a database never migrated
+      if ((e as { code?: string })?.code === "42P01") return new Set<string>();
+      throw e;
+    },
   );
-  const done = present
-    ? new Set(
-      (await db.query<{ name: string }>("SELECT name FROM schema_migrations")).map((r) => r.name),
-    )
-    : new Set<string>();
-  return (await listMigrations()).map((m) => m.name).filter((n) => !done.has(n));
+  const [names, done] = await Promise.all([migrationNames(), applied]);
+  return names.filter((n) => !done.has(n));
 }
 
 /**

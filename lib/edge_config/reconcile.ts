@@ -24,6 +24,7 @@ import { edgeChanges, tenants } from "../db/schema/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { kvRetry } from "../kv/retry.ts";
 import { listHeads, type SnapshotHead } from "../kv/snapshot.ts";
+import { isUndecodable, noteUndecodable } from "../kv/undecodable.ts";
 import { NEXT_GENERATION } from "./changes.ts";
 import { projectSlug } from "./projector.ts";
 
@@ -48,8 +49,14 @@ export async function highWater(kv: Deno.Kv): Promise<number> {
 export async function kvState(s: Services, installation: string): Promise<KvState> {
   const marker = (await kvRetry(() => s.kv.get<{ id: string }>(kvKeys.installation()))).value;
   if (!marker) {
-    for await (const _ of s.kv.list({ prefix: kvKeys.snapshotHeads() }, { limit: 1 })) {
-      return "unmarked";
+    try {
+      for await (const _ of s.kv.list({ prefix: kvKeys.snapshotHeads() }, { limit: 1 })) {
+        return "unmarked";
+      }
+    } catch (e) {
+      if (!isUndecodable(e)) throw e;
+      noteUndecodable(s.log, "kvState", kvKeys.snapshotHeads());
+      return "unmarked"; // there is a head, written by a newer runtime
     }
     return "empty";
   }
@@ -99,7 +106,7 @@ export async function reconcileKv(
   const unmarked = await s.db.select({ slug: tenants.slug, id: tenants.id }).from(tenants)
     .leftJoin(edgeChanges, eq(edgeChanges.slug, tenants.slug))
     .where(sql`${edgeChanges.slug} IS NULL`);
-  const heads = await listHeads(s.kv);
+  const heads = await readHeads(s, [...inDb.keys()]);
   const jobs: { slug: string; bump: number | null }[] = [];
   let ghosts = 0;
   for (const t of unmarked) jobs.push({ slug: t.slug, bump: t.id });
@@ -140,7 +147,7 @@ export async function reconcileKv(
       await projectSlug(s, job.slug);
     }
   }));
-  const routesDeleted = await deleteStrayRoutes(s.kv);
+  const routesDeleted = await deleteStrayRoutes(s.kv, s.log);
   await kvRetry(() => s.kv.set(kvKeys.installation(), { id: installation }));
   return {
     state,
@@ -152,8 +159,44 @@ export async function reconcileKv(
   };
 }
 
-/** Deletes host routes whose tenant's snapshot does not list the host (ghost domains). */
-async function deleteStrayRoutes(kv: Deno.Kv): Promise<number> {
+/**
+ * Every head KV holds; when one does not decode on this runtime (lib/kv/undecodable.ts), the
+ * heads of the database's slugs read one by one instead, which deletes the undecodable ones
+ * (so they are projected again, as lost); a ghost among those is not seen this pass.
+ */
+async function readHeads(s: Services, slugs: string[]): Promise<Map<string, SnapshotHead>> {
+  try {
+    return await listHeads(s.kv);
+  } catch (e) {
+    if (!isUndecodable(e)) throw e;
+    noteUndecodable(s.log, "reconcile", kvKeys.snapshotHeads());
+  }
+  const out = new Map<string, SnapshotHead>();
+  for (let i = 0; i < slugs.length; i += 10) {
+    const page = slugs.slice(i, i + 10);
+    const got = await kvRetry(() =>
+      s.kv.getMany<SnapshotHead[]>(page.map((slug) => kvKeys.snapshotHead(slug)))
+    );
+    got.forEach((g, j) => g.value && out.set(page[j], g.value));
+  }
+  return out;
+}
+
+/**
+ * Deletes host routes whose tenant's snapshot does not list the host (ghost domains); not
+ * this pass when a head or a route does not decode on this runtime (it cannot tell).
+ */
+async function deleteStrayRoutes(kv: Deno.Kv, log: Services["log"]): Promise<number> {
+  try {
+    return await deleteStrayRoutesOrThrow(kv);
+  } catch (e) {
+    if (!isUndecodable(e)) throw e;
+    noteUndecodable(log, "deleteStrayRoutes", kvKeys.hostRoutes());
+    return 0;
+  }
+}
+
+async function deleteStrayRoutesOrThrow(kv: Deno.Kv): Promise<number> {
   const heads = await listHeads(kv);
   let deleted = 0;
   for await (const e of kv.list<string>({ prefix: kvKeys.hostRoutes() })) {
