@@ -497,147 +497,154 @@ function segments(path: string): string[] {
   return path.slice(1).split("/");
 }
 
+type RouteCompiler = (cfg: ProviderConfig, env: ProviderEnv) => ProviderRoutes;
+
+/** Contentful: `/<asset id>/<token>/<file name>`, split by file class over its three hosts. */
+function contentfulRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const s = cfg.spaceId;
+  if (!s) return NONE;
+  return {
+    route(path) {
+      const segs = segments(path);
+      if (segs.length < 3 || segs[segs.length - 1] === "") return null;
+      const cls = fileClassOf(path);
+      if (cls === "image") {
+        return { origin: `https://images.ctfassets.net/${s}`, path, query: "keep", role: "images" };
+      }
+      if (cls === "video") {
+        return { origin: `https://videos.ctfassets.net/${s}`, path, query: "drop", role: "videos" };
+      }
+      return { origin: `https://assets.ctfassets.net/${s}`, path, query: "drop", role: "assets" };
+    },
+  };
+}
+
+/** Prismic: `/<repository>/…`; images from images.prismic.io, other files from the repo CDN. */
+function prismicRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const r = cfg.repository;
+  if (!r) return NONE;
+  const prefix = `/${r}/`;
+  return {
+    route(path) {
+      if (!path.startsWith(prefix) || path.length === prefix.length) return null;
+      if (fileClassOf(path) === "image") {
+        return { origin: "https://images.prismic.io", path, query: "keep", role: "images" };
+      }
+      return { origin: `https://${r}.cdn.prismic.io`, path, query: "keep", role: "files" };
+    },
+  };
+}
+
+/** Sanity: one segment `<asset id>[-<w>x<h>].<ext>`, images or files of the project's dataset. */
+function sanityRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const p = cfg.projectId;
+  if (!p) return NONE;
+  const d = cfg.dataset || "production";
+  return {
+    route(path) {
+      if (!/^\/[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/.test(path)) return null;
+      if (fileClassOf(path) === "image") {
+        return {
+          origin: `https://cdn.sanity.io/images/${p}/${d}`,
+          path,
+          query: "keep",
+          role: "images",
+        };
+      }
+      return {
+        origin: `https://cdn.sanity.io/files/${p}/${d}`,
+        path,
+        query: "drop",
+        role: "files",
+      };
+    },
+  };
+}
+
+/** Shopify: `/cdn/shop/…` on the store domain. */
+function shopifyRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const st = cfg.storeDomain;
+  if (!st) return NONE;
+  return {
+    route(path) {
+      if (!path.startsWith("/cdn/shop/") || path.length <= 10) return null;
+      return { origin: `https://${st}`, path, query: "keep", role: "store files" };
+    },
+  };
+}
+
+/** Cloudinary: `[/<cloud>]/image|video/upload/…` on the image host; the query is dropped. */
+function cloudinaryRoutes(cfg: ProviderConfig, env: ProviderEnv): ProviderRoutes {
+  const c = cfg.cloudName;
+  if (!c) return NONE;
+  const origin = `${(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
+  const cloudPrefix = `/${c}/`;
+  return {
+    route(path) {
+      let rest = path;
+      if (rest.startsWith(cloudPrefix)) rest = rest.slice(cloudPrefix.length - 1);
+      const video = rest.startsWith("/video/upload/");
+      if (!video && !rest.startsWith("/image/upload/")) return null;
+      // SPEC: query parameters on image URLs are stripped from the cache key
+      return { origin, path: rest, query: "drop", role: video ? "videos" : "images" };
+    },
+  };
+}
+
+/** imgix: any path on the source domain (strict: only recognisable files). */
+function imgixRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const d = cfg.imgixDomain;
+  if (!d) return NONE;
+  return {
+    route(path, strict) {
+      if (path === "/" || (strict && fileClassOf(path) === "other")) return null;
+      return { origin: `https://${d}`, path, query: "keep", role: "source" };
+    },
+  };
+}
+
+/** Storyblok: any path on the region's asset host (strict: only `/f/…`). */
+function storyblokRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
+  return {
+    route(path, strict) {
+      if (path === "/" || (strict && !path.startsWith("/f/"))) return null;
+      return { origin: `https://${h.assets}`, path, query: "keep", role: "assets" };
+    },
+  };
+}
+
+/** Generic: any path on `originUrl`, videos on `videoOrigin` when set (strict: only files). */
+function genericRoutes(cfg: ProviderConfig): ProviderRoutes {
+  const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
+  const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
+  if (!o && !v) return NONE;
+  return {
+    route(path, strict) {
+      if (path === "/") return null;
+      const cls = fileClassOf(path);
+      if (strict && cls === "other") return null;
+      const use = v && (cls === "video" || !o) ? v : o!;
+      return { origin: originUrl(use), path, query: "keep", role: use === v ? "videos" : "origin" };
+    },
+  };
+}
+
+/** One route compiler per kind: a new provider adds its function here (docs/providers.md). */
+const ROUTE_COMPILERS: Record<ProviderKind, RouteCompiler> = {
+  contentful: contentfulRoutes,
+  prismic: prismicRoutes,
+  sanity: sanityRoutes,
+  shopify: shopifyRoutes,
+  cloudinary: cloudinaryRoutes,
+  imgix: imgixRoutes,
+  storyblok: storyblokRoutes,
+  generic: genericRoutes,
+};
+
 /** Compiles how clean paths of a config are routed upstream (docs/providers.md). */
 export function compileProviderRoutes(cfg: ProviderConfig, env: ProviderEnv = {}): ProviderRoutes {
-  switch (cfg.cms) {
-    case "contentful": {
-      const s = cfg.spaceId;
-      if (!s) return NONE;
-      // /<asset id>/<token>/<file name>
-      return {
-        route(path) {
-          const segs = segments(path);
-          if (segs.length < 3 || segs[segs.length - 1] === "") return null;
-          const cls = fileClassOf(path);
-          if (cls === "image") {
-            return {
-              origin: `https://images.ctfassets.net/${s}`,
-              path,
-              query: "keep",
-              role: "images",
-            };
-          }
-          if (cls === "video") {
-            return {
-              origin: `https://videos.ctfassets.net/${s}`,
-              path,
-              query: "drop",
-              role: "videos",
-            };
-          }
-          return {
-            origin: `https://assets.ctfassets.net/${s}`,
-            path,
-            query: "drop",
-            role: "assets",
-          };
-        },
-      };
-    }
-    case "prismic": {
-      const r = cfg.repository;
-      if (!r) return NONE;
-      const prefix = `/${r}/`;
-      return {
-        route(path) {
-          if (!path.startsWith(prefix) || path.length === prefix.length) return null;
-          if (fileClassOf(path) === "image") {
-            return { origin: "https://images.prismic.io", path, query: "keep", role: "images" };
-          }
-          return { origin: `https://${r}.cdn.prismic.io`, path, query: "keep", role: "files" };
-        },
-      };
-    }
-    case "sanity": {
-      const p = cfg.projectId;
-      if (!p) return NONE;
-      const d = cfg.dataset || "production";
-      return {
-        route(path) {
-          // one segment: <asset id>[-<w>x<h>].<ext>
-          if (!/^\/[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/.test(path)) return null;
-          if (fileClassOf(path) === "image") {
-            return {
-              origin: `https://cdn.sanity.io/images/${p}/${d}`,
-              path,
-              query: "keep",
-              role: "images",
-            };
-          }
-          return {
-            origin: `https://cdn.sanity.io/files/${p}/${d}`,
-            path,
-            query: "drop",
-            role: "files",
-          };
-        },
-      };
-    }
-    case "shopify": {
-      const st = cfg.storeDomain;
-      if (!st) return NONE;
-      return {
-        route(path) {
-          if (!path.startsWith("/cdn/shop/") || path.length <= 10) return null;
-          return { origin: `https://${st}`, path, query: "keep", role: "store files" };
-        },
-      };
-    }
-    case "cloudinary": {
-      const c = cfg.cloudName;
-      if (!c) return NONE;
-      const origin = `${(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
-      const cloudPrefix = `/${c}/`;
-      return {
-        route(path) {
-          let rest = path;
-          if (rest.startsWith(cloudPrefix)) rest = rest.slice(cloudPrefix.length - 1);
-          const video = rest.startsWith("/video/upload/");
-          if (!video && !rest.startsWith("/image/upload/")) return null;
-          // SPEC: query parameters on image URLs are stripped from the cache key
-          return { origin, path: rest, query: "drop", role: video ? "videos" : "images" };
-        },
-      };
-    }
-    case "imgix": {
-      const d = cfg.imgixDomain;
-      if (!d) return NONE;
-      return {
-        route(path, strict) {
-          if (path === "/" || (strict && fileClassOf(path) === "other")) return null;
-          return { origin: `https://${d}`, path, query: "keep", role: "source" };
-        },
-      };
-    }
-    case "storyblok": {
-      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
-      return {
-        route(path, strict) {
-          if (path === "/" || (strict && !path.startsWith("/f/"))) return null;
-          return { origin: `https://${h.assets}`, path, query: "keep", role: "assets" };
-        },
-      };
-    }
-    case "generic": {
-      const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
-      const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
-      if (!o && !v) return NONE;
-      return {
-        route(path, strict) {
-          if (path === "/") return null;
-          const cls = fileClassOf(path);
-          if (strict && cls === "other") return null;
-          const use = v && (cls === "video" || !o) ? v : o!;
-          return {
-            origin: originUrl(use),
-            path,
-            query: "keep",
-            role: use === v ? "videos" : "origin",
-          };
-        },
-      };
-    }
-  }
+  return ROUTE_COMPILERS[cfg.cms](cfg, env);
 }
 
 // ------------------------------------------------------------------ samples

@@ -374,143 +374,132 @@ function hostOf2(origin) {
 function segments(path) {
   return path.slice(1).split("/");
 }
+function contentfulRoutes(cfg) {
+  const s = cfg.spaceId;
+  if (!s) return NONE;
+  return {
+    route(path) {
+      const segs = segments(path);
+      if (segs.length < 3 || segs[segs.length - 1] === "") return null;
+      const cls = fileClassOf(path);
+      if (cls === "image") {
+        return { origin: `https://images.ctfassets.net/${s}`, path, query: "keep", role: "images" };
+      }
+      if (cls === "video") {
+        return { origin: `https://videos.ctfassets.net/${s}`, path, query: "drop", role: "videos" };
+      }
+      return { origin: `https://assets.ctfassets.net/${s}`, path, query: "drop", role: "assets" };
+    }
+  };
+}
+function prismicRoutes(cfg) {
+  const r = cfg.repository;
+  if (!r) return NONE;
+  const prefix = `/${r}/`;
+  return {
+    route(path) {
+      if (!path.startsWith(prefix) || path.length === prefix.length) return null;
+      if (fileClassOf(path) === "image") {
+        return { origin: "https://images.prismic.io", path, query: "keep", role: "images" };
+      }
+      return { origin: `https://${r}.cdn.prismic.io`, path, query: "keep", role: "files" };
+    }
+  };
+}
+function sanityRoutes(cfg) {
+  const p = cfg.projectId;
+  if (!p) return NONE;
+  const d = cfg.dataset || "production";
+  return {
+    route(path) {
+      if (!/^\/[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/.test(path)) return null;
+      if (fileClassOf(path) === "image") {
+        return {
+          origin: `https://cdn.sanity.io/images/${p}/${d}`,
+          path,
+          query: "keep",
+          role: "images"
+        };
+      }
+      return {
+        origin: `https://cdn.sanity.io/files/${p}/${d}`,
+        path,
+        query: "drop",
+        role: "files"
+      };
+    }
+  };
+}
+function shopifyRoutes(cfg) {
+  const st = cfg.storeDomain;
+  if (!st) return NONE;
+  return {
+    route(path) {
+      if (!path.startsWith("/cdn/shop/") || path.length <= 10) return null;
+      return { origin: `https://${st}`, path, query: "keep", role: "store files" };
+    }
+  };
+}
+function cloudinaryRoutes(cfg, env) {
+  const c = cfg.cloudName;
+  if (!c) return NONE;
+  const origin = `${(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
+  const cloudPrefix = `/${c}/`;
+  return {
+    route(path) {
+      let rest = path;
+      if (rest.startsWith(cloudPrefix)) rest = rest.slice(cloudPrefix.length - 1);
+      const video = rest.startsWith("/video/upload/");
+      if (!video && !rest.startsWith("/image/upload/")) return null;
+      return { origin, path: rest, query: "drop", role: video ? "videos" : "images" };
+    }
+  };
+}
+function imgixRoutes(cfg) {
+  const d = cfg.imgixDomain;
+  if (!d) return NONE;
+  return {
+    route(path, strict) {
+      if (path === "/" || strict && fileClassOf(path) === "other") return null;
+      return { origin: `https://${d}`, path, query: "keep", role: "source" };
+    }
+  };
+}
+function storyblokRoutes(cfg) {
+  const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
+  return {
+    route(path, strict) {
+      if (path === "/" || strict && !path.startsWith("/f/")) return null;
+      return { origin: `https://${h.assets}`, path, query: "keep", role: "assets" };
+    }
+  };
+}
+function genericRoutes(cfg) {
+  const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
+  const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
+  if (!o && !v) return NONE;
+  return {
+    route(path, strict) {
+      if (path === "/") return null;
+      const cls = fileClassOf(path);
+      if (strict && cls === "other") return null;
+      const use = v && (cls === "video" || !o) ? v : o;
+      return { origin: originUrl(use), path, query: "keep", role: use === v ? "videos" : "origin" };
+    }
+  };
+}
+var ROUTE_COMPILERS = {
+  contentful: contentfulRoutes,
+  prismic: prismicRoutes,
+  sanity: sanityRoutes,
+  shopify: shopifyRoutes,
+  cloudinary: cloudinaryRoutes,
+  imgix: imgixRoutes,
+  storyblok: storyblokRoutes,
+  generic: genericRoutes
+};
 function compileProviderRoutes(cfg, env = {}) {
-  switch (cfg.cms) {
-    case "contentful": {
-      const s = cfg.spaceId;
-      if (!s) return NONE;
-      return {
-        route(path) {
-          const segs = segments(path);
-          if (segs.length < 3 || segs[segs.length - 1] === "") return null;
-          const cls = fileClassOf(path);
-          if (cls === "image") {
-            return {
-              origin: `https://images.ctfassets.net/${s}`,
-              path,
-              query: "keep",
-              role: "images"
-            };
-          }
-          if (cls === "video") {
-            return {
-              origin: `https://videos.ctfassets.net/${s}`,
-              path,
-              query: "drop",
-              role: "videos"
-            };
-          }
-          return {
-            origin: `https://assets.ctfassets.net/${s}`,
-            path,
-            query: "drop",
-            role: "assets"
-          };
-        }
-      };
-    }
-    case "prismic": {
-      const r = cfg.repository;
-      if (!r) return NONE;
-      const prefix = `/${r}/`;
-      return {
-        route(path) {
-          if (!path.startsWith(prefix) || path.length === prefix.length) return null;
-          if (fileClassOf(path) === "image") {
-            return { origin: "https://images.prismic.io", path, query: "keep", role: "images" };
-          }
-          return { origin: `https://${r}.cdn.prismic.io`, path, query: "keep", role: "files" };
-        }
-      };
-    }
-    case "sanity": {
-      const p = cfg.projectId;
-      if (!p) return NONE;
-      const d = cfg.dataset || "production";
-      return {
-        route(path) {
-          if (!/^\/[A-Za-z0-9_-]+\.[A-Za-z0-9]+$/.test(path)) return null;
-          if (fileClassOf(path) === "image") {
-            return {
-              origin: `https://cdn.sanity.io/images/${p}/${d}`,
-              path,
-              query: "keep",
-              role: "images"
-            };
-          }
-          return {
-            origin: `https://cdn.sanity.io/files/${p}/${d}`,
-            path,
-            query: "drop",
-            role: "files"
-          };
-        }
-      };
-    }
-    case "shopify": {
-      const st = cfg.storeDomain;
-      if (!st) return NONE;
-      return {
-        route(path) {
-          if (!path.startsWith("/cdn/shop/") || path.length <= 10) return null;
-          return { origin: `https://${st}`, path, query: "keep", role: "store files" };
-        }
-      };
-    }
-    case "cloudinary": {
-      const c = cfg.cloudName;
-      if (!c) return NONE;
-      const origin = `${(env.imageHostOrigin ?? DEFAULT_IMAGE_HOST).replace(/\/+$/, "")}/${c}`;
-      const cloudPrefix = `/${c}/`;
-      return {
-        route(path) {
-          let rest = path;
-          if (rest.startsWith(cloudPrefix)) rest = rest.slice(cloudPrefix.length - 1);
-          const video = rest.startsWith("/video/upload/");
-          if (!video && !rest.startsWith("/image/upload/")) return null;
-          return { origin, path: rest, query: "drop", role: video ? "videos" : "images" };
-        }
-      };
-    }
-    case "imgix": {
-      const d = cfg.imgixDomain;
-      if (!d) return NONE;
-      return {
-        route(path, strict) {
-          if (path === "/" || strict && fileClassOf(path) === "other") return null;
-          return { origin: `https://${d}`, path, query: "keep", role: "source" };
-        }
-      };
-    }
-    case "storyblok": {
-      const h = STORYBLOK_HOSTS[cfg.region ?? "eu"] ?? STORYBLOK_HOSTS.eu;
-      return {
-        route(path, strict) {
-          if (path === "/" || strict && !path.startsWith("/f/")) return null;
-          return { origin: `https://${h.assets}`, path, query: "keep", role: "assets" };
-        }
-      };
-    }
-    case "generic": {
-      const o = cfg.originUrl ? parseOrigin(cfg.originUrl) : null;
-      const v = cfg.videoOrigin ? parseOrigin(cfg.videoOrigin) : null;
-      if (!o && !v) return NONE;
-      return {
-        route(path, strict) {
-          if (path === "/") return null;
-          const cls = fileClassOf(path);
-          if (strict && cls === "other") return null;
-          const use = v && (cls === "video" || !o) ? v : o;
-          return {
-            origin: originUrl(use),
-            path,
-            query: "keep",
-            role: use === v ? "videos" : "origin"
-          };
-        }
-      };
-    }
-  }
+  return ROUTE_COMPILERS[cfg.cms](cfg, env);
 }
 function sampleAsset(cfg, opts) {
   const source = sampleSourceUrl(cfg, opts.env);
