@@ -10,7 +10,8 @@ const here = (p: string) => new URL(p, import.meta.url).pathname;
 /** Entry points whose declarations are emitted (with everything they import). */
 export const TYPE_ENTRIES = ["mod.ts", "contentful.ts", "prismic.ts", "tracker.ts"];
 
-async function npmCacheDir(): Promise<string> {
+/** Deno's npm cache (registry.npmjs.org/<name>/<version>/ inside). */
+export async function npmCacheDir(): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json"],
     stdout: "piped",

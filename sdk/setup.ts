@@ -21,6 +21,11 @@ import {
   helperCode,
   helperPath,
 } from "./setup_files.ts";
+import {
+  NUXT_PRISMIC_CLIENT_FILES,
+  patchPrismicClient,
+  prismicClientInstructions,
+} from "./setup_prismic_client.ts";
 
 export const CONFIG_FILE = "cachely.config.json";
 
@@ -73,7 +78,9 @@ export const HELP = `usage: cachely <setup|init> [provider] [options]
           ${CONFIG_FILE}, the helper (Next lib/cachely.ts; Nuxt composables/useCachely.ts
           or utils/cachely.ts; others cachely.ts) and CACHELY_PROXY_URL in .env.example
   init    write ${CONFIG_FILE} only; \`init <provider>\` = \`setup <provider>\`
-          (\`setup prismic\` runs the Prismic onboarder)
+          (\`setup prismic\` runs the Prismic onboarder; on Nuxt it also patches a
+          simple app/prismic/client.js when you agree or pass --yes, and prints what
+          to change in any other)
 
 options:
   --tenant <slug>           tenant slug (asked when missing on a terminal)
@@ -235,6 +242,7 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
       { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" },
     ];
     const skipped: string[] = [];
+    let prismicClient: PrismicClientStep | null = null;
     if (writesCode) {
       const hasUtils = (await io.isDir?.("utils")) ?? false;
       const file = helperPath(framework, hasUtils, provider.cms === "prismic");
@@ -248,6 +256,15 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
           what: existing === null ? "write" : "overwrite",
         });
       }
+      if (provider.cms === "prismic" && framework === "nuxt") {
+        prismicClient = await nuxtPrismicClient(io, {
+          yes: flags.yes === true,
+          ask: interactive && !dryRun,
+        });
+        if (prismicClient?.text) {
+          actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
+        }
+      }
       const env = envExampleWith(await io.readFile(".env.example"), origin);
       if (env !== null) {
         actions.push({ file: ".env.example", text: env, what: "add CACHELY_PROXY_URL to" });
@@ -256,16 +273,36 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
     if (dryRun) {
       for (const a of actions) io.out(`would ${a.what} ${a.file}`);
       for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
+      if (prismicClient && !prismicClient.text) {
+        io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
+      }
       io.out("would install nothing (npm install @cachely/sdk is yours to run)");
       return 0;
     }
     for (const a of actions) await io.writeFile(a.file, a.text);
     for (const f of skipped) io.err(`Left ${f} alone: setup did not write it (--yes overwrites)`);
+    const clientNote = prismicClient?.text ? null : prismicClient;
     const changes = command === "setup" ? setupChanges(config) : null;
     if (flags.json) {
       io.out(
         JSON.stringify(
-          { ok: true, file: CONFIG_FILE, config, tenantOrigin: origin, detected, changes },
+          {
+            ok: true,
+            file: CONFIG_FILE,
+            config,
+            tenantOrigin: origin,
+            detected,
+            changes,
+            ...(prismicClient
+              ? {
+                prismicClient: {
+                  file: prismicClient.file,
+                  patched: prismicClient.text !== undefined,
+                  reason: prismicClient.reason,
+                },
+              }
+              : {}),
+          },
           null,
           2,
         ),
@@ -273,7 +310,12 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
       return 0;
     }
     io.out(`Wrote ${CONFIG_FILE} (tenant host ${origin}, ${provider.cms}, ${framework})`);
-    for (const a of actions.slice(1)) io.out(`Wrote ${a.file}`);
+    for (const a of actions.slice(1)) {
+      io.out(`${a.what === "patch" ? "Patched" : "Wrote"} ${a.file}`);
+    }
+    if (clientNote?.instructions) {
+      io.out(prismicClientInstructions(clientNote.file, clientNote.reason!));
+    }
     if (changes) {
       io.out(`
 1. Install (setup installs nothing): npm install ./cachely-sdk-${sdkVersion}.tgz
@@ -297,4 +339,38 @@ ${changes.code}
     io.err(`Error: ${(e as Error).message}`);
     return e instanceof UsageError ? 2 : 1;
   }
+}
+
+type PrismicClientStep = {
+  file: string;
+  /** The patched text, when setup patches it. */
+  text?: string;
+  /** Why it is left alone. */
+  reason?: string;
+  /** True when the user has something to change by hand. */
+  instructions?: boolean;
+};
+
+/**
+ * The Nuxt Prismic onboarder's own client (app/prismic/client.js, setup_prismic_client.ts):
+ * patched when trivial and allowed (--yes, or a yes on a terminal), else left alone with
+ * instructions. Null when the project has no such file.
+ */
+async function nuxtPrismicClient(
+  io: SetupIo,
+  consent: { yes: boolean; ask: boolean },
+): Promise<PrismicClientStep | null> {
+  for (const file of NUXT_PRISMIC_CLIENT_FILES) {
+    const text = await io.readFile(file);
+    if (text === null) continue;
+    const patch = patchPrismicClient(text);
+    if (patch.status === "already") return { file, reason: "it already uses Cachely" };
+    if (patch.status === "complex") return { file, reason: patch.reason, instructions: true };
+    const yes = consent.yes ||
+      (consent.ask &&
+        /^(y|yes|)$/i.test((await io.ask(`Patch ${file} to go through Cachely? [Y/n] `)).trim()));
+    if (yes) return { file, text: patch.text };
+    return { file, reason: "setup did not write it; --yes patches it", instructions: true };
+  }
+  return null;
 }

@@ -1,5 +1,7 @@
-import { assert, assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
 import { runSetup, type SetupIo } from "./setup.ts";
+import { PATCH_MARK, patchPrismicClient } from "./setup_prismic_client.ts";
+import { COMPLEX_CLIENT, NUXT_CLIENT } from "./setup_fixtures.ts";
 import { detectProject } from "./setup_detect.ts";
 
 const BIN = new URL("./dist/bin/cachely.mjs", import.meta.url).pathname;
@@ -237,4 +239,151 @@ Deno.test("setup: bad input names the option and exits 2", async () => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+// ---- the Nuxt Prismic client (@nuxtjs/prismic's ~/app/prismic/client) ----
+
+Deno.test("patchPrismicClient: the trivial shapes become createCachelyPrismicClient", () => {
+  const p = patchPrismicClient(NUXT_CLIENT);
+  assertEquals(p.status, "patched");
+  assertEquals(
+    (p as { text: string }).text,
+    `${PATCH_MARK}: through Cachely when CACHELY_PROXY_URL is set, straight to Prismic when it is not.
+import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+import sm from "../../slicemachine.config.json";
+
+export default createCachelyPrismicClient({
+  repositoryName: sm.repositoryName,
+  accessToken: process.env.PRISMIC_ACCESS_TOKEN,
+  routes: [{ type: "page", path: "/:uid" }],
+});
+`,
+  );
+  const cases: [string, string][] = [
+    [
+      `import { createClient } from '@prismicio/client'\nexport default createClient('my-repo')\n`,
+      `createCachelyPrismicClient({ repositoryName: 'my-repo' })`,
+    ],
+    [
+      `import { createClient as make } from "@prismicio/client";\nexport default () => make("https://my-repo.cdn.prismic.io/api/v2", config);\n`,
+      `createCachelyPrismicClient({ repositoryName: "my-repo", ...config })`,
+    ],
+    [
+      `// the client\nimport * as prismic from "@prismicio/client";\nimport { repositoryName } from "./repo";\nexport default prismic.createClient(repositoryName, { accessToken: "x", });\n`,
+      `createCachelyPrismicClient({ repositoryName, accessToken: "x", })`,
+    ],
+  ];
+  for (const [src, call] of cases) {
+    const r = patchPrismicClient(src);
+    assertEquals(r.status, "patched", src);
+    const text = (r as { text: string }).text;
+    assert(text.includes(call), text);
+    assert(!text.includes("@prismicio/client"), text);
+    assertEquals(patchPrismicClient(text).status, "already", "a second run leaves it");
+  }
+});
+
+Deno.test("patchPrismicClient: anything else is left alone, saying why", () => {
+  const complex: [string, RegExp][] = [
+    [COMPLEX_CLIENT, /used for more than createClient/],
+    [
+      `import { createClient } from "@prismicio/client";\nexport const a = createClient("a");\nexport const b = createClient("b");\n`,
+      /2 createClient calls/,
+    ],
+    [
+      `import { createClient, filter } from "@prismicio/client";\nexport default createClient("a");\n`,
+      /no `import \* as prismic`/,
+    ],
+    [
+      'import * as prismic from "@prismicio/client";\nexport default prismic.createClient(`${repo}-x`);\n',
+      /arguments/,
+    ],
+    [
+      `import * as prismic from "@prismicio/client";\nexport default prismic.createClient("https://example.com/api/v2");\n`,
+      /endpoint/,
+    ],
+    [
+      `import * as prismic from "@prismicio/client";\nexport default prismic.createClient("a", { ...base(), x: 1 }, extra);\n`,
+      /arguments/,
+    ],
+    [`export default makeClient();\n`, /no `import/],
+  ];
+  for (const [src, why] of complex) {
+    const r = patchPrismicClient(src);
+    assertEquals(r.status, "complex", src);
+    assertMatch((r as { reason: string }).reason, why);
+  }
+});
+
+Deno.test("setup prismic on Nuxt: patches a trivial app/prismic/client.js, leaves a complex one with instructions", async () => {
+  const args = ["setup", "prismic", ...PROXY, "--repository", "my-repo"];
+  // trivial + --yes: patched
+  const simple = await fixture({ dependencies: { nuxt: "3" } }, {
+    "app/prismic/client.js": NUXT_CLIENT,
+  });
+  // trivial without --yes (no terminal): left alone, with the instructions
+  const noYes = await fixture({ dependencies: { nuxt: "3" } }, {
+    "app/prismic/client.js": NUXT_CLIENT,
+  });
+  const complex = await fixture({ dependencies: { nuxt: "3" } }, {
+    "app/prismic/client.ts": COMPLEX_CLIENT,
+  });
+  try {
+    const dry = await bin(simple, [...args, "--yes", "--dry-run"]);
+    assert(dry.stdout.includes("would patch app/prismic/client.js"), dry.stdout);
+    assertEquals(await read(simple, "app/prismic/client.js"), NUXT_CLIENT, "dry run");
+
+    const r = await bin(simple, [...args, "--yes"]);
+    assertEquals(r.code, 0, r.stderr);
+    assert(r.stdout.includes("Patched app/prismic/client.js"), r.stdout);
+    const patched = (await read(simple, "app/prismic/client.js"))!;
+    assert(patched.includes("createCachelyPrismicClient({"), patched);
+    assert(await read(simple, "composables/useCachelyPrismicClient.ts"), "the composable too");
+    const again = await bin(simple, [...args, "--yes", "--force"]);
+    assertEquals(again.code, 0, again.stderr);
+    assertEquals(await read(simple, "app/prismic/client.js"), patched, "patched once");
+
+    const left = await bin(noYes, args);
+    assertEquals(left.code, 0, left.stderr);
+    assertEquals(await read(noYes, "app/prismic/client.js"), NUXT_CLIENT);
+    assert(left.stdout.includes("--yes patches it"), left.stdout);
+    assert(left.stdout.includes("createCachelyPrismicClient({ repositoryName"), left.stdout);
+
+    const c = await bin(complex, [...args, "--yes"]);
+    assertEquals(c.code, 0, c.stderr);
+    assertEquals(await read(complex, "app/prismic/client.ts"), COMPLEX_CLIENT, "left alone");
+    assert(c.stdout.includes("app/prismic/client.ts was left alone (prismic is used"), c.stdout);
+    assert(c.stdout.includes('from "@cachely/sdk/prismic"'), c.stdout);
+    const json = await bin(complex, [...args, "--yes", "--force", "--json"]);
+    assertEquals(JSON.parse(json.stdout).prismicClient.patched, false);
+  } finally {
+    for (const d of [simple, noYes, complex]) await Deno.remove(d, { recursive: true });
+  }
+});
+
+Deno.test("setup prismic on Nuxt asks before patching the client on a terminal", async () => {
+  const files = new Map<string, string>([
+    ["package.json", JSON.stringify({ dependencies: { nuxt: "3" } })],
+    ["app/prismic/client.js", NUXT_CLIENT],
+  ]);
+  const asked: string[] = [];
+  const io: SetupIo = {
+    out: () => {},
+    err: () => {},
+    readFile: (n) => Promise.resolve(files.get(n) ?? null),
+    writeFile: (n, t) => Promise.resolve(void files.set(n, t)),
+    interactive: true,
+    ask: (q) => {
+      asked.push(q);
+      return Promise.resolve("n");
+    },
+  };
+  const code = await runSetup(
+    ["setup", "prismic", "--repository", "my-repo", "--tenant", "acme"],
+    io,
+    "0.14.0",
+  );
+  assertEquals(code, 0);
+  assertEquals(asked, ["Patch app/prismic/client.js to go through Cachely? [Y/n] "]);
+  assertEquals(files.get("app/prismic/client.js"), NUXT_CLIENT, "no: left alone");
 });

@@ -789,6 +789,122 @@ CACHELY_PROXY_URL=${proxyUrl}
   return `${current}${current.endsWith("\n") ? "" : "\n"}${line}`;
 }
 
+// sdk/setup_prismic_client.ts
+var NUXT_PRISMIC_CLIENT_FILES = ["app/prismic/client.js", "app/prismic/client.ts"];
+var PATCH_MARK = "// Patched by cachely setup";
+var IMPORT_RE = /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{\s*createClient(?:\s+as\s+([A-Za-z_$][\w$]*))?\s*,?\s*\})\s+from\s+(["'])@prismicio\/client\3;?[ \t]*\r?\n?/gm;
+var ENDPOINT_RE = /^(["'`])https:\/\/([a-z0-9][a-z0-9-]*)\.cdn\.prismic\.io\/api(?:\/v2)?\/?\1$/;
+function callArguments(src, open) {
+  const args = [];
+  const stack = [];
+  let start = open + 1;
+  for (let i = open + 1; i < src.length; i++) {
+    const ch = src[i];
+    if (ch === '"' || ch === "'" || ch === "`") {
+      let j = i + 1;
+      while (j < src.length && src[j] !== ch) {
+        if (src[j] === "\\") j++;
+        else if (ch === "`" && src[j] === "$" && src[j + 1] === "{") return null;
+        else if (ch !== "`" && src[j] === "\n") return null;
+        j++;
+      }
+      if (j >= src.length) return null;
+      i = j;
+    } else if (ch === "/" && (src[i + 1] === "/" || src[i + 1] === "*")) {
+      return null;
+    } else if (ch === "(" || ch === "[" || ch === "{") {
+      stack.push(ch === "(" ? ")" : ch === "[" ? "]" : "}");
+    } else if (ch === ")" || ch === "]" || ch === "}") {
+      if (stack.length === 0) {
+        if (ch !== ")") return null;
+        const last = src.slice(start, i).trim();
+        if (last !== "") args.push(last);
+        else if (args.length > 0 && !/,\s*$/.test(src.slice(open + 1, i))) return null;
+        return { args, close: i };
+      }
+      if (stack.pop() !== ch) return null;
+    } else if (ch === "," && stack.length === 0) {
+      const arg = src.slice(start, i).trim();
+      if (arg === "") return null;
+      args.push(arg);
+      start = i + 1;
+    }
+  }
+  return null;
+}
+function cachelyOptions(repo, options, indent) {
+  const name = repo === "repositoryName" ? "repositoryName" : `repositoryName: ${repo}`;
+  if (options === void 0) return `{ ${name} }`;
+  if (!options.startsWith("{")) return `{ ${name}, ...${options} }`;
+  const inner = options.slice(1, -1);
+  if (inner.trim() === "") return `{ ${name} }`;
+  const nl = /^[ \t]*\r?\n([ \t]*)/.exec(inner);
+  if (nl) return `{
+${nl[1] || `${indent}  `}${name},${inner}}`;
+  return `{ ${name}, ${inner.trim()} }`;
+}
+function patchPrismicClient(src) {
+  if (src.startsWith(PATCH_MARK) || src.includes("@cachely/sdk/prismic")) {
+    return { status: "already" };
+  }
+  const imports = [...src.matchAll(IMPORT_RE)];
+  if (imports.length !== 1) {
+    return {
+      status: "complex",
+      reason: imports.length === 0 ? "no `import * as prismic` or `import { createClient }` of @prismicio/client" : "more than one import of @prismicio/client"
+    };
+  }
+  if ((src.match(/@prismicio\/client/g) ?? []).length !== 1) {
+    return { status: "complex", reason: "other imports of @prismicio/client" };
+  }
+  const [imp, namespace, alias, quote] = imports[0];
+  const at = imports[0].index;
+  const rest = src.slice(0, at) + src.slice(at + imp.length);
+  const code2 = rest.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^[ \t]*\/\/.*$/gm, "");
+  const callee = namespace ? `${namespace}.createClient` : alias ?? "createClient";
+  const binding = namespace ?? alias ?? "createClient";
+  const word = (re) => new RegExp(`(?<![\\w$.])${re}`, "g");
+  const uses = code2.match(word(`${binding.replace(/\$/g, "\\$")}\\b`)) ?? [];
+  const calls = [...rest.matchAll(word(`${callee.replace(/[.$]/g, "\\$&")}\\s*\\(`))];
+  if (calls.length !== 1 || uses.length !== 1) {
+    return {
+      status: "complex",
+      reason: calls.length === 1 ? `${binding} is used for more than createClient` : `${calls.length} createClient calls (setup patches a single one)`
+    };
+  }
+  const call = calls[0];
+  if (call.index < at) return { status: "complex", reason: "createClient before its import" };
+  const open = call.index + call[0].length - 1;
+  const parsed = callArguments(rest, open);
+  if (!parsed || parsed.args.length < 1 || parsed.args.length > 2) {
+    return { status: "complex", reason: "createClient's arguments are not (repository, options)" };
+  }
+  let [repo, options] = parsed.args;
+  if (/^["'`]https?:/.test(repo)) {
+    const m = ENDPOINT_RE.exec(repo);
+    if (!m) return { status: "complex", reason: `an endpoint that is not a repository: ${repo}` };
+    repo = `${m[1]}${m[2]}${m[1]}`;
+  }
+  if (options !== void 0 && !/^(\{[\s\S]*\}|[A-Za-z_$][\w$.]*)$/.test(options)) {
+    return { status: "complex", reason: "createClient's options are not an object or a name" };
+  }
+  const lineStart = rest.lastIndexOf("\n", call.index) + 1;
+  const indent = /^[ \t]*/.exec(rest.slice(lineStart))[0];
+  const patched = rest.slice(0, call.index) + `createCachelyPrismicClient(${cachelyOptions(repo, options, indent)})` + rest.slice(parsed.close + 1);
+  const head = `${PATCH_MARK}: through Cachely when CACHELY_PROXY_URL is set, straight to Prismic when it is not.
+import { createCachelyPrismicClient } from ${quote}@cachely/sdk/prismic${quote};
+`;
+  return { status: "patched", text: rest.slice(0, at) + head + patched.slice(at) };
+}
+function prismicClientInstructions(file, reason) {
+  return `${file} was left alone (${reason}). To send its requests through Cachely, replace
+  createClient(repositoryName, options)            from "@prismicio/client"
+with
+  createCachelyPrismicClient({ repositoryName, ...options })   from "@cachely/sdk/prismic"
+(or use the generated composables/useCachelyPrismicClient.ts). Without CACHELY_PROXY_URL it
+still talks to Prismic directly with your accessToken.`;
+}
+
 // sdk/setup.ts
 var CONFIG_FILE = "cachely.config.json";
 var UsageError = class extends Error {
@@ -825,7 +941,9 @@ var HELP = `usage: cachely <setup|init> [provider] [options]
           ${CONFIG_FILE}, the helper (Next lib/cachely.ts; Nuxt composables/useCachely.ts
           or utils/cachely.ts; others cachely.ts) and CACHELY_PROXY_URL in .env.example
   init    write ${CONFIG_FILE} only; \`init <provider>\` = \`setup <provider>\`
-          (\`setup prismic\` runs the Prismic onboarder)
+          (\`setup prismic\` runs the Prismic onboarder; on Nuxt it also patches a
+          simple app/prismic/client.js when you agree or pass --yes, and prints what
+          to change in any other)
 
 options:
   --tenant <slug>           tenant slug (asked when missing on a terminal)
@@ -977,6 +1095,7 @@ ${HELP}`);
       { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" }
     ];
     const skipped = [];
+    let prismicClient = null;
     if (writesCode) {
       const hasUtils = await io.isDir?.("utils") ?? false;
       const file = helperPath(framework, hasUtils, provider.cms === "prismic");
@@ -990,6 +1109,15 @@ ${HELP}`);
           what: existing === null ? "write" : "overwrite"
         });
       }
+      if (provider.cms === "prismic" && framework === "nuxt") {
+        prismicClient = await nuxtPrismicClient(io, {
+          yes: flags.yes === true,
+          ask: interactive && !dryRun
+        });
+        if (prismicClient?.text) {
+          actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
+        }
+      }
       const env = envExampleWith(await io.readFile(".env.example"), origin);
       if (env !== null) {
         actions.push({ file: ".env.example", text: env, what: "add CACHELY_PROXY_URL to" });
@@ -998,16 +1126,34 @@ ${HELP}`);
     if (dryRun) {
       for (const a of actions) io.out(`would ${a.what} ${a.file}`);
       for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
+      if (prismicClient && !prismicClient.text) {
+        io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
+      }
       io.out("would install nothing (npm install @cachely/sdk is yours to run)");
       return 0;
     }
     for (const a of actions) await io.writeFile(a.file, a.text);
     for (const f of skipped) io.err(`Left ${f} alone: setup did not write it (--yes overwrites)`);
+    const clientNote = prismicClient?.text ? null : prismicClient;
     const changes = command === "setup" ? setupChanges(config) : null;
     if (flags.json) {
       io.out(
         JSON.stringify(
-          { ok: true, file: CONFIG_FILE, config, tenantOrigin: origin, detected, changes },
+          {
+            ok: true,
+            file: CONFIG_FILE,
+            config,
+            tenantOrigin: origin,
+            detected,
+            changes,
+            ...prismicClient ? {
+              prismicClient: {
+                file: prismicClient.file,
+                patched: prismicClient.text !== void 0,
+                reason: prismicClient.reason
+              }
+            } : {}
+          },
           null,
           2
         )
@@ -1015,7 +1161,12 @@ ${HELP}`);
       return 0;
     }
     io.out(`Wrote ${CONFIG_FILE} (tenant host ${origin}, ${provider.cms}, ${framework})`);
-    for (const a of actions.slice(1)) io.out(`Wrote ${a.file}`);
+    for (const a of actions.slice(1)) {
+      io.out(`${a.what === "patch" ? "Patched" : "Wrote"} ${a.file}`);
+    }
+    if (clientNote?.instructions) {
+      io.out(prismicClientInstructions(clientNote.file, clientNote.reason));
+    }
     if (changes) {
       io.out(`
 1. Install (setup installs nothing): npm install ./cachely-sdk-${sdkVersion}.tgz
@@ -1036,6 +1187,19 @@ ${changes.code}
     io.err(`Error: ${e.message}`);
     return e instanceof UsageError ? 2 : 1;
   }
+}
+async function nuxtPrismicClient(io, consent) {
+  for (const file of NUXT_PRISMIC_CLIENT_FILES) {
+    const text = await io.readFile(file);
+    if (text === null) continue;
+    const patch = patchPrismicClient(text);
+    if (patch.status === "already") return { file, reason: "it already uses Cachely" };
+    if (patch.status === "complex") return { file, reason: patch.reason, instructions: true };
+    const yes = consent.yes || consent.ask && /^(y|yes|)$/i.test((await io.ask(`Patch ${file} to go through Cachely? [Y/n] `)).trim());
+    if (yes) return { file, text: patch.text };
+    return { file, reason: "setup did not write it; --yes patches it", instructions: true };
+  }
+  return null;
 }
 
 // sdk/mod.ts
