@@ -176,12 +176,20 @@ document.addEventListener("click", async (e) => {
 });
 
 // A GET form marked data-autosubmit (the new-tenant CMS picker) goes as soon as its select
-// changes; without JavaScript its own button does it.
+// changes; without JavaScript its own button does it. Each hidden input marked
+// data-carry="<name>" first takes the value of the field of that name in the section's other
+// form (the typed slug), so the reload keeps what was typed.
 document.addEventListener("change", (e) => {
   const select = e.target as HTMLSelectElement;
-  if (select.tagName === "SELECT" && select.form?.matches("form[data-autosubmit]")) {
-    select.form.submit();
+  const form = select.form;
+  if (select.tagName !== "SELECT" || !form?.matches("form[data-autosubmit]")) return;
+  for (const carry of form.querySelectorAll<HTMLInputElement>("input[data-carry]")) {
+    const from = form.closest("section")?.querySelector<HTMLInputElement>(
+      `form:not([data-autosubmit]) input[name="${carry.dataset.carry}"]`,
+    );
+    if (from) carry.value = from.value;
   }
+  form.submit();
 });
 
 hydrateIslands(document);

@@ -4,8 +4,9 @@
  * says payments are not enabled, and the verification banner says only what applies and
  * hides for the session. The Chromium side is tests/e2e/new_tenant_browser_test.ts.
  */
-import { assert, assertEquals, assertStringIncludes } from "./assert.ts";
-import { dbTest, signUp } from "./harness.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./assert.ts";
+import { createTenant, dbTest, signUp } from "./harness.ts";
+import { roleMatrix } from "./roles.ts";
 import { outcomeFrom } from "../lib/dashboard/form_body.ts";
 
 dbTest("a refusal naming a plan links to the plan page; billing shows the plans", async (app) => {
@@ -68,4 +69,80 @@ dbTest("with GitHub sign-in configured the banner names it", async (app) => {
     OAUTH_GITHUB_CLIENT_ID: "id",
     OAUTH_GITHUB_CLIENT_SECRET: "secret",
   },
+});
+
+// ---- QA walk-through (issue 24 leftovers): wording, plan paths and roles on the pages ----
+
+dbTest(
+  "new tenant: picking the CMS keeps the typed slug; the empty state asks for the CMS first",
+  async (app) => {
+    const user = await signUp(app);
+    const fresh = await user.get("/dashboard");
+    assertStringIncludes(fresh.text, "pick the CMS it fronts, then name it with a slug");
+    // the picker carries the slug (islands/client.tsx fills it on change) and the reload shows it
+    assertMatch(fresh.text, /<input type="hidden" name="draftSlug" value(="")? data-carry="slug"/);
+    const picked = await user.get("/dashboard?cms=sanity&draftSlug=acme-shop");
+    assertMatch(picked.text, /<input id="[^"]+" name="slug" required[^>]*value="acme-shop"/);
+    assertMatch(picked.text, /data-provider-kind="sanity"/);
+    const hostile = await user.get(`/dashboard?draftSlug=${encodeURIComponent('"><script>')}`);
+    assert(!hostile.text.includes('"><script>'), "escaped");
+  },
+);
+
+dbTest("the cache page says URLs and API/HTML, never urls/api/html", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const page = await owner.get(`/dashboard/${slug}/cache`);
+  for (const text of ["Purge URLs", "Purged URLs", "Purge by URL", "Purge API", "Purge HTML"]) {
+    assertStringIncludes(page.text, text);
+  }
+  assert(!/Purge(d| by)? (urls|api|html)\b/.test(page.text), "lower-case acronyms");
+});
+
+dbTest("domains: a free account sees the upgrade path, not an Add domain form", async (app) => {
+  const root = await signUp(app, "root@example.com");
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const free = await owner.get(`/dashboard/${slug}/domains`);
+  assert(!free.text.includes('aria-label="Add a domain"'), "no form the API refuses");
+  assertStringIncludes(free.text, "Custom domains need the pro plan");
+  assertStringIncludes(free.text, 'href="/account/billing#plans"');
+  assertEquals(
+    (await root.patch(`/api/admin/billing/${owner.userId}`, { planCode: "pro" })).status,
+    200,
+  );
+  const pro = await owner.get(`/dashboard/${slug}/domains`);
+  assertStringIncludes(pro.text, 'aria-label="Add a domain"');
+  assert(!pro.text.includes("Custom domains need the pro plan"), pro.text);
+}, { env: { QUOTAS: "on", ADMIN_EMAILS: "root@example.com" } });
+
+dbTest("domains: with quotas off every admin may add a domain", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const page = await owner.get(`/dashboard/${slug}/domains`);
+  assertStringIncludes(page.text, 'aria-label="Add a domain"');
+  assert(!page.text.includes("Custom domains need the pro plan"));
+});
+
+dbTest("AI page: caps and limits are edited by admins only, as the API allows", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const { admin, editor, viewer } = await roleMatrix(app, owner, slug);
+  for (const [who, c] of [["owner", owner], ["admin", admin]] as const) {
+    const page = await c.get(`/dashboard/${slug}/ai`);
+    assertStringIncludes(page.text, "Edit caps and limits", who);
+    assertStringIncludes(page.text, 'aria-label="AI limits"', who);
+  }
+  for (const [who, c] of [["editor", editor], ["viewer", viewer]] as const) {
+    const page = await c.get(`/dashboard/${slug}/ai`);
+    assertEquals(page.status, 200, who);
+    assert(!page.text.includes("Edit caps and limits"), who);
+    assert(!page.text.includes('aria-label="AI limits"'), who);
+    assertStringIncludes(page.text, "cannot change the caps and limits: that needs admin", who);
+  }
+  // the API agrees: an editor's PUT is refused
+  const put = await editor.put(`/api/tenants/${slug}/ai-transform/settings`, {
+    maxFieldsPerResponse: 5,
+  });
+  assertEquals(put.status, 403, put.text);
 });

@@ -62,12 +62,16 @@ export async function checkDomainRules(s: Services, tenantId: number, hostname: 
       { fields: [{ path: "hostname", message: "is an apex domain" }] },
     );
   }
-  if (!s.config.quotas) return;
-  const owner = await billingOwner(s, tenantId);
-  const plan = owner ? await accountPlan(s, owner) : "free";
-  if (plan !== "pro") {
+  if (!(await customDomainsAllowed(s, tenantId))) {
     throw planRefusal("Custom domains need the pro plan: upgrade to add one", "plan_required");
   }
+}
+
+/** True when the tenant's billing account may add a custom domain (pro, or quotas off). */
+export async function customDomainsAllowed(s: Services, tenantId: number): Promise<boolean> {
+  if (!s.config.quotas) return true;
+  const owner = await billingOwner(s, tenantId);
+  return (owner ? await accountPlan(s, owner) : "free") === "pro";
 }
 
 /** When the account's active domains stop working after it moved to free (epoch ms). */

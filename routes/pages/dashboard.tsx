@@ -30,6 +30,8 @@ export function dashboardPages(): Hono<AppEnv> {
     const chosen: CmsKind = (PROVIDER_KINDS as readonly string[]).includes(asked)
       ? asked as CmsKind
       : "contentful";
+    // The slug typed before the CMS changed (the picker carries it: islands/client.tsx).
+    const typedSlug = (c.req.query("draftSlug") ?? "").slice(0, 63);
     const auth = requireAuth(c);
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
@@ -46,7 +48,7 @@ export function dashboardPages(): Hono<AppEnv> {
         {rows.length === 0
           ? (
             <Empty title="No tenants yet">
-              Create your first tenant below: pick a slug and the CMS it fronts.
+              Create your first tenant below: pick the CMS it fronts, then name it with a slug.
             </Empty>
           )
           : (
@@ -102,6 +104,8 @@ export function dashboardPages(): Hono<AppEnv> {
               options={PROVIDER_KINDS.map((k) => ({ value: k, label: PROVIDER_LABELS[k] }))}
               hint="Pick it first: the form below then asks only for its fields"
             />
+            {/* filled from the create form's slug on change, so the reload keeps it */}
+            <input type="hidden" name="draftSlug" value={typedSlug} data-carry="slug" />
             <button type="submit" class="secondary" data-nojs="">Show its fields</button>
           </form>
           <ApiForm
@@ -116,6 +120,7 @@ export function dashboardPages(): Hono<AppEnv> {
               name="slug"
               label="Slug"
               required
+              value={typedSlug || undefined}
               placeholder="acme"
               hint="Lowercase letters, digits and hyphens; part of the proxy host"
             />

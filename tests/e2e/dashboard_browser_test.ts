@@ -51,7 +51,7 @@ Deno.test({
 
       page.on("dialog", (d) => d.accept());
       await page.goto(`${origin}/dashboard/acme/cache`);
-      await page.click('button:has-text("Purge api")');
+      await page.click('button:has-text("Purge API")');
       await page.waitForSelector("#announce .notice.ok");
       const tenant = await findTenantBySlug(app.services, "acme");
       assertEquals(tenant?.apiCacheVersion, 2);

@@ -50,9 +50,15 @@ Deno.test({
       await signUp(page, "ana@example.com");
       assertEquals(await kinds(page), ["contentful"], "one kind's fields, the default");
       assertEquals(await page.isVisible("[data-nojs]"), false, "no extra button with JS");
+      // a slug typed before the CMS changes survives the reload (QA: it was lost)
+      await page.fill('form[aria-label="New tenant"] input[name="slug"]', "shop-js");
       await page.selectOption('form[aria-label="Pick the CMS"] select', "sanity");
       await page.waitForURL(/cms=sanity/);
       assertEquals(await kinds(page), ["sanity"]);
+      assertEquals(
+        await page.inputValue('form[aria-label="New tenant"] input[name="slug"]'),
+        "shop-js",
+      );
       assertEquals(await page.locator('input[name="spaceId"]').count(), 0);
       const jsHeight = await formHeight(page);
       await page.screenshot({ path: new URL("new-tenant-js.png", SHOTS).pathname, fullPage: true });

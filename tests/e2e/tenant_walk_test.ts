@@ -135,7 +135,7 @@ Deno.test({
 
       // Purge with a confirmation; the versions on the page follow.
       await page.click('nav.side a:has-text("Cache")');
-      assertStringIncludes(await submit(page, "Purge api", "Purge api"), "versions now api 2");
+      assertStringIncludes(await submit(page, "Purge API", "Purge API"), "versions now api 2");
       assertStringIncludes(await page.textContent("#content") ?? "", "2API cache version");
 
       // Add a domain: DNS instructions with copy buttons and a pending badge.
@@ -280,7 +280,7 @@ Deno.test({
       assertStringIncludes(await plain.textContent("#announce") ?? "", "Added www.example.org");
       assertStringIncludes(await plain.textContent("#content") ?? "", "_cachely.www.example.org");
       await plain.goto(`${dash}/cache`);
-      await plain.click('form[aria-label="Purge html"] button[type="submit"]');
+      await plain.click('form[aria-label="Purge HTML"] button[type="submit"]');
       assertStringIncludes(await plain.textContent("main") ?? "", "Please confirm");
       await plain.click('button:has-text("Yes, continue")');
       await plain.waitForURL(`${dash}/cache`);

@@ -293,7 +293,16 @@ function UsageCard({ t, usage, limits }: {
         used={usage.daily.totalTokens}
         cap={limits.dailyTokenCap}
       />
-      {t.can("editor") && <LimitsForm t={t} limits={limits} />}
+      {/* PUT /ai-transform/settings is admin+ (routes/api/ai_transform.ts) */}
+      {t.can("admin") ? <LimitsForm t={t} limits={limits} /> : (
+        <>
+          <p class="muted" data-testid="ai-limits">
+            Per response: at most {formatCount(limits.maxFieldsPerResponse)} fields of{" "}
+            {formatCount(limits.maxCharsPerField)} characters.
+          </p>
+          <Refusal role={t.role} need="admin" what="change the caps and limits" />
+        </>
+      )}
     </section>
   );
 }

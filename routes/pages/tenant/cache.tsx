@@ -9,11 +9,32 @@ import { Refusal, Stat } from "../../../components/ui.tsx";
 import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
 import { MAX_PURGE_ENTRIES } from "../../../lib/cache/purge.ts";
 
+/** `name` is the API's body field; `what` how the page says it (URLs, not "urls"). */
 const PURGE_TARGETS = [
-  { name: "urls", label: "URLs or paths", placeholder: "/~api/entries/42\nhttps://…/hero.jpg" },
-  { name: "prefixes", label: "Path prefixes", placeholder: "/~api/entries/" },
-  { name: "tags", label: "Cache tags", placeholder: "post-42" },
+  {
+    name: "urls",
+    what: "URLs",
+    by: "URL",
+    label: "URLs or paths",
+    placeholder: "/~api/entries/42\nhttps://…/hero.jpg",
+  },
+  {
+    name: "prefixes",
+    what: "prefixes",
+    by: "prefix",
+    label: "Path prefixes",
+    placeholder: "/~api/entries/",
+  },
+  { name: "tags", what: "tags", by: "tag", label: "Cache tags", placeholder: "post-42" },
 ];
+
+/** The purge-by-type buttons: "Purge API", not "Purge api". */
+const TYPE_LABEL: Record<(typeof REFRESH_TYPES)[number], string> = {
+  api: "API",
+  assets: "assets",
+  html: "HTML",
+  all: "all",
+};
 
 const WHAT: Record<(typeof REFRESH_TYPES)[number], string> = {
   api: "API responses",
@@ -61,13 +82,13 @@ export const cachePage: TenantAreaPage = (t) => {
                 <ApiForm
                   key={type}
                   api={`${t.api}/refresh-cache`}
-                  submit={`Purge ${type}`}
+                  submit={`Purge ${TYPE_LABEL[type]}`}
                   busy="Purging…"
                   confirm={`Purge cached ${WHAT[type]}? The next requests go to the origin.`}
                   done="Purged: versions now api {versions.apiCacheVersion}, assets {versions.assetCacheVersion}, html {versions.htmlCacheVersion}"
                   layout="inline"
                   secondary
-                  label={`Purge ${type}`}
+                  label={`Purge ${TYPE_LABEL[type]}`}
                 >
                   <Hidden name="type" value={type} />
                 </ApiForm>
@@ -97,10 +118,10 @@ export const cachePage: TenantAreaPage = (t) => {
             <ApiForm
               key={f.name}
               api={`${t.api}/purge`}
-              submit={`Purge ${f.name}`}
+              submit={`Purge ${f.what}`}
               busy="Purging…"
-              done={`Purged ${f.name}: {purged.${f.name}}`}
-              label={`Purge by ${f.name}`}
+              done={`Purged ${f.what}: {purged.${f.name}}`}
+              label={`Purge by ${f.by}`}
             >
               <Field
                 name={`${f.name}:list`}

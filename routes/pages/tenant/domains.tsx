@@ -3,16 +3,20 @@ import type { TenantAreaPage } from "./shell.tsx";
 import { ApiForm, Field, Hidden } from "../../../components/ApiForm.tsx";
 import { Badge, Copyable, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { domainView, listDomains, tenantCnameTarget } from "../../../lib/domains/service.ts";
+import { customDomainsAllowed } from "../../../lib/domains/plan_rules.ts";
+import { PLAN_PAGE } from "../../../lib/errors.ts";
 
 const TONE = { active: "ok", failed: "error", pending: "warn" } as const;
 
 export const domainsPage: TenantAreaPage = async (t) => {
   const rows = (await listDomains(t.s, t.tenant.id)).map((d) => domainView(t.s, d));
   const admin = t.can("admin");
+  // The API refuses a free account's domain (lib/domains/plan_rules.ts): offer the plan instead.
+  const allowed = await customDomainsAllowed(t.s, t.tenant.id);
   return (
     <>
       {!admin && <Refusal role={t.role} need="admin" what="add, verify or remove domains" />}
-      {rows.length === 0 && (
+      {rows.length === 0 && allowed && (
         <Empty title="No custom domains yet">
           Add a hostname such as <code>cdn.example.com</code>{" "}
           below, then create the DNS records shown and verify.
@@ -99,7 +103,20 @@ export const domainsPage: TenantAreaPage = async (t) => {
           )}
         </section>
       ))}
-      {admin && (
+      {!allowed && (
+        <section class="card" data-testid="domains-plan">
+          <h2>Custom domains need the pro plan</h2>
+          <p>
+            The account that owns this tenant is on the free plan, which serves the tenant on its
+            Cachely host only. On pro, the owner can add a domain such as{" "}
+            <code>cdn.example.com</code>.
+          </p>
+          <p>
+            <a href={PLAN_PAGE}>See the plans</a>
+          </p>
+        </section>
+      )}
+      {admin && allowed && (
         <section class="card">
           <h2>Add a domain</h2>
           <ApiForm
