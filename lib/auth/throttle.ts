@@ -4,9 +4,11 @@
  * that pair is answered 429. Keyed by the pair, so an attacker guessing from one address
  * slows only themselves: the owner logging in from anywhere else is never locked out
  * (docs/decisions.md "Security fixes"). A success clears the pair. KV, so every
- * instance agrees; each update is a versionstamp-checked write.
+ * instance agrees; each update is a versionstamp-checked write, retried on a transient KV
+ * error like every KV write (lib/kv/retry.ts).
  */
 import { tooManyRequests } from "../errors.ts";
+import { kvRetry } from "../kv/retry.ts";
 
 export const LOGIN_THROTTLE = {
   freeFailures: 5,
@@ -53,16 +55,19 @@ export async function recordLoginFailure(
 ): Promise<void> {
   const k = key(email, ip);
   for (let attempt = 0; attempt < 100; attempt++) {
-    const cur = await kv.get<Failures>(k);
-    const count = (cur.value?.count ?? 0) + 1;
-    const next: Failures = { count, until: now + delayAfter(count) };
-    const res = await kv.atomic().check(cur).set(k, next, { expireIn: LOGIN_THROTTLE.memoryMs })
-      .commit();
-    if (res.ok) return;
+    // read, count and write again as one step, so a retried step is exact
+    const ok = await kvRetry(async () => {
+      const cur = await kv.get<Failures>(k);
+      const count = (cur.value?.count ?? 0) + 1;
+      const next: Failures = { count, until: now + delayAfter(count) };
+      const op = kv.atomic().check(cur).set(k, next, { expireIn: LOGIN_THROTTLE.memoryMs });
+      return (await op.commit()).ok;
+    });
+    if (ok) return;
   }
 }
 
 /** A successful log-in forgets the pair's failures. */
 export async function clearLoginFailures(kv: Deno.Kv, email: string, ip: string): Promise<void> {
-  await kv.delete(key(email, ip));
+  await kvRetry(() => kv.delete(key(email, ip)));
 }
