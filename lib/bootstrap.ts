@@ -52,8 +52,10 @@ async function openMigratedDb(config: Config): Promise<DbHandle> {
       : { dataDir: `${config.dataDir}/pg` },
     false,
   );
+  bootMark("db open");
   try {
     await prepareSchema(config, db);
+    bootMark("db schema");
   } catch (e) {
     await db.close().catch(() => {});
     throw e;
@@ -99,7 +101,10 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       installationId(db).catch(() => {}); // read now; awaited below
       return db;
     }),
-    opts.kv ? Promise.resolve(opts.kv) : openKv(config, startLog, () => kvReopened()),
+    opts.kv ? Promise.resolve(opts.kv) : openKv(config, startLog, () => kvReopened()).then((kv) => {
+      bootMark("kv");
+      return kv;
+    }),
   ]);
   if (db.status === "rejected" || opened.status === "rejected") {
     if (db.status === "fulfilled" && !opts.dbHandle) await db.value.close().catch(() => {});

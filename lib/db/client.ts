@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/mod.ts";
 import { applyMigrations } from "./migrate.ts";
 import { type SqlLike, withDeadline } from "./deadline.ts";
+import { bootMark } from "../boot_trace.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -44,6 +45,7 @@ export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHan
 async function openPostgres(url: string, max = 4, requestTimeoutMs = 0): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle: drizzlePostgres } = await import("drizzle-orm/postgres-js");
+  bootMark("db driver");
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
   // A short connect timeout and a deadline on every statement: during an outage (refused,
   // or a server that never answers, or a lock wait) a request fails fast (503), never hangs.
