@@ -4,7 +4,9 @@
  * reset per user (a new one kills the old token); a token works once.
  */
 import { replacePendingToken } from "../kv/pending_token.ts";
+import { z } from "zod";
 import type { Services } from "../services.ts";
+import { str } from "../http/text.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";
@@ -78,6 +80,15 @@ export async function startPasswordReset(
     sessionsEnded,
   };
 }
+
+/**
+ * The body of `POST /api/auth/reset-password`, and of the `/reset-password` page form
+ * (routes/pages/password_reset.tsx: the token from the link's query, the password typed).
+ */
+export const resetPasswordSchema = z.object({
+  token: str().min(1).max(200),
+  password: str().min(1).max(200),
+}).strict();
 
 const invalidToken = () =>
   new ApiError(400, "reset_token_invalid", "Invalid token: unknown or already used");

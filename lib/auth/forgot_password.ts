@@ -5,12 +5,19 @@
  * the answer), and, unlike the admin reset, live sessions are kept:
  * anyone can ask for a mail to any address, so asking must not log its owner out.
  */
+import { z } from "zod";
 import type { Services } from "../services.ts";
 import { findUserByEmail } from "../users/mod.ts";
 import { issuePasswordResetToken, passwordResetLink } from "../admin/password_reset.ts";
 import { sendMail } from "../mail/mod.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { tooManyRequests } from "../errors.ts";
+
+/**
+ * The body of `POST /api/auth/forgot-password`, and of the `/forgot-password` page form
+ * (routes/pages/password_reset.tsx), which parses its fields with it the same way.
+ */
+export const forgotPasswordSchema = z.object({ email: z.email().max(254) }).strict();
 
 export const FORGOT_LIMITS = {
   perIp: { limit: 10, windowMs: 15 * 60_000 },

@@ -7,8 +7,6 @@ import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
 import { okSchema } from "../../lib/http/shapes.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
-import { requireAuth } from "../../lib/http/auth.ts";
 import { publicUser } from "../../lib/users/mod.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
@@ -35,8 +33,8 @@ export function authRoutes(): Routes {
       ),
     }),
     errors: [409, 429],
-  }, async (c) => {
-    const user = await signUpWithPassword(c, await parseJsonBody(c, credentialsSchema));
+  }, async (c, { body }) => {
+    const user = await signUpWithPassword(c, body);
     const s = c.get("services");
     return c.json({ ok: true, user: publicUser(s, user), emailSent: user.emailSent }, 201);
   });
@@ -47,8 +45,8 @@ export function authRoutes(): Routes {
     body: credentialsSchema,
     response: z.strictObject({ ok: z.literal(true), user: publicUserSchema }),
     errors: [401, 403, 429],
-  }, async (c) => {
-    const user = await logInWithPassword(c, await parseJsonBody(c, credentialsSchema));
+  }, async (c, { body }) => {
+    const user = await logInWithPassword(c, body);
     return c.json({ ok: true, user: publicUser(c.get("services"), user) });
   });
 
@@ -68,8 +66,7 @@ export function authRoutes(): Routes {
     access: access.session,
     summary: "The signed-in user",
     response: z.strictObject({ user: publicUserSchema }),
-  }, (c) => {
-    const auth = requireAuth(c);
+  }, (c, { auth }) => {
     return c.json({ user: publicUser(c.get("services"), auth.user) });
   });
 
@@ -79,10 +76,8 @@ export function authRoutes(): Routes {
     body: verifyBody,
     response: z.strictObject({ ok: z.literal(true), email: str() }),
     errors: [403],
-  }, async (c) => {
-    const auth = requireAuth(c);
-    const { token } = await parseJsonBody(c, verifyBody);
-    return c.json(await verifyEmail(c.get("services"), auth.user, token));
+  }, async (c, { auth, body }) => {
+    return c.json(await verifyEmail(c.get("services"), auth.user, body.token));
   });
 
   app.post("/verify-email/resend", {
@@ -90,8 +85,7 @@ export function authRoutes(): Routes {
     summary: "Mails a new verification link (the old one stops working); 3 mails per 15 minutes",
     response: z.strictObject({ ok: z.literal(true), emailSent: z.boolean() }),
     errors: [409, 429],
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth }) => {
     return c.json(await resendVerification(c.get("services"), auth.user));
   });
 

@@ -3,8 +3,7 @@ import { access, Routes } from "../../lib/http/route.ts";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { intParam, parseJsonBody } from "../../lib/http/validate.ts";
-import { requireAuth } from "../../lib/http/auth.ts";
+import { intParam } from "../../lib/http/validate.ts";
 import {
   createPersonalToken,
   listPersonalTokens,
@@ -71,10 +70,8 @@ export function userRoutes(): Routes {
     ok: 201,
     response: createdTokenSchema,
     tokenScope: "admin",
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth, body }) => {
     const s = c.get("services");
-    const body = await parseJsonBody(c, tokenBody);
     let expiresAt: Date | null = null;
     if (body.expiresAt) {
       expiresAt = new Date(body.expiresAt);
@@ -94,8 +91,7 @@ export function userRoutes(): Routes {
     access: access.session,
     summary: "Lists the caller's live personal access tokens (never the token itself)",
     response: tokensListSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth }) => {
     return c.json({ tokens: await listPersonalTokens(c.get("services"), auth.user.id) });
   });
 
@@ -108,8 +104,7 @@ export function userRoutes(): Routes {
       errors: [404],
       tokenScope: "admin",
     },
-    async (c) => {
-      const auth = requireAuth(c);
+    async (c, { auth }) => {
       await revokePersonalToken(c.get("services"), auth.user.id, intParam(c, "id"));
       return c.json({ ok: true });
     },
@@ -120,8 +115,7 @@ export function userRoutes(): Routes {
     summary:
       "After taking over a squatted account: the members and invites the previous holder added",
     response: takeoverReviewAnswerSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth }) => {
     return c.json({ review: await takeoverReview(c.get("services"), auth.user.id) });
   });
 
@@ -130,8 +124,7 @@ export function userRoutes(): Routes {
     summary: "Removes the members and revokes the invites the takeover review lists",
     tokenScope: "admin",
     response: takeoverConfirmedSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth }) => {
     return c.json(await confirmTakeoverReview(c.get("services"), auth.user.id));
   });
 
@@ -144,10 +137,8 @@ export function userRoutes(): Routes {
       tokenScope: "admin",
       response: profileUpdatedSchema,
     },
-    async (c) => {
-      const auth = requireAuth(c);
+    async (c, { auth, body }) => {
       const s = c.get("services");
-      const body = await parseJsonBody(c, profileSchema);
       const [u] = await s.db.update(users).set({ ...body, updatedAt: new Date(s.clock.now()) })
         .where(eq(users.id, auth.user.id)).returning();
       return c.json({ ok: true, user: publicUser(s, u) });
@@ -162,10 +153,8 @@ export function userRoutes(): Routes {
     errors: [403],
     tokenScope: "admin",
     body: passwordSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth, body }) => {
     const s = c.get("services");
-    const body = await parseJsonBody(c, passwordSchema);
     if (!(await verifyPassword(body.currentPassword, auth.user.passwordHash))) {
       throw new ApiError(403, "wrong_password", "Current password is incorrect");
     }
