@@ -61,6 +61,23 @@ dbTest(
       "failed",
       "suspended",
     ]);
+    // A domain is named in the body or the query: both are declared, the body optional.
+    for (const key of ["DELETE /api/tenants/:p/domains", "POST /api/tenants/:p/domains/verify"]) {
+      const op = ops.get(key);
+      assertEquals(op.requestBody.required, false, key);
+      assertEquals(Object.keys(op.requestBody.content["application/json"].schema.properties), [
+        "hostname",
+        "id",
+      ]);
+      assertEquals(
+        op.parameters.filter((p: { in: string }) => p.in === "query").map((p: { name: string }) =>
+          p.name
+        ),
+        ["hostname", "id"],
+        key,
+      );
+    }
+    assertEquals(invite.requestBody.required, true);
     const events = ops.get("POST /api/ai-experiments/events");
     assertEquals(events.security, []);
     assert(events.responses["429"], "the event rate limit is documented");

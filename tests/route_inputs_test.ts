@@ -17,8 +17,6 @@ const NOT_YET_CONVERTED = new Set([
   "analytics.ts",
   "billing.ts",
   "cache_control.ts",
-  "domains.ts",
-  "tenants.ts",
   "usage.ts",
 ]);
 

@@ -138,7 +138,7 @@ function operation(r: DeclaredRoute): Json {
     ...(r.body
       ? {
         requestBody: {
-          required: true,
+          required: !r.bodyOptional,
           content: { "application/json": { schema: jsonSchema(r.body) } },
         },
       }

@@ -46,6 +46,11 @@ export type RouteSpec = {
   summary: string;
   /** JSON request body: the mount reads and parses it; the handler gets `input.body`. */
   body?: z.ZodType;
+  /**
+   * The body may be left out (an empty body parses as `{}`): the same fields can come in the
+   * query instead. OpenAPI shows the body as optional.
+   */
+  bodyOptional?: true;
   /** Largest body read for `body` (default 256 KiB); a function reads it from the services. */
   bodyMaxBytes?: number | ((c: Context<AppEnv>) => number);
   /** Query parameters: the mount parses them; the handler gets `input.query`. */

@@ -4,12 +4,9 @@
  * body or the query string. Paths are relative to /api.
  */
 import { access, Routes } from "../../lib/http/route.ts";
-import type { Context } from "hono";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import type { AppEnv } from "../../lib/http/env.ts";
-import { INT4_MAX, parseJsonBody, parseWith } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
+import { INT4_MAX } from "../../lib/http/validate.ts";
 import { hostnameSchema } from "../../lib/tenants/schema.ts";
 import {
   addDomain,
@@ -37,14 +34,13 @@ const refSchema = z.object({
   hostname: hostnameSchema.optional(),
   id: domainId.optional(),
 });
+type RefInput = z.output<typeof refSchema>;
+
+/** A route naming one domain: by `hostname` or `id`, in the JSON body or the query string. */
+const byRef = { body: refSchema, bodyOptional: true, query: refSchema } as const;
 
 /** The domain named in the body or, failing that, the query. */
-async function domainRef(c: Context<AppEnv>): Promise<DomainRef> {
-  const body = await parseJsonBody(c, refSchema);
-  const query = parseWith(refSchema, {
-    hostname: c.req.query("hostname"),
-    id: c.req.query("id"),
-  });
+function domainRef(body: RefInput, query: RefInput): DomainRef {
   const ref = {
     id: body.id ?? query.id,
     hostname: body.hostname ?? query.hostname,
@@ -62,8 +58,7 @@ export function domainsRoutes(): Routes {
     access: access.tenant("viewer"),
     summary: "Lists the tenant's custom domains with their verification status",
     response: z.strictObject({ domains: z.array(domainViewSchema) }),
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant }) => {
     const s = c.get("services");
     const rows = await listDomains(s, tenant.id);
     return c.json({ domains: rows.map((d) => domainView(s, d)) });
@@ -76,9 +71,7 @@ export function domainsRoutes(): Routes {
     ok: 201,
     response: domainViewSchema,
     errors: [409],
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, addSchema);
+  }, async (c, { tenant, auth, body }) => {
     const s = c.get("services");
     const d = await addDomain(s, tenant, auth.user.id, body.hostname);
     return c.json(domainView(s, d), 201);
@@ -87,21 +80,22 @@ export function domainsRoutes(): Routes {
   app.delete("/tenants/:slug/domains", {
     access: access.tenant("admin"),
     summary: "Removes a custom domain, named by hostname or id in the body or query",
+    ...byRef,
     response: z.strictObject({ ok: z.literal(true), id: z.number().int(), hostname: str() }),
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const d = await deleteDomain(c.get("services"), tenant, auth.user.id, await domainRef(c));
+  }, async (c, { tenant, auth, body, query }) => {
+    const ref = domainRef(body, query);
+    const d = await deleteDomain(c.get("services"), tenant, auth.user.id, ref);
     return c.json({ ok: true, id: d.id, hostname: d.hostname });
   });
 
   app.post("/tenants/:slug/domains/verify", {
     access: access.tenant("admin"),
     summary: "Checks a custom domain's DNS records now and answers its new status",
+    ...byRef,
     response: domainViewSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
+  }, async (c, { tenant, auth, body, query }) => {
     const s = c.get("services");
-    const d = await verifyDomain(s, tenant, auth.user.id, await domainRef(c));
+    const d = await verifyDomain(s, tenant, auth.user.id, domainRef(body, query));
     return c.json(domainView(s, d));
   });
 

@@ -2,9 +2,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody, parseQuery } from "../../lib/http/validate.ts";
-import { requireAuth } from "../../lib/http/auth.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import {
   apiConfigSchema,
   apiTokenSchema,
@@ -61,8 +58,7 @@ export function tenantRoutes(): Routes {
     access: access.session,
     summary: "Lists the tenants the caller is a member of (all tenants for a master admin)",
     response: tenantListSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth }) => {
     const s = c.get("services");
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
     return c.json({
@@ -81,10 +77,8 @@ export function tenantRoutes(): Routes {
       response: createdSchema,
       errors: [403, 409],
     },
-    async (c) => {
-      const auth = requireAuth(c);
+    async (c, { auth, body }) => {
       const s = c.get("services");
-      const body = await parseJsonBody(c, createTenantSchema);
       const t = await createTenant(s, auth.user.id, body);
       return c.json({ ok: true, key: t.slug, proxyBase: proxyBase(s, t.slug) }, 201);
     },
@@ -98,9 +92,7 @@ export function tenantRoutes(): Routes {
       query: slugQuerySchema,
       response: slugAvailabilitySchema,
     },
-    async (c) => {
-      requireAuth(c);
-      const { slug } = parseQuery(c, slugQuerySchema);
+    async (c, { query: { slug } }) => {
       const problem = slugProblem(slug);
       if (problem && problem !== "is reserved") throw badRequest(`Invalid slug: ${problem}`);
       return c.json({ slug, available: await isSlugAvailable(c.get("services"), slug) });
@@ -111,8 +103,7 @@ export function tenantRoutes(): Routes {
     access: access.tenant("viewer"),
     summary: "Reads a tenant's settings and the caller's role",
     response: tenantViewSchema,
-  }, async (c) => {
-    const { tenant, role } = await requireTenant(c, "viewer");
+  }, (c, { tenant, role }) => {
     return c.json(tenantView(c.get("services"), tenant, role));
   });
 
@@ -121,9 +112,7 @@ export function tenantRoutes(): Routes {
     summary: "Changes a tenant's settings (only the fields given)",
     body: updateTenantSchema,
     response: tenantViewSchema,
-  }, async (c) => {
-    const { tenant, role, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, updateTenantSchema);
+  }, async (c, { tenant, role, auth, body }) => {
     const s = c.get("services");
     return c.json(tenantView(s, await updateTenant(s, tenant, auth.user.id, body), role));
   });
@@ -132,8 +121,7 @@ export function tenantRoutes(): Routes {
     access: access.tenant("owner"),
     summary: "Deletes a tenant with its domains, members and cached content",
     response: okKeySchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "owner");
+  }, async (c, { tenant }) => {
     await deleteTenant(c.get("services"), tenant);
     return c.json({ ok: true, key: tenant.slug });
   });
@@ -143,12 +131,10 @@ export function tenantRoutes(): Routes {
     summary: "Changes the API proxy settings (origin, auth mode, TTL, preview parameter)",
     body: apiConfigSchema,
     response: apiConfigResponseSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const { cacheTTL, ...body } = await parseJsonBody(c, apiConfigSchema);
+  }, async (c, { tenant, auth, body: { cacheTTL, ...rest } }) => {
     const s = c.get("services");
     // An API context: cacheTTL is the API TTL here whatever the kind.
-    const input = { ...body, apiCacheTTL: body.apiCacheTTL ?? cacheTTL };
+    const input = { ...rest, apiCacheTTL: rest.apiCacheTTL ?? cacheTTL };
     const t = await updateTenant(s, tenant, auth.user.id, input, "tenant.api_config.updated");
     const v = tenantView(s, t).value;
     return c.json({
@@ -170,9 +156,7 @@ export function tenantRoutes(): Routes {
     summary: "Replaces the upstream API token (write-only, stored encrypted)",
     body: apiTokenSchema,
     response: tokenSavedSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
-    const body = await parseJsonBody(c, apiTokenSchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await setApiToken(c.get("services"), tenant, auth.user.id, body.token));
   });
 
