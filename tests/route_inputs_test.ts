@@ -7,31 +7,15 @@
 import { assertEquals } from "./assert.ts";
 
 const API = new URL("../routes/api/", import.meta.url);
-const RESTATED = /\b(requireTenant|parseJsonBody|parseQuery|requireMasterAdmin)\(/g;
-
-/**
- * Files still written the old way, converted as the issues that change them land. This list
- * only shrinks: a file leaves it once converted, and no new file may join it.
- */
-const NOT_YET_CONVERTED = new Set([
-  "analytics.ts",
-  "billing.ts",
-  "cache_control.ts",
-  "usage.ts",
-]);
+const RESTATED = /\b(requireTenant|requireAuth|parseJsonBody|parseQuery|requireMasterAdmin)\(/g;
 
 Deno.test("handlers under routes/api take their input from the declaration", async () => {
   const offenders: string[] = [];
-  const converted: string[] = [];
   for await (const e of Deno.readDir(API)) {
     if (!e.isFile || !e.name.endsWith(".ts")) continue;
     const text = await Deno.readTextFile(new URL(e.name, API));
     const calls = [...text.matchAll(RESTATED)].map((m) => m[1]);
-    if (calls.length === 0 && NOT_YET_CONVERTED.has(e.name)) converted.push(e.name);
-    if (calls.length > 0 && !NOT_YET_CONVERTED.has(e.name)) {
-      offenders.push(`${e.name}: ${[...new Set(calls)].join(", ")}`);
-    }
+    if (calls.length > 0) offenders.push(`${e.name}: ${[...new Set(calls)].join(", ")}`);
   }
   assertEquals(offenders, [], "use the handler's input instead");
-  assertEquals(converted, [], "converted: remove from NOT_YET_CONVERTED");
 });

@@ -5,8 +5,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseQuery } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { isUtcDay, rangeError, resolveDayRange } from "../../lib/usage/days.ts";
 import {
@@ -84,10 +82,9 @@ export function analyticsRoutes(): Routes {
     summary: "Reports a month of the tenant's traffic: exact totals and sampled breakdowns",
     query: periodQuery,
     response: tenantAnalyticsSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     return c.json(await tenantAnalytics(s, tenant.id, period));
   });
 
@@ -96,11 +93,9 @@ export function analyticsRoutes(): Routes {
     summary: "Lists the tenant's bytes and requests per day over a date range",
     query: rangeQuery,
     response: bandwidthSeriesSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, query }) => {
     const s = c.get("services");
-    const q = parseQuery(c, rangeQuery);
-    const { from, to } = resolveDayRange(s.clock.now(), q.from, q.to);
+    const { from, to } = resolveDayRange(s.clock.now(), query.from, query.to);
     return c.json(await tenantBandwidthDaily(s, tenant.id, from, to));
   });
 
@@ -109,10 +104,8 @@ export function analyticsRoutes(): Routes {
     summary: "Lists the tenant's exact counters per UTC hour (default the last 48 hours)",
     query: hoursQuery,
     response: hourlySeriesSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const q = parseQuery(c, hoursQuery);
-    return c.json(await tenantHourlySeries(c.get("services"), tenant.id, q.hours));
+  }, async (c, { tenant, query }) => {
+    return c.json(await tenantHourlySeries(c.get("services"), tenant.id, query.hours));
   });
 
   app.get("/tenants/:slug/logs", {
@@ -120,9 +113,7 @@ export function analyticsRoutes(): Routes {
     summary: "Lists the tenant's sampled request logs, newest first, with filters",
     query: logsQuery,
     response: requestLogPageSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
-    const q = parseQuery(c, logsQuery);
+  }, async (c, { tenant, query: q }) => {
     if (q.from && q.to && q.from > q.to) throw rangeError("from", "from must not be after to");
     return c.json(
       await listRequestLogs(c.get("services"), tenant.id, {

@@ -5,8 +5,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseJsonBody } from "../../lib/http/validate.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 import { bumpCacheVersions, REFRESH_TYPES } from "../../lib/cache/versions.ts";
 import { edgeConfigResultSchema, rebuildEdgeConfig } from "../../lib/cache/edge_config.ts";
@@ -33,10 +31,8 @@ export function cacheControlRoutes(): Routes {
       "Bumps cache versions (api, assets, html or all) so older cached entries are unreachable",
     body: refreshSchema,
     response: z.strictObject({ ok: z.literal(true), versions: cacheVersionsSchema }),
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const { type } = await parseJsonBody(c, refreshSchema);
-    const versions = await bumpCacheVersions(c.get("services"), tenant, type, {
+  }, async (c, { tenant, auth, body }) => {
+    const versions = await bumpCacheVersions(c.get("services"), tenant, body.type, {
       actorUserId: auth.user.id,
       action: "cache.refreshed",
     });
@@ -48,9 +44,7 @@ export function cacheControlRoutes(): Routes {
     summary: "Purges cached objects by tenant-host URL or path, path prefix, or Cache-Tag",
     body: purgeBodySchema,
     response: purgeResultSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
-    const body = await parseJsonBody(c, purgeBodySchema);
+  }, async (c, { tenant, auth, body }) => {
     return c.json(await purgeByTarget(c.get("services"), tenant, body, auth.user.id));
   });
 
@@ -58,8 +52,7 @@ export function cacheControlRoutes(): Routes {
     access: access.tenant("editor"),
     summary: "Rewrites the tenant's edge configuration from stored state and reads it back",
     response: edgeConfigResultSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "editor");
+  }, async (c, { tenant }) => {
     return c.json(await rebuildEdgeConfig(c.get("services"), tenant));
   });
 
@@ -91,8 +84,7 @@ export function cacheControlRoutes(): Routes {
     access: access.tenant("editor"),
     summary: "Answers the publish webhook secret, creating it on first use",
     response: secretSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "editor");
+  }, async (c, { tenant, auth }) => {
     return c.json({ secret: await ensurePublishSecret(c.get("services"), tenant, auth.user.id) });
   });
 
@@ -100,8 +92,7 @@ export function cacheControlRoutes(): Routes {
     access: access.tenant("admin"),
     summary: "Replaces the publish webhook secret (the old one stops working)",
     response: secretSchema,
-  }, async (c) => {
-    const { tenant, auth } = await requireTenant(c, "admin");
+  }, async (c, { tenant, auth }) => {
     return c.json({ secret: await rotatePublishSecret(c.get("services"), tenant, auth.user.id) });
   });
 

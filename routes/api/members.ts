@@ -5,7 +5,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { requireAuth } from "../../lib/http/auth.ts";
 import { atLeast, ROLES } from "../../lib/tenants/roles.ts";
 import { listMembers, removeMember, updateMemberRole } from "../../lib/members/service.ts";
 import {
@@ -100,8 +99,7 @@ export function membersRoutes(): Routes {
       role: z.enum(ROLES),
     }),
     errors: [403, 404, 410],
-  }, async (c, { body }) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth, body }) => {
     const joined = await acceptInvite(c.get("services"), auth.user, body.token);
     return c.json({ ok: true, ...joined });
   });

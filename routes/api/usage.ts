@@ -5,9 +5,6 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
 import { str } from "../../lib/http/text.ts";
-import { parseQuery } from "../../lib/http/validate.ts";
-import { requireAuth } from "../../lib/http/auth.ts";
-import { requireTenant } from "../../lib/tenants/access.ts";
 import { listTenantsFor } from "../../lib/tenants/service.ts";
 import {
   currentPeriod,
@@ -33,10 +30,9 @@ export function usageRoutes(): Routes {
     summary: "Lists every tenant the caller can see with a month's usage, and their sum",
     query: periodQuery,
     response: tenantsUsageSchema,
-  }, async (c) => {
-    const auth = requireAuth(c);
+  }, async (c, { auth, query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     const rows = await listTenantsFor(s, auth.user.id, auth.isAdmin);
     const byTenant = await usageByTenant(s, rows.map((r) => r.tenant.id), period);
     const tenants = rows.map((r) => ({
@@ -53,10 +49,9 @@ export function usageRoutes(): Routes {
     summary: "Reports the tenant's usage for a month and the month before",
     query: periodQuery,
     response: tenantUsageSchema,
-  }, async (c) => {
-    const { tenant } = await requireTenant(c, "viewer");
+  }, async (c, { tenant, query }) => {
     const s = c.get("services");
-    const period = parseQuery(c, periodQuery).period ?? currentPeriod(s.clock.now());
+    const period = query.period ?? currentPeriod(s.clock.now());
     const [current, previous] = await Promise.all([
       tenantPeriodUsage(s, tenant.id, period),
       tenantPeriodUsage(s, tenant.id, previousPeriod(period)),
