@@ -14,7 +14,7 @@ import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
 import { safeNext } from "../../lib/http/next.ts";
 import { credentialsSchema, logInWithPassword, signUpWithPassword } from "../../lib/auth/login.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { readFormFields, requireSameOriginForm } from "./form_post.ts";
+import { formInput, readFormFields, requireSameOriginForm } from "./form_post.ts";
 import { OAuthButtons } from "../../components/OAuthButtons.tsx";
 
 const FORMS = {
@@ -90,21 +90,18 @@ export function authPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const path of Object.keys(FORMS) as FormPath[]) {
     app.get(path, (c) => credentialsPage(c, path));
-    // The form post without JavaScript: same rules as the JSON API, answered with a page.
+    // The form post without JavaScript: the JSON API's declared body and rules, answered with a
+    // page.
     app.post(path, async (c) => {
       requireSameOriginForm(c);
       const fields = await readFormFields(c, ["email", "password"]);
-      const parsed = credentialsSchema.safeParse(fields);
-      if (!parsed.success) {
-        const field = String(parsed.error.issues[0]?.path[0] ?? "email");
-        return credentialsPage(c, path, {
-          email: fields.email,
-          error: `Invalid ${field}: ${parsed.error.issues[0]?.message ?? "required"}`,
-          status: 400,
-        });
+      const parsed = formInput(credentialsSchema, fields);
+      if (!parsed.ok) {
+        const { message: error, status } = parsed.error;
+        return credentialsPage(c, path, { email: fields.email, error, status });
       }
       try {
-        await FORMS[path].run(c, parsed.data);
+        await FORMS[path].run(c, parsed.body);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) throw err;
         return credentialsPage(c, path, {

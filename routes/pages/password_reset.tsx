@@ -9,9 +9,9 @@ import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { Island } from "../../components/Island.tsx";
 import { page, pageUser } from "./render.tsx";
-import { readFormFields, requireSameOriginForm } from "./form_post.ts";
-import { requestPasswordReset } from "../../lib/auth/forgot_password.ts";
-import { completePasswordReset } from "../../lib/admin/password_reset.ts";
+import { formInput, readFormFields, requireSameOriginForm } from "./form_post.ts";
+import { forgotPasswordSchema, requestPasswordReset } from "../../lib/auth/forgot_password.ts";
+import { completePasswordReset, resetPasswordSchema } from "../../lib/admin/password_reset.ts";
 import { ApiError } from "../../lib/errors.ts";
 
 const SENT = "If that address has an account, a reset link is on its way. It works for one hour.";
@@ -110,15 +110,11 @@ export function passwordResetPages(): Hono<AppEnv> {
   app.get("/forgot-password", (c) => forgotPage(c, {}));
   app.post("/forgot-password", async (c) => {
     requireSameOriginForm(c);
-    const { email } = await readFormFields(c, ["email"]);
-    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
-      return forgotPage(c, {
-        error: "Invalid email: enter the address you log in with",
-        status: 400,
-      });
-    }
+    // The API's declared body (POST /api/auth/forgot-password), parsed the same way.
+    const parsed = formInput(forgotPasswordSchema, await readFormFields(c, ["email"]));
+    if (!parsed.ok) return forgotPage(c, { error: parsed.error.message, status: 400 });
     return answerWithPage(async () => {
-      await requestPasswordReset(c.get("services"), c.get("clientIp"), email);
+      await requestPasswordReset(c.get("services"), c.get("clientIp"), parsed.body.email);
       return forgotPage(c, { sent: true });
     }, (e) => forgotPage(c, { error: e.message, status: e.status }));
   });
@@ -127,8 +123,11 @@ export function passwordResetPages(): Hono<AppEnv> {
     requireSameOriginForm(c);
     const token = c.req.query("token") ?? "";
     const { password } = await readFormFields(c, ["password"]);
+    // The API's declared body (POST /api/auth/reset-password): the link's token, the password.
+    const parsed = formInput(resetPasswordSchema, { token, password });
+    if (!parsed.ok) return resetPage(c, token, { error: parsed.error.message, status: 400 });
     return answerWithPage(async () => {
-      await completePasswordReset(c.get("services"), token, password);
+      await completePasswordReset(c.get("services"), parsed.body.token, parsed.body.password);
       return c.redirect("/login", 303);
     }, (e) => resetPage(c, token, { error: e.message, status: e.status }));
   });
