@@ -15,11 +15,17 @@ import {
   otherResponse,
 } from "./respond.ts";
 import { cachingRules } from "./caching.ts";
-import { apiKey, normaliseQuery, transformKey } from "./cache/keys.ts";
+import { apiKey, transformKey } from "./cache/keys.ts";
+import { normaliseQuery } from "../lib/cache/query.ts";
 import { freshInMemory, type Loaded, readThrough, type Served } from "./cache/through.ts";
 import type { CachedObject } from "./cache/store.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
-import { credentialForms, injectCredential, openToken } from "./credentials.ts";
+import {
+  credentialForms,
+  injectCredential,
+  openToken,
+  scrubToken,
+} from "../lib/net/credentials.ts";
 import { fetchUpstream, RequestHeaders } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { applyTransform } from "./transform.ts";
@@ -332,17 +338,6 @@ async function loadApi(
 }
 
 export const UA = "Cachely-Edge/1";
-
-/**
- * Removes the credential from a body: some APIs echo request URLs (Prismic's
- * `next_page` carries `access_token`) or headers, and a cached body is public.
- * `forms` comes from credentialForms() (every encoding of the credential).
- */
-export function scrubToken(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (const f of forms) if (out.includes(f)) out = out.replaceAll(f, "");
-  return out;
-}
 
 /**
  * A redirect inside the API base becomes a `/~api/` path on the tenant host;

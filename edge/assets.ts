@@ -24,7 +24,8 @@ import {
   otherResponse,
   type Outcome,
 } from "./respond.ts";
-import { assetKey, normaliseQuery } from "./cache/keys.ts";
+import { assetKey } from "./cache/keys.ts";
+import { normaliseQuery } from "../lib/cache/query.ts";
 import {
   freshInMemory,
   type Loaded,

@@ -13,7 +13,8 @@ import {
   otherResponse,
   type Outcome,
 } from "./respond.ts";
-import { normaliseQuery, siteKey } from "./cache/keys.ts";
+import { siteKey } from "./cache/keys.ts";
+import { normaliseQuery } from "../lib/cache/query.ts";
 import { freshInMemory, lookupKey, type ReadOptions, readThrough } from "./cache/through.ts";
 import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
 import { fetchUpstream, RequestHeaders } from "./upstream.ts";

@@ -4,34 +4,11 @@
  * time). Cycles make module initialisation order-dependent and hide which layer owns what.
  */
 import { assert, assertEquals } from "./assert.ts";
+import { importGraph, runtimeEdges } from "./import_graph.ts";
 
-type Info = {
-  modules: Array<
-    {
-      specifier: string;
-      dependencies?: Array<{ code?: { specifier?: string }; type?: { specifier?: string } }>;
-    }
-  >;
-};
-
-/** Runtime edges only: deno_graph puts `import type` in `type`, value imports in `code`. */
+/** Runtime edges only: type-only imports vanish at run time. */
 async function graph(entry: string): Promise<Map<string, string[]>> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL(entry, import.meta.url).pathname],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as Info;
-  const local = (s: string) => s.startsWith("file://") && !s.includes("/node_modules/");
-  const g = new Map<string, string[]>();
-  for (const m of info.modules) {
-    if (!local(m.specifier)) continue;
-    const deps = (m.dependencies ?? []).flatMap((d) =>
-      [d.code?.specifier].filter((x): x is string => !!x && local(x))
-    );
-    g.set(m.specifier, deps);
-  }
-  return g;
+  return runtimeEdges(await importGraph(new URL(entry, import.meta.url)));
 }
 
 /** Strongly connected components with more than one module (Tarjan). */

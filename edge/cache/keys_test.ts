@@ -1,5 +1,6 @@
 import { assertEquals, assertNotEquals } from "../../tests/assert.ts";
-import { apiKey, normaliseQuery, transformKey } from "./keys.ts";
+import { apiKey, transformKey } from "./keys.ts";
+import { normaliseQuery } from "../../lib/cache/query.ts";
 
 Deno.test("normaliseQuery() sorts, drops tracking and named parameters, keeps repeats in order", () => {
   assertEquals(normaliseQuery("b=2&a=1&utm_source=x&fbclid=y", []), "a=1&b=2");

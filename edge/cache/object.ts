@@ -6,7 +6,7 @@
  * array, and the two flags share one field. ~150 bytes for the object, against ~290 for the
  * object, list node and view it replaces.
  */
-import { LruEntry } from "./lru.ts";
+import { LruEntry } from "../../lib/cache/lru.ts";
 import type { Slab } from "./slabs.ts";
 import type { HitTemplate } from "./hit_templates.ts";
 

@@ -9,7 +9,7 @@
  * own headers (stored-at, ttl) against the injected clock, never the Web
  * Cache's notion of time, so tests drive it with ManualClock.
  */
-import { ByteLru } from "./lru.ts";
+import { ByteLru } from "../../lib/cache/lru.ts";
 import { SlabPacker } from "./slabs.ts";
 import { hitTemplates, rangeTemplates } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";

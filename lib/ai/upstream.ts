@@ -10,8 +10,7 @@ import { decryptSecret } from "../crypto/mod.ts";
 import { badRequest } from "../errors.ts";
 import { guardedDeps, type GuardedError, guardedFetch } from "../net/guarded_fetch.ts";
 // The edge's credential injection and token scrubbing: pure helpers, the same rules here.
-import { credentialForms, injectCredential } from "../../edge/credentials.ts";
-import { scrubToken } from "../../edge/api_proxy.ts";
+import { credentialForms, injectCredential, scrubToken } from "../net/credentials.ts";
 
 // Dot segments, encoded separators or controls, backslashes, empty segments: refused, not normalised.
 // deno-lint-ignore no-control-regex -- matching control characters is the point

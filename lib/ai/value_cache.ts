@@ -4,7 +4,7 @@
  * entry count and characters, least recently used first out (the edge's ByteLru).
  */
 import { sha256Hex } from "../crypto/mod.ts";
-import { ByteLru, LruEntry } from "../../edge/cache/lru.ts";
+import { ByteLru, LruEntry } from "../cache/lru.ts";
 
 /** One transformed value, charged its length in characters. */
 class Entry extends LruEntry {

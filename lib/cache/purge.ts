@@ -15,7 +15,7 @@ import { recordAudit } from "../audit/mod.ts";
 import { changeTenant } from "../edge_config/changes.ts";
 import { badRequest } from "../errors.ts";
 import { str } from "../http/text.ts";
-import { normaliseQuery } from "../../edge/cache/keys.ts";
+import { normaliseQuery } from "./query.ts";
 import { purgeCdnTags } from "../cdn/purge.ts";
 import { tenantTag } from "../cdn/tags.ts";
 import { MAX_PURGE_RECORDS } from "./purge_records.ts";

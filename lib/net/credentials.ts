@@ -2,10 +2,12 @@
  * Upstream credentials: the sealed token from the snapshot is decrypted in
  * memory only (never logged, never part of a cache key or response) and
  * memoised per sealed value, so a token change (new tokenEnc) is picked up and
- * a hit costs no AES. Injection per auth mode (docs/decisions.md "Tenants").
+ * a hit costs no AES. Injection per auth mode (docs/decisions.md "Tenants"), and scrubbing
+ * from what an upstream echoes. Pure helpers shared by the edge's API proxy (edge/api_proxy.ts)
+ * and the AI transform's upstream read (lib/ai/upstream.ts): no database, no services.
  */
-import { decryptSecret } from "../lib/crypto/mod.ts";
-import type { AuthMode } from "../lib/providers/mod.ts";
+import { decryptSecret } from "../crypto/mod.ts";
+import type { AuthMode } from "../providers/mod.ts";
 
 const plain = new Map<string, Promise<string | null>>();
 
@@ -92,6 +94,17 @@ export function credentialForms(mode: AuthMode, token: string): readonly string[
   if (formsByToken.size >= 10_000) formsByToken.delete(formsByToken.keys().next().value!);
   formsByToken.set(key, forms);
   return forms;
+}
+
+/**
+ * Removes the credential from a body: some APIs echo request URLs (Prismic's
+ * `next_page` carries `access_token`) or headers, and a cached body is public.
+ * `forms` comes from credentialForms() (every encoding of the credential).
+ */
+export function scrubToken(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) if (out.includes(f)) out = out.replaceAll(f, "");
+  return out;
 }
 
 /** `user:secret` from a base64 Basic credential, or null when it is not one. */
