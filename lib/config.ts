@@ -67,7 +67,8 @@ const EnvSchema = z.object({
   SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(4_000),
   CLIENT_MAX_PENDING: intIn(0, 100_000).default(256),
   DENO_DEPLOY: bool.optional(),
-  EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(256 * 1024 * 1024),
+  // 48 MiB: what fits a 400 MB process with the runtime, V8 and churn (docs/operations.md "Memory")
+  EDGE_CACHE_MAX_BYTES: intIn(1024, 8 * 1024 ** 3).default(48 * 1024 * 1024),
   EDGE_CACHE_MAX_OBJECT_BYTES: intIn(1024, 1024 ** 3).default(8 * 1024 * 1024),
   EDGE_MEMORY_LIMIT_MB: z.coerce.number().int().min(
     MIN_MEMORY_LIMIT_MB,

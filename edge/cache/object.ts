@@ -96,7 +96,7 @@ export class CachedObject extends LruEntry {
    */
   get readable(): boolean {
     const d = this.data;
-    return d instanceof Uint8Array || d.gone !== true;
+    return d instanceof Uint8Array || !d.gone;
   }
 
   /** slabs.ts: the body now sits in `slab` at `offset`. */

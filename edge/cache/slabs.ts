@@ -24,12 +24,12 @@ export type Slab = {
   live: number;
   objs: CachedObject[];
   /** Waiting in the packer's sparse queue. */
-  queued?: boolean;
+  queued: boolean;
   /**
    * Its buffer went back to the packer and now holds other bodies: an object released from
    * it can no longer read its body (edge/cache/object.ts `readable`).
    */
-  gone?: boolean;
+  gone: boolean;
 };
 
 /**
@@ -102,11 +102,11 @@ export class SlabPacker {
     const old = this.free.pop();
     if (old !== undefined) {
       old.gone = true;
-      return { buf: old.buf, used: 0, live: 0, objs: [] };
+      return { buf: old.buf, used: 0, live: 0, objs: [], queued: false, gone: false };
     }
     this.allocated++;
     this.held++;
-    return { buf: slabBuffer(), used: 0, live: 0, objs: [] };
+    return { buf: slabBuffer(), used: 0, live: 0, objs: [], queued: false, gone: false };
   }
 
   /** An empty slab goes back to the free list (or, when that is full, to the collector). */
