@@ -55,7 +55,10 @@ export type EdgeOptions = {
   installationId?: string;
 };
 
-export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cache: EdgeCache } {
+export function createEdge(
+  deps: EdgeDeps,
+  opts: EdgeOptions = {},
+): Edge & { cache: EdgeCache; snapshots: SnapshotCache } {
   const snapshots = new SnapshotCache(
     kvSnapshotSource(deps.kv),
     deps.clock,
@@ -127,6 +130,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
           const [path, query] = splitTarget(url);
           if (path.startsWith("/~api/")) {
             const start = deps.clock.now();
+            const t0 = performance.now();
             try {
               const rc = new RequestContext(
                 req,
@@ -141,7 +145,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
               );
               const hit = apiHit(ec, rc, path.slice(5));
               if (hit) {
-                record(snap, req.method, path, "api", hit, start);
+                record(snap, req, path, "api", hit, start, t0);
                 return hit.res;
               }
             } catch {
@@ -171,6 +175,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
     info: RequestInfo,
   ): Promise<Response> {
     const start = deps.clock.now();
+    const t0 = performance.now();
     let snap: EdgeSnapshot | null = null;
     let kind: UsageRecord["kind"] = "other";
     let out: Outcome & { experiment?: ApiExperiment };
@@ -195,7 +200,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       const url = req.url;
       if (url.length > MAX_URL_LENGTH) {
         const res = edgeError(413, "request_too_large", "Request too large: URL over 8 KiB");
-        record(snap, req.method, "/", kind, { res, cache: null, bytes: 0 }, start);
+        record(snap, req, "/", kind, { res, cache: null, bytes: 0 }, start, t0);
         return res;
       }
       const [p, query] = splitTarget(url);
@@ -247,20 +252,23 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         out = { res: edgeError(500, "internal", "Internal error"), cache: null, bytes: 0 };
       }
     }
-    if (snap) record(snap, req.method, path, kind, out, start, tally);
+    if (snap) record(snap, req, path, kind, out, start, t0, tally);
     return out.res;
   }
 
   function record(
     snap: EdgeSnapshot,
-    method: string,
+    req: Request,
     path: string,
     kind: UsageRecord["kind"],
     out: Outcome & { experiment?: ApiExperiment },
     start: number,
+    /** performance.now() at the start: edge time is monotonic, whatever the clock does. */
+    t0: number,
     tally?: OriginTally,
   ): void {
     const a = out.experiment;
+    const method = req.method;
     try {
       deps.usage.record({
         tenantId: snap.tenantId,
@@ -271,7 +279,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
         bytes: out.bytes,
         cache: out.cache as CacheOutcome | null,
         kind,
-        durationMs: deps.clock.now() - start,
+        durationMs: performance.now() - t0,
         ...(out.blocked ? { blocked: true } : {}),
         ...(tally && tally.requests > 0
           ? { originRequests: tally.requests, originBytes: tally.bytes, originMs: tally.ms }
@@ -282,6 +290,16 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       });
     } catch {
       // usage must never break a response
+    }
+    if (deps.tracing) {
+      deps.tracing.annotate({
+        tenant: snap.slug,
+        cache: out.cache as CacheOutcome | null,
+        kind,
+        upstreamRequests: tally?.requests ?? 0,
+        upstreamMs: tally?.ms ?? 0,
+        upstreamStatus: tally?.status,
+      });
     }
     if (tally) tally.late = (bytes, ms) => recordBackground(snap, method, path, kind, bytes, ms);
   }
@@ -327,6 +345,7 @@ export function createEdge(deps: EdgeDeps, opts: EdgeOptions = {}): Edge & { cac
       deps.upstream.close();
     },
     cache,
+    snapshots,
   };
 }
 

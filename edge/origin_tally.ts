@@ -11,6 +11,8 @@ export type OriginTally = {
   requests: number;
   bytes: number;
   ms: number;
+  /** The last upstream answer's status (span attributes, edge/telemetry.ts). */
+  status?: number;
   /**
    * Set once the request's usage is recorded: an upstream request made in its context after
    * that (a stale-while-revalidate refresh, edge/cache/through.ts) is reported through it.
@@ -26,11 +28,12 @@ export function withOriginTally<T>(tally: OriginTally, fn: () => Promise<T>): Pr
 }
 
 /** Adds one upstream request to the running request's tally, if any. */
-export function countOrigin(bytes: number, ms: number): void {
+export function countOrigin(bytes: number, ms: number, status?: number): void {
   const t = current.getStore();
   if (t === undefined) return;
   if (t.late !== undefined) return t.late(bytes, ms);
   t.requests++;
   t.bytes += bytes;
   t.ms += ms;
+  t.status = status;
 }

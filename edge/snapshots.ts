@@ -47,6 +47,8 @@ export class SnapshotCache {
   private snaps = new Map<string, Entry<EdgeSnapshot | null>>();
   private hosts = new Map<string, Entry<string | null>>();
   private quotas = new Map<string, Entry<QuotaSnapshot | null>>();
+  /** KV reads that failed (GET /metrics: cachely_kv_errors_total{op="read"}). */
+  loadErrors = 0;
 
   constructor(
     private source: SnapshotSource,
@@ -70,6 +72,17 @@ export class SnapshotCache {
 
   invalidateQuota(userId: string): void {
     this.quotas.delete(userId);
+  }
+
+  /**
+   * Seconds since the oldest tenant snapshot held was read from KV (0 when none): how far
+   * behind KV this instance may serve a tenant's configuration (GET /metrics).
+   */
+  snapshotAgeSeconds(): number {
+    const now = this.clock.now();
+    let oldest = now;
+    for (const e of this.snaps.values()) if (e.loaded && e.loadedAt < oldest) oldest = e.loadedAt;
+    return (now - oldest) / 1000;
   }
 
   /** Every next read goes to KV. */
@@ -118,6 +131,7 @@ export class SnapshotCache {
       }
       return value;
     }, (err) => {
+      this.loadErrors++;
       if (map.get(key) !== entry) throw err;
       if (entry.loaded && this.clock.now() - entry.loadedAt <= this.maxStaleMs) {
         // keep serving the last good value within the bound; try again on a later request

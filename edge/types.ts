@@ -7,7 +7,7 @@ import type { Config } from "../lib/config.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/log.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
-import type { UpstreamClient } from "../lib/net/upstream_types.ts";
+import type { UpstreamClient, UpstreamResult } from "../lib/net/upstream_types.ts";
 
 /** Where a request landed: a tenant host, its preview host, or an active custom domain. */
 export type EdgeTarget =
@@ -61,6 +61,25 @@ export type TransformRunner = {
   }>;
 };
 
+/** OpenTelemetry for the edge (edge/telemetry.ts), present when tracing is on. */
+export type EdgeTracing = {
+  /** Puts the request's attributes on its active (Deno.serve) span. */
+  annotate(a: {
+    tenant: string;
+    cache: CacheOutcome | null;
+    kind: UsageRecord["kind"];
+    upstreamRequests: number;
+    upstreamMs: number;
+    upstreamStatus?: number;
+  }): void;
+  /** Runs one upstream request in a child span. */
+  upstream(
+    url: URL,
+    method: string,
+    call: () => Promise<UpstreamResult>,
+  ): Promise<UpstreamResult>;
+};
+
 export type EdgeDeps = {
   config: Config;
   kv: Deno.Kv;
@@ -71,6 +90,8 @@ export type EdgeDeps = {
   resolveDns: typeof Deno.resolveDns;
   usage: UsageSink;
   transform: TransformRunner | null;
+  /** Span attributes and upstream spans; absent or null unless OTEL_DENO=true. */
+  tracing?: EdgeTracing | null;
 };
 
 export type Edge = {

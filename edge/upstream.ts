@@ -90,16 +90,19 @@ export async function fetchUpstream(deps: EdgeDeps, req: UpstreamRequest): Promi
     return { kind: "error", status: 502, code: "upstream_refused", message: "Upstream refused" };
   }
   const t0 = performance.now();
-  const r = await deps.upstream.request({
-    url: req.url,
-    method: req.method ?? "GET",
-    headers: req.headers,
-    maxBuffer: req.maxBuffer,
-    timeoutMs: deps.config.upstreamTimeoutMs,
-    address,
-  });
+  const method = req.method ?? "GET";
+  const call = () =>
+    deps.upstream.request({
+      url: req.url,
+      method,
+      headers: req.headers,
+      maxBuffer: req.maxBuffer,
+      timeoutMs: deps.config.upstreamTimeoutMs,
+      address,
+    });
+  const r = deps.tracing ? await deps.tracing.upstream(req.url, method, call) : await call();
   // A streamed body counts its declared length (its bytes flow after this returns).
   const bytes = r.kind === "buffered" ? r.body.byteLength : r.kind === "stream" ? r.length ?? 0 : 0;
-  countOrigin(bytes, performance.now() - t0);
+  countOrigin(bytes, performance.now() - t0, r.status);
   return r;
 }

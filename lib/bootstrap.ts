@@ -148,11 +148,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     resolveDns: services.resolveDns,
     usage,
     transform: createTransformRunner(services),
+    // OTEL_DENO=true: the OpenTelemetry API is loaded, only then (docs/operations.md "Traces")
+    tracing: config.tracing ? (await import("../edge/telemetry.ts")).createTracing() : null,
   }, { installationId: await installation });
   services.edgeCacheStats = () => ({
     entries: edge.cache.lru.count,
     bytes: edge.cache.lru.bytes,
     evictions: edge.cache.lru.evictions,
+    snapshotAgeSeconds: edge.snapshots.snapshotAgeSeconds(),
+    kvReadErrors: edge.snapshots.loadErrors,
   });
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
@@ -160,6 +164,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   await reconcileAtBoot(services, await installation);
   bootMark("reconcile");
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
+  services.projectorStatus = projector.status;
   const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const feed = followChanges(config, services, edge);

@@ -45,6 +45,8 @@ const EnvSchema = z.object({
   AI_TRANSFORM_KEY: z.string().min(16).optional(),
   INGEST_KEY: z.string().min(16).optional(),
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Deno's own switch for its OpenTelemetry export; read here so the edge adds its span attributes. */
+  OTEL_DENO: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_PRO: z.string().min(1).optional(),
@@ -228,6 +230,11 @@ export type Config = {
   ingestKey: string | undefined;
   /** Bearer token of GET /metrics; unset → /metrics is 404. */
   metricsToken: string | undefined;
+  /**
+   * OTEL_DENO=true: Deno exports traces over OTLP, and the edge puts its attributes on each
+   * request's span (edge/telemetry.ts). Off: the edge never touches the OpenTelemetry API.
+   */
+  tracing: boolean;
   stripe: {
     secretKey: string | undefined;
     webhookSecret: string | undefined;
@@ -392,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     aiTransformKey: e.AI_TRANSFORM_KEY,
     ingestKey: e.INGEST_KEY,
     metricsToken: e.METRICS_TOKEN,
+    tracing: e.OTEL_DENO === "true" || e.OTEL_DENO === "1",
     stripe: {
       secretKey: e.STRIPE_SECRET_KEY,
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -4,6 +4,7 @@
  */
 import type { RequestCounters } from "./metrics/request_counters.ts";
 import type { EdgeCacheStats } from "./metrics/prometheus.ts";
+import type { ProjectorStatus } from "./edge_config/loop.ts";
 import type { Config } from "./config.ts";
 import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
@@ -47,6 +48,8 @@ export type Services = {
   requestCounters?: RequestCounters;
   /** The edge cache's size for GET /metrics, set by bootstrap. */
   edgeCacheStats?: EdgeCacheStats;
+  /** The edge projector loop's state for GET /metrics, set by bootstrap. */
+  projectorStatus?: () => ProjectorStatus;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
   usageAggregator?: UsageAggregator;
 };

@@ -317,6 +317,15 @@ dbTest("with data, every area shows the server's records in people's terms", asy
   assertStringIncludes(usage, "3.00 MB");
   assertStringIncludes(usage, "<svg");
   assertStringIncludes(usage, "Requests per day");
+  assertStringIncludes(usage, "Edge latency per day");
+  assertStringIncludes(usage, "Origin latency per day");
+  assertStringIncludes(usage, "Edge latency p50 · p95 · p99");
+  // the hour view: the last 48 hours, same charts per hour
+  const hours = await page("usage?view=hours");
+  assertStringIncludes(hours, "Requests per hour");
+  assertStringIncludes(hours, "Edge latency per hour");
+  assertStringIncludes(hours, '<strong aria-current="true">per hour (last 48 h)</strong>');
+  assertStringIncludes(hours, `href="/dashboard/${slug}/usage?view=days"`);
   const logs = await page("logs");
   assertStringIncludes(logs, "/~api/posts");
   assertStringIncludes(logs, 'class="badge error">502');

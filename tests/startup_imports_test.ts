@@ -16,7 +16,12 @@ import { pageGroups } from "../routes/pages/groups.tsx";
  */
 const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite", "tldts"];
 /** Project modules likewise (paths from the repository root). */
-const LAZY_LOCAL = ["routes/api/mod.ts", "routes/pages/groups.tsx"];
+const LAZY_LOCAL = [
+  "routes/api/mod.ts",
+  "routes/pages/groups.tsx",
+  // with npm:@opentelemetry/api, loaded only when OTEL_DENO=true
+  "edge/telemetry.ts",
+];
 const ROOT = new URL("..", import.meta.url).href;
 
 type Dep = { code?: { specifier?: string }; isDynamic?: boolean };

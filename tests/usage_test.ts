@@ -63,6 +63,8 @@ dbTest("GET /api/tenants/{slug}/usage returns current and previous month totals"
     originRequests: 0,
     originBytes: 0,
     statusClasses: { "1xx": 0, "2xx": 3, "3xx": 0, "4xx": 0, "5xx": 1 },
+    // each took 1 ms: bucket [1, 1.25), interpolated; none reached the origin
+    latency: { edge: { p50Ms: 1.1, p95Ms: 1.2, p99Ms: 1.2 }, origin: null },
   });
   assertEquals(r.body.previous.period, "2026-10");
   assertEquals(r.body.previous.requests, 1);

@@ -1,6 +1,7 @@
 /**
  * Read model of the Usage & analytics page: per-day series of one UTC month beside the
- * previous month (requests, bytes, hits → hit ratio) and AI tokens per day, tenant-isolated.
+ * previous month (requests, bytes, hits → hit ratio, latency quantiles) and AI tokens per
+ * day, or the same per hour of the last 48 hours; tenant-isolated.
  */
 import { and, eq, gte, lt } from "drizzle-orm";
 import type { Services } from "../services.ts";
@@ -8,8 +9,32 @@ import { aiUsageDaily, usageDaily } from "../db/schema/mod.ts";
 import { periodRange, previousPeriod } from "../usage/query.ts";
 import { addDays, daysInclusive } from "../usage/days.ts";
 import { cacheHitRatio } from "../usage/figures.ts";
+import { latencyOf, type LatencyQuantiles } from "../usage/latency_sketch.ts";
+import { HOURLY_DEFAULT_HOURS, tenantHourlySeries } from "../usage/analytics.ts";
 
-export type DaySeries = { days: string[]; requests: number[]; bytes: number[]; hitRatio: number[] };
+/** p50/p95/p99 per point in ms (0 where nothing was measured). */
+export type QuantileSeries = { p50: number[]; p95: number[]; p99: number[] };
+export type LatencySeries = { edge: QuantileSeries; origin: QuantileSeries };
+
+export type DaySeries = {
+  days: string[];
+  requests: number[];
+  bytes: number[];
+  hitRatio: number[];
+  latency: LatencySeries;
+};
+
+/** Quantiles of each point as chart series. */
+export function latencySeries(
+  points: { edge: LatencyQuantiles; origin: LatencyQuantiles }[],
+): LatencySeries {
+  const of = (q: (p: typeof points[number]) => LatencyQuantiles) => ({
+    p50: points.map((p) => q(p)?.p50Ms ?? 0),
+    p95: points.map((p) => q(p)?.p95Ms ?? 0),
+    p99: points.map((p) => q(p)?.p99Ms ?? 0),
+  });
+  return { edge: of((p) => p.edge), origin: of((p) => p.origin) };
+}
 
 async function monthSeries(s: Services, tenantId: number, period: string): Promise<DaySeries> {
   const { from, to } = periodRange(period);
@@ -27,6 +52,22 @@ async function monthSeries(s: Services, tenantId: number, period: string): Promi
     requests: pick((r) => r.requests),
     bytes: pick((r) => r.bytes),
     hitRatio: pick(cacheHitRatio),
+    latency: latencySeries(days.map((d) => {
+      const r = byDay.get(d);
+      return latencyOf(r?.edgeLatency ?? [], r?.originLatency ?? []);
+    })),
+  };
+}
+
+/** The last 48 hours, hour by hour (the page's hour view). */
+export async function hourCharts(s: Services, tenantId: number) {
+  const h = await tenantHourlySeries(s, tenantId, HOURLY_DEFAULT_HOURS);
+  return {
+    hours: h.points.map((p) => p.hour),
+    requests: h.points.map((p) => p.requests),
+    bytes: h.points.map((p) => p.bytes),
+    hitRatio: h.points.map((p) => p.cacheHitRatio),
+    latency: latencySeries(h.points.map((p) => p.latency)),
   };
 }
 

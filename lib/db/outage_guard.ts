@@ -12,6 +12,7 @@
  */
 import type { Logger } from "../log.ts";
 import { databaseErrorText as describe, isUnavailable } from "./unavailable.ts";
+import { databaseErrors } from "../metrics/error_counts.ts";
 
 /** An error from the database driver or about reaching the database. */
 export function isDatabaseError(e: unknown): boolean {
@@ -23,6 +24,7 @@ export function keepRunningOnDatabaseErrors(log: Logger): void {
   const spare = (event: Event, error: unknown) => {
     if (!isDatabaseError(error)) return;
     event.preventDefault();
+    databaseErrors.background++;
     log.warn("database error outside any request; still running", { error: describe(error) });
   };
   globalThis.addEventListener("unhandledrejection", (e) => spare(e, e.reason));

@@ -11,17 +11,31 @@ import { kvKeys } from "../kv/keys.ts";
 import { projectSlug, slugsBehind } from "./projector.ts";
 import { kvState, reconcileKv } from "./reconcile.ts";
 import { installationId } from "./installation.ts";
+import { isDatabaseError } from "../db/outage_guard.ts";
 
 /** A full reconcile pass runs at boot and again this long after the previous one ended. */
 export const RECONCILE_EVERY_MS = 10 * 60_000;
+
+/** The projector loop's state for GET /metrics (lib/metrics/prometheus.ts). */
+export type ProjectorStatus = {
+  /** Tenants whose KV snapshot was behind Postgres at the start of the last tick. */
+  behind: number;
+  /** When the last tick ended without error (ms), null before the first. */
+  lastSuccessAt: number | null;
+  /** Ticks that failed (database or KV), since start. */
+  errors: number;
+  /** Of those, the ones whose error was not the database's (KV writes and reads). */
+  kvErrors: number;
+};
 
 export function startProjector(
   s: Services,
   intervalMs: number,
   reconcileEveryMs = RECONCILE_EVERY_MS,
-): { stop(): Promise<void> } {
+): { stop(): Promise<void>; status(): ProjectorStatus } {
   let stopped = false;
   let failing = false;
+  const status: ProjectorStatus = { behind: 0, lastSuccessAt: null, errors: 0, kvErrors: 0 };
   let running: Promise<void> | null = null;
   let nextPass = 0; // the first tick runs a pass
   const reconcile = async () => {
@@ -41,14 +55,19 @@ export function startProjector(
   };
   const tick = async () => {
     try {
-      for (const slug of await slugsBehind(s)) {
+      const behind = await slugsBehind(s);
+      status.behind = behind.length;
+      for (const slug of behind) {
         if (stopped) return;
         await projectSlug(s, slug);
       }
       if (!stopped) await reconcile();
       if (failing) s.log.info("edge projector recovered");
       failing = false;
+      status.lastSuccessAt = s.clock.now();
     } catch (e) {
+      status.errors++;
+      if (!isDatabaseError(e)) status.kvErrors++;
       if (!failing) {
         s.log.warn("edge projector: will retry", {
           error: e instanceof Error ? e.message : String(e),
@@ -66,6 +85,7 @@ export function startProjector(
   const first = setTimeout(run, Math.min(intervalMs, 500));
   Deno.unrefTimer(first);
   return {
+    status: () => ({ ...status }),
     async stop() {
       stopped = true;
       clearInterval(timer);

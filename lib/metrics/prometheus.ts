@@ -8,6 +8,7 @@ import { inArray } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenants } from "../db/schema/mod.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
+import { databaseErrors } from "./error_counts.ts";
 import {
   CACHE_STATES,
   DURATION_BUCKETS,
@@ -16,7 +17,15 @@ import {
 } from "./request_counters.ts";
 
 /** What the edge reports about its cache (set by bootstrap). */
-export type EdgeCacheStats = () => { entries: number; bytes: number; evictions: number };
+export type EdgeCacheStats = () => {
+  entries: number;
+  bytes: number;
+  evictions: number;
+  /** Since the oldest tenant snapshot held was read from KV. */
+  snapshotAgeSeconds?: number;
+  /** KV reads of snapshots that failed. */
+  kvReadErrors?: number;
+};
 
 const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
@@ -98,7 +107,47 @@ export async function metricsText(s: Services): Promise<string> {
       "# TYPE cachely_edge_cache_evictions_total counter",
       `cachely_edge_cache_evictions_total ${cache.evictions}`,
     );
+    if (cache.snapshotAgeSeconds !== undefined) {
+      out.push(
+        "# HELP cachely_edge_snapshot_age_seconds Since the oldest tenant snapshot this instance holds was read from KV",
+        "# TYPE cachely_edge_snapshot_age_seconds gauge",
+        `cachely_edge_snapshot_age_seconds ${cache.snapshotAgeSeconds}`,
+      );
+    }
   }
+  const projector = s.projectorStatus?.();
+  if (projector) {
+    const age = projector.lastSuccessAt === null
+      ? -1
+      : Math.max(0, (s.clock.now() - projector.lastSuccessAt) / 1000);
+    out.push(
+      "# HELP cachely_projector_tenants_behind Tenants whose KV snapshot was behind the database at the last projector tick",
+      "# TYPE cachely_projector_tenants_behind gauge",
+      `cachely_projector_tenants_behind ${projector.behind}`,
+      "# HELP cachely_projector_success_age_seconds Seconds since the projector last caught up (-1: not yet)",
+      "# TYPE cachely_projector_success_age_seconds gauge",
+      `cachely_projector_success_age_seconds ${age}`,
+      "# TYPE cachely_projector_errors_total counter",
+      `cachely_projector_errors_total ${projector.errors}`,
+    );
+  }
+  // KV errors: snapshot reads on the edge, and projector ticks that failed on KV
+  const kvRead = cache?.kvReadErrors;
+  const kvWrite = projector?.kvErrors;
+  if (kvRead !== undefined || kvWrite !== undefined) {
+    out.push(
+      "# HELP cachely_kv_errors_total KV operations that failed (read: edge snapshot loads; projector: projector ticks)",
+      "# TYPE cachely_kv_errors_total counter",
+    );
+    if (kvRead !== undefined) out.push(`cachely_kv_errors_total{op="read"} ${kvRead}`);
+    if (kvWrite !== undefined) out.push(`cachely_kv_errors_total{op="projector"} ${kvWrite}`);
+  }
+  out.push(
+    "# HELP cachely_database_errors_total Database errors: requests answered 503, and errors no request awaited",
+    "# TYPE cachely_database_errors_total counter",
+    `cachely_database_errors_total{where="request"} ${databaseErrors.requests}`,
+    `cachely_database_errors_total{where="background"} ${databaseErrors.background}`,
+  );
   const agg = s.usageAggregator?.status();
   if (agg) {
     const age = agg.lastFlushAt === null

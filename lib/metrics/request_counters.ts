@@ -61,11 +61,14 @@ export class RequestCounters {
         this.tenants.set(id, t);
       }
     }
-    const c = r.cache;
-    const ci = c === "HIT" ? 0 : c === "MISS" ? 1 : c === "STALE" ? 2 : c === "BYPASS" ? 3 : 4;
-    const si = Math.min(4, Math.max(0, Math.floor(r.status / 100) - 1));
-    t.requests[ci * STATUS_CLASSES.length + si]++;
-    this.edgeDuration.observe(r.durationMs / 1000);
+    // A background refresh (stale-while-revalidate) is an origin request, not a request.
+    if (!r.background) {
+      const c = r.cache;
+      const ci = c === "HIT" ? 0 : c === "MISS" ? 1 : c === "STALE" ? 2 : c === "BYPASS" ? 3 : 4;
+      const si = Math.min(4, Math.max(0, Math.floor(r.status / 100) - 1));
+      t.requests[ci * STATUS_CLASSES.length + si]++;
+      this.edgeDuration.observe(r.durationMs / 1000);
+    }
     if (r.originRequests) {
       t.originRequests += r.originRequests;
       t.originBytes += r.originBytes ?? 0;

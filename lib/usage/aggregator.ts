@@ -1,46 +1,29 @@
 /**
  * The in-memory usage aggregator behind the edge's UsageSink (DESIGN "Request flow" 5).
  * `record()` is synchronous and never touches the database, so a visitor never waits
- * on Postgres. Deltas are folded into per-(tenant, UTC hour) buckets (summed into
- * per-day rows at flush time, so a request costs one bucket update) and per-variant
- * exposure counters, request logs keep every error and sample successes, and everything is flushed in batches:
- * every flushIntervalMs, or early once flushMaxEntries entries are pending. A failed
- * flush merges its batch back for the next try; pending entries are bounded and every
- * entry dropped at the bound is counted.
+ * on Postgres. Deltas are folded into per-(tenant, UTC hour) buckets with their latency
+ * sketches and per-variant exposure counters (pending_counters.ts), request logs keep
+ * every error and sample successes (log_sampler.ts), and this class flushes everything
+ * in batches: every flushIntervalMs, or early once flushMaxEntries entries are pending.
+ * A failed flush merges its batch back for the next try; pending entries are bounded and
+ * every entry dropped at the bound is counted.
  */
 import type { UsageRecord, UsageSink } from "../../edge/types.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
-import type {
-  ExposureDelta,
-  HourBucket,
-  RequestLogEntry,
-  UsageBatch,
-  UsageBucket,
-  UsageFlushTarget,
-} from "./types.ts";
+import type { RequestLogEntry, UsageBatch, UsageFlushTarget } from "./types.ts";
 import { ThresholdGate } from "./threshold_gate.ts";
-import { addBucket, byteCount, emptyBucket, logEntry } from "./buckets.ts";
+import { logEntry } from "./buckets.ts";
 import type { AggregatorStatus } from "./aggregator_schema.ts";
 import type { RequestCounters } from "../metrics/request_counters.ts";
-import { addLatency, LATENCY_BUCKETS, latencyBucket } from "./latency.ts";
-
-/** Counts the answer's 5xx and time into its variant's exposure counter (guardrails). */
-function addExposureHealth(e: ExposureDelta, r: UsageRecord): ExposureDelta {
-  if (r.status >= 500) e.errors++;
-  const b = latencyBucket(r.durationMs);
-  e.latency[b] = (e.latency[b] ?? 0) + 1;
-  return e;
-}
-
-const noLatency = () => new Array<number>(LATENCY_BUCKETS).fill(0);
+import { DROPPED, PendingCounters } from "./pending_counters.ts";
+import { LogSampler } from "./log_sampler.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 /** Refused-bot logs kept per tenant per minute per instance (decisions.md "Request logs"). */
 export const BOT_LOGS_PER_MINUTE = 60;
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 export type AggregatorOptions = {
   target: UsageFlushTarget;
@@ -84,10 +67,9 @@ export type ThresholdCheck = (
 export class UsageAggregator implements UsageSink {
   readonly gate: ThresholdGate;
   #o: Required<Omit<AggregatorOptions, "thresholdGate">>;
-  /** Pending counters per `${tenantId}|${hour start ms}`. */
-  #buckets = new Map<string, HourBucket>();
-  #exposures = new Map<string, ExposureDelta>();
+  #counters = new PendingCounters();
   #logs: RequestLogEntry[] = [];
+  #sampler: LogSampler;
   #enabled = true;
   #timer: ReturnType<typeof setInterval> | undefined;
   /** The one early flush scheduled past flushMaxEntries (records arriving meanwhile join it). */
@@ -124,10 +106,16 @@ export class UsageAggregator implements UsageSink {
       random: Math.random,
       ...opts,
     };
+    this.#sampler = new LogSampler({
+      sampleRate: this.#o.requestLogSampleRate,
+      maxPerSecond: this.#o.requestLogMaxPerSecond,
+      botsPerMinute: this.#o.botLogsPerMinute,
+      random: this.#o.random,
+    });
   }
 
   get pendingEntries(): number {
-    return this.#buckets.size + this.#exposures.size + this.#logs.length;
+    return this.#counters.size + this.#logs.length;
   }
 
   /** Registers the threshold (plan-limit) check run through the gate after flushes. */
@@ -153,59 +141,12 @@ export class UsageAggregator implements UsageSink {
     }
     if (!Number.isSafeInteger(r.tenantId) || r.tenantId <= 0) return;
     const full = this.pendingEntries >= this.#o.maxPendingEntries;
-    const hour = this.#hourOf(r.ts);
-    const key = `${r.tenantId}|${hour}`;
-    let b = this.#buckets.get(key);
-    if (!b) {
-      if (full) return void this.#c.droppedOnOverflow++;
-      b = { ...emptyBucket(r.tenantId, this.#dayOf(hour)), hour: this.#hourText };
-      this.#buckets.set(key, b);
-    }
-    if (r.blocked) {
-      // a refused bot costs the tenant nothing: counted apart, not as a request or bandwidth
-      b.blocked++;
-    } else if (!r.background) {
-      // (a background refresh, edge/mod.ts recordBackground, adds its origin request only)
-      b.requests++;
-      b.bytes += byteCount(r.bytes);
-      if (r.cache === "HIT") b.hits++;
-      else if (r.cache === "MISS") b.misses++;
-      else if (r.cache === "STALE") b.stale++;
-      else if (r.cache === "BYPASS") b.bypass++;
-      const st = r.status;
-      if (st >= 500) {
-        b.errors++;
-        b.status5xx++;
-      } else if (st >= 400) b.status4xx++;
-      else if (st >= 300) b.status3xx++;
-      else if (st >= 200) b.status2xx++;
-      else b.status1xx++;
-    }
-    if (r.originRequests) {
-      b.originRequests += r.originRequests;
-      b.originBytes += byteCount(r.originBytes ?? 0);
-    }
+    const dropped = this.#counters.add(r, full);
+    if (dropped === DROPPED) return void this.#c.droppedOnOverflow++;
+    this.#c.droppedOnOverflow += dropped;
     this.#c.enqueuedDeltas++;
 
-    const x = r.experiment;
-    if (x) {
-      const xk = `${x.experimentId}|${x.variantId}|${x.variantKey}`;
-      const e = this.#exposures.get(xk);
-      if (e) {
-        e.exposures++;
-        e.lastSeenAt = Math.max(e.lastSeenAt, r.ts);
-        addExposureHealth(e, r);
-      } else if (full) this.#c.droppedOnOverflow++;
-      else {
-        const fresh = { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts };
-        this.#exposures.set(
-          xk,
-          addExposureHealth({ ...fresh, errors: 0, latency: noLatency() }, r),
-        );
-      }
-    }
-
-    if (!r.background && this.#keepLog(r)) {
+    if (this.#sampler.keep(r)) {
       if (full) this.#c.droppedOnOverflow++;
       else {
         this.#logs.push(logEntry(r));
@@ -223,72 +164,6 @@ export class UsageAggregator implements UsageSink {
         void this.flush();
       }, 0);
     }
-  }
-
-  /**
-   * Every error is kept (status >= 400, upstream failures included: they answer 502/504),
-   * except refused bots, kept up to botLogsPerMinute per tenant; successes are sampled
-   * at requestLogSampleRate under the per-second cap (docs/decisions.md "Request logs").
-   */
-  #keepLog(r: UsageRecord): boolean {
-    if (r.blocked) return this.#underBotCap(r.tenantId, r.ts);
-    if (r.status >= 400) return true;
-    return this.#o.requestLogSampleRate > 0 &&
-      this.#o.random() < this.#o.requestLogSampleRate && this.#underLogCap(r.tenantId, r.ts);
-  }
-
-  // Per tenant: [minute, refused-bot logs kept in it].
-  #botCounts = new Map<number, [number, number]>();
-  #underBotCap(tenantId: number, ts: number): boolean {
-    const minute = Math.floor(ts / 60_000);
-    const c = this.#botCounts.get(tenantId);
-    if (!c || c[0] !== minute) {
-      if (this.#botCounts.size > 10_000) this.#botCounts.clear();
-      this.#botCounts.set(tenantId, [minute, 1]);
-      return this.#o.botLogsPerMinute > 0;
-    }
-    return c[1]++ < this.#o.botLogsPerMinute;
-  }
-
-  // Per tenant: [second, logs kept in it]. Only sampled requests reach this.
-  #logCounts = new Map<number, [number, number]>();
-  #underLogCap(tenantId: number, ts: number): boolean {
-    const cap = this.#o.requestLogMaxPerSecond;
-    if (cap <= 0) return true;
-    const second = Math.floor(ts / 1000);
-    const c = this.#logCounts.get(tenantId);
-    if (!c || c[0] !== second) {
-      // A new second: old seconds of other tenants are dropped now and then, so the map
-      // stays as small as the set of tenants logging right now.
-      if (this.#logCounts.size > 10_000) this.#logCounts.clear();
-      this.#logCounts.set(tenantId, [second, 1]);
-      return true;
-    }
-    return c[1]++ < cap;
-  }
-
-  // The hot path formats an hour once per hour, not once per request (bench/PROFILE.md).
-  #hourStart = Number.NaN;
-  #hourText = "";
-  /** The start (ms) of the UTC hour of `ts`; #hourText is its ISO form. */
-  #hourOf(ts: number): number {
-    const start = ts - (((ts % HOUR_MS) + HOUR_MS) % HOUR_MS);
-    if (start !== this.#hourStart) {
-      this.#hourText = new Date(start).toISOString();
-      this.#hourStart = start;
-    }
-    return start;
-  }
-
-  #dayStart = Number.NaN;
-  #dayText = "";
-  #dayOf(ts: number): string {
-    const start = ts - (((ts % DAY_MS) + DAY_MS) % DAY_MS);
-    if (start !== this.#dayStart) {
-      this.#dayText = new Date(start).toISOString().slice(0, 10);
-      this.#dayStart = start;
-    }
-    return this.#dayText;
   }
 
   /** Starts the interval flush loop. */
@@ -357,56 +232,16 @@ export class UsageAggregator implements UsageSink {
     await this.#afterFlush(tenants);
   }
 
-  /**
-   * Removes up to `max` entries from pending: hour buckets first (with the day rows they
-   * sum to), then exposures, then logs.
-   */
+  /** Removes up to `max` entries from pending: counters first, then logs. */
   #take(max: number): UsageBatch {
-    const hours: HourBucket[] = [];
-    const days = new Map<string, UsageBucket>();
-    const batch: UsageBatch = { buckets: [], hours, logs: [], exposures: [] };
-    let room = max;
-    for (const [k, b] of this.#buckets) {
-      if (room-- <= 0) break;
-      hours.push(b);
-      this.#buckets.delete(k);
-      const dk = `${b.tenantId}|${b.day}`;
-      const d = days.get(dk);
-      if (d) addBucket(d, b);
-      else {
-        const { hour: _h, ...day } = b;
-        days.set(dk, day);
-      }
-    }
-    batch.buckets = [...days.values()];
-    for (const [k, e] of this.#exposures) {
-      if (room-- <= 0) break;
-      batch.exposures.push(e);
-      this.#exposures.delete(k);
-    }
+    const { batch, room } = this.#counters.take(max);
     if (room > 0) batch.logs = this.#logs.splice(0, room);
     return batch;
   }
 
   /** Merges a failed batch back, adding to deltas that arrived meanwhile; bounded. */
   #putBack(batch: UsageBatch): void {
-    // The day rows are sums of the hours: only the hours go back.
-    for (const b of batch.hours ?? []) {
-      const key = `${b.tenantId}|${Date.parse(b.hour)}`;
-      const cur = this.#buckets.get(key);
-      if (cur) addBucket(cur, b);
-      else this.#buckets.set(key, b);
-    }
-    for (const e of batch.exposures) {
-      const key = `${e.experimentId}|${e.variantId}|${e.variantKey}`;
-      const cur = this.#exposures.get(key);
-      if (cur) {
-        cur.exposures += e.exposures;
-        cur.lastSeenAt = Math.max(cur.lastSeenAt, e.lastSeenAt);
-        cur.errors += e.errors;
-        addLatency(cur.latency, e.latency);
-      } else this.#exposures.set(key, e);
-    }
+    this.#counters.putBack(batch);
     this.#logs = batch.logs.concat(this.#logs);
     // Counters (buckets, exposures) are worth more than individual sampled logs: shed oldest logs.
     const over = this.pendingEntries - this.#o.maxPendingEntries;
@@ -463,7 +298,7 @@ export class UsageAggregator implements UsageSink {
       lastFlushBucketCount: c.lastFlushBucketCount,
       lastFlushLogCount: c.lastFlushLogCount,
       lastError: c.lastError,
-      pendingBuckets: this.#buckets.size + this.#exposures.size,
+      pendingBuckets: this.#counters.size,
       pendingLogs: this.#logs.length,
       prunes: c.prunes,
       lastPruneAt: iso(c.lastPruneAt),

@@ -5,6 +5,7 @@ import { ManualClock } from "../clock.ts";
 import { silentLogger } from "../log.ts";
 import type { UsageBatch, UsageFlushTarget } from "./types.ts";
 import type { UsageRecord } from "../../edge/types.ts";
+import { emptySketch, mergeSketch, quantiles, sketchBucket } from "./latency_sketch.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 23, 59, 0);
 
@@ -106,6 +107,9 @@ Deno.test("record() folds requests into per-(tenant, UTC day) buckets", async ()
     status5xx: 1,
     originRequests: 0,
     originBytes: 0,
+    // every record took 1.4 ms: bucket 2, [1.25, 1.5)
+    edgeLatency: mergeSketch(emptySketch(), [0, 0, 5]),
+    originLatency: emptySketch(),
   });
   assertEquals(byKey["1|2026-11-23"].requests, 1);
   // the same deltas per UTC hour, which the day rows sum
@@ -139,6 +143,47 @@ Deno.test("a background refresh adds its origin request only: no request, bytes 
   const b = target.buckets[0];
   assertEquals([b.requests, b.bytes, b.stale, b.originRequests], [1, 100, 1, 1]);
   assertEquals(target.logs.length, 1);
+});
+
+Deno.test("edge and origin times are counted in the hour's sketches, which the day sums", async () => {
+  const { agg, target } = setup();
+  agg.record(rec({ durationMs: 0.3 })); // a hit
+  agg.record(rec({ cache: "MISS", durationMs: 52, originRequests: 1, originMs: 50 }));
+  agg.record(rec({ ts: T0 - 3_600_000, cache: "MISS", durationMs: 210, originRequests: 1 }));
+  // a background refresh: an origin time, no edge time; a refused bot: neither
+  agg.record(rec({ background: true, status: 0, cache: null, originRequests: 1, originMs: 90 }));
+  agg.record(rec({ blocked: true, status: 403, durationMs: 5 }));
+  await agg.flush();
+  const [day] = target.buckets;
+  const at = (s: number[] | undefined, ms: number) => s?.[sketchBucket(ms)];
+  assertEquals([at(day.edgeLatency, 0.3), at(day.edgeLatency, 52), at(day.edgeLatency, 210)], [
+    1,
+    1,
+    1,
+  ]);
+  assertEquals(day.edgeLatency!.reduce((a, b) => a + b), 3);
+  // the 210 ms miss came without originMs (ingested): no origin time for it
+  assertEquals(day.originLatency!.reduce((a, b) => a + b), 2);
+  assertEquals([at(day.originLatency, 50), at(day.originLatency, 90)], [1, 1]);
+  const hours = target.batches[0].hours!;
+  assertEquals(hours.length, 2);
+  // the day's sketch is a sum, not the first hour's array written over
+  assertEquals(hours.map((h) => h.edgeLatency!.reduce((a, b) => a + b)).sort(), [1, 2]);
+  const p50 = quantiles(day.originLatency!)!.p50Ms;
+  assert(sketchBucket(p50) - sketchBucket(50) <= 1, `origin p50 ${p50}`);
+});
+
+Deno.test("a failed flush keeps the sketches: the retry writes them once", async () => {
+  const { agg, target } = setup();
+  agg.record(rec({ durationMs: 10 }));
+  target.failing = true;
+  await agg.flush();
+  agg.record(rec({ durationMs: 10 }));
+  target.failing = false;
+  await agg.flush();
+  assertEquals(target.buckets.length, 1);
+  assertEquals(target.buckets[0].edgeLatency![sketchBucket(10)], 2);
+  assertEquals(target.batches[0].hours![0].edgeLatency![sketchBucket(10)], 2);
 });
 
 Deno.test("flush() writes batches of at most flushMaxEntries", async () => {

@@ -7,7 +7,9 @@ import { and, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { requestLogs, usageDaily, usageHourly } from "../db/schema/mod.ts";
 import { sumUsage } from "../ai/usage.ts";
+import { latencyOf } from "./latency_sketch.ts";
 import {
+  type Latency,
   periodRange,
   type PeriodUsage,
   previousPeriod,
@@ -117,7 +119,8 @@ const HOUR_FIELDS = SUMMED.filter((f) => f !== "blocked");
 
 /**
  * One tenant's exact counters per UTC hour for the `hours` hours ending with the current
- * one, a zero point for every hour (oldest first), hit ratio as everywhere else.
+ * one, a zero point for every hour (oldest first), hit ratio as everywhere else, and the
+ * hour's latency quantiles (from its sketches, merged across instances).
  */
 export async function tenantHourlySeries(s: Services, tenantId: number, hours: number) {
   const last = Math.floor(s.clock.now() / HOUR_MS) * HOUR_MS;
@@ -132,10 +135,11 @@ export async function tenantHourlySeries(s: Services, tenantId: number, hours: n
   for (let t = first; t <= last; t += HOUR_MS) {
     const r = byHour.get(t);
     const p = { hour: new Date(t).toISOString() } as
-      & { hour: string; cacheHitRatio: number }
+      & { hour: string; cacheHitRatio: number; latency: Latency }
       & Record<typeof HOUR_FIELDS[number], number>;
     for (const f of HOUR_FIELDS) p[f] = Number(r?.[f] ?? 0);
     p.cacheHitRatio = cacheHitRatio(p);
+    p.latency = latencyOf(r?.edgeLatency ?? [], r?.originLatency ?? []);
     points.push(p);
   }
   return { from: new Date(first).toISOString(), hours, points };

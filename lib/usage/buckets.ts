@@ -1,6 +1,7 @@
-/** Pure pieces of the aggregator: bucket arithmetic and request-log rows. */
+/** Pure pieces of the aggregator: bucket arithmetic (latency sketches included) and request-log rows. */
 import type { UsageRecord } from "../../edge/types.ts";
 import type { RequestLogEntry, UsageBucket } from "./types.ts";
+import { emptySketch, mergeSketch } from "./latency_sketch.ts";
 
 /** Longest path kept in a request log row. */
 const MAX_PATH_CHARS = 2048;
@@ -24,7 +25,17 @@ export function emptyBucket(tenantId: number, day: string): UsageBucket {
     status5xx: 0,
     originRequests: 0,
     originBytes: 0,
+    edgeLatency: emptySketch(),
+    originLatency: emptySketch(),
   };
+}
+
+/** A copy that shares no array with `b` (the sketches are added to in place). */
+export function copyBucket<B extends UsageBucket>(b: B): B {
+  const c = { ...b };
+  if (b.edgeLatency) c.edgeLatency = b.edgeLatency.slice();
+  if (b.originLatency) c.originLatency = b.originLatency.slice();
+  return c;
 }
 
 export function addBucket(into: UsageBucket, b: UsageBucket): void {
@@ -43,6 +54,8 @@ export function addBucket(into: UsageBucket, b: UsageBucket): void {
   into.status5xx += b.status5xx;
   into.originRequests += b.originRequests;
   into.originBytes += b.originBytes;
+  if (b.edgeLatency) into.edgeLatency = mergeSketch(into.edgeLatency ?? [], b.edgeLatency);
+  if (b.originLatency) into.originLatency = mergeSketch(into.originLatency ?? [], b.originLatency);
 }
 
 export function logEntry(r: UsageRecord): RequestLogEntry {

@@ -6,6 +6,8 @@
  * target settles it in the database; a doubt that did commit becomes "owed": the next
  * batches are written without it. In memory only, like the deltas it describes.
  */
+import { copyBucket } from "./buckets.ts";
+import { mergeSketch } from "./latency_sketch.ts";
 import type {
   ExposureDelta,
   HourBucket,
@@ -30,7 +32,16 @@ const exposureKey = (e: ExposureDelta) => `${e.experimentId}|${e.variantId}|${e.
 const counters = (b: UsageBucket) =>
   (Object.keys(b) as (keyof UsageBucket)[]).filter((k) =>
     k !== "tenantId" && typeof b[k] === "number"
-  ) as Exclude<keyof UsageBucket, "tenantId" | "day">[];
+  ) as Exclude<keyof UsageBucket, "tenantId" | "day" | Sketch>[];
+/** The latency sketches: counts per bucket, deducted bucket by bucket. */
+type Sketch = "edgeLatency" | "originLatency";
+const SKETCHES = ["edgeLatency", "originLatency"] as const satisfies readonly Sketch[];
+
+/** Adds `b`'s counters and sketches into `into`. */
+function addInto(into: UsageBucket, b: UsageBucket): void {
+  for (const f of counters(b)) into[f] += b[f];
+  for (const k of SKETCHES) if (b[k]) into[k] = mergeSketch(into[k] ?? [], b[k]);
+}
 
 function empty(): Counted {
   return { buckets: new Map(), hours: new Map(), exposures: new Map(), logs: new Set() };
@@ -38,8 +49,8 @@ function empty(): Counted {
 
 function copyOf(c: Counted): Counted {
   return {
-    buckets: new Map([...c.buckets].map(([k, b]) => [k, { ...b }])),
-    hours: new Map([...c.hours].map(([k, b]) => [k, { ...b }])),
+    buckets: new Map([...c.buckets].map(([k, b]) => [k, copyBucket(b)])),
+    hours: new Map([...c.hours].map(([k, b]) => [k, copyBucket(b)])),
     exposures: new Map(c.exposures),
     logs: new Set(c.logs),
   };
@@ -64,8 +75,8 @@ export class FlushLedger {
   /** A write of `batch` under `seq` failed: it may or may not be in the totals. */
   doubt(seq: number, batch: UsageBatch): void {
     const c = empty();
-    for (const b of batch.buckets) c.buckets.set(bucketKey(b), { ...b });
-    for (const b of batch.hours ?? []) c.hours.set(hourKey(b), { ...b });
+    for (const b of batch.buckets) c.buckets.set(bucketKey(b), copyBucket(b));
+    for (const b of batch.hours ?? []) c.hours.set(hourKey(b), copyBucket(b));
     for (const e of batch.exposures) c.exposures.set(exposureKey(e), e.exposures);
     for (const l of batch.logs) c.logs.add(l);
     this.#doubts.set(seq, c);
@@ -80,12 +91,12 @@ export class FlushLedger {
     for (const [k, b] of c.buckets) {
       const cur = owed.buckets.get(k);
       if (!cur) owed.buckets.set(k, b);
-      else for (const f of counters(b)) cur[f] += b[f];
+      else addInto(cur, b);
     }
     for (const [k, b] of c.hours) {
       const cur = owed.hours.get(k);
       if (!cur) owed.hours.set(k, b);
-      else for (const f of counters(b)) cur[f] += b[f];
+      else addInto(cur, b);
     }
     for (const [k, n] of c.exposures) owed.exposures.set(k, (owed.exposures.get(k) ?? 0) + n);
     for (const l of c.logs) owed.logs.add(l);
@@ -136,9 +147,16 @@ function deductBuckets<B extends UsageBucket>(
       continue;
     }
     owed.delete(key(b));
-    const left = { ...b };
+    const left = copyBucket(b);
     for (const f of counters(b)) left[f] = Math.max(0, b[f] - o[f]);
-    if (counters(left).some((f) => left[f] > 0)) out.push(left);
+    let any = counters(left).some((f) => left[f] > 0);
+    for (const k of SKETCHES) {
+      const l = left[k];
+      if (!l) continue;
+      for (let i = 0; i < l.length; i++) l[i] = Math.max(0, l[i] - (o[k]?.[i] ?? 0));
+      any ||= l.some((n) => n > 0);
+    }
+    if (any) out.push(left);
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { requestLogs, tenants, usageFlushes, usageHourly } from "../db/schema/mo
 import type { HourBucket, UsageBatch, UsageBucket, UsageFlushTarget } from "./types.ts";
 import { FlushLedger } from "./flush_ledger.ts";
 import { LATENCY_BUCKETS } from "./latency.ts";
+import { trimSketch } from "./latency_sketch.ts";
 
 /** Days usage_hourly rows are kept. */
 export const HOURLY_RETENTION_DAYS = 7;
@@ -144,6 +145,29 @@ const COUNTERS = [
 const COUNTER_COLUMNS = sql.raw(COUNTERS.map(([c]) => c).join(", "));
 const COUNTER_TYPES = sql.raw(COUNTERS.map(([c]) => `${c} bigint`).join(", "));
 
+/**
+ * The latency sketch columns (migration 0011): counts per lib/usage/latency_sketch.ts
+ * bucket, sent trimmed of trailing zeros and added element-wise (a shorter array, an old
+ * row's empty one included, reads as zeros past its end).
+ */
+const SKETCHES = [
+  ["edge_latency", "edgeLatency"],
+  ["origin_latency", "originLatency"],
+] as const satisfies readonly (readonly [string, keyof UsageBucket])[];
+const SKETCH_COLUMNS = sql.raw(SKETCHES.map(([c]) => `, ${c}`).join(""));
+const SKETCH_TYPES = sql.raw(SKETCHES.map(([c]) => `, ${c} jsonb`).join(""));
+const SKETCH_VALUES = sql.raw(
+  SKETCHES.map(([c]) =>
+    `, ARRAY(SELECT v::bigint FROM jsonb_array_elements_text(COALESCE(${c}, '[]'::jsonb))
+      WITH ORDINALITY AS e(v, i) ORDER BY i)`
+  ).join(""),
+);
+const sketchSums = (table: string) =>
+  SKETCHES.map(([c]) =>
+    `, ${c} = ARRAY(SELECT COALESCE(a, 0) + COALESCE(b, 0)
+      FROM unnest(${table}.${c}, excluded.${c}) WITH ORDINALITY AS u(a, b, i) ORDER BY i)`
+  ).join("");
+
 /** Upserts that add each counter, per (tenant, day) or per (tenant, hour). */
 async function writeCounters<B extends UsageBucket>(
   tx: Tx,
@@ -154,16 +178,19 @@ async function writeCounters<B extends UsageBucket>(
   const json = rows.map((b) => {
     const row: Record<string, unknown> = { tenant_id: b.tenantId, [key.column]: key.of(b) };
     for (const [c, f] of COUNTERS) row[c] = b[f];
+    for (const [c, f] of SKETCHES) row[c] = trimSketch(b[f] ?? []);
     return row;
   });
   const t = sql.raw(table);
   const k = sql.raw(key.column);
-  const updates = sql.raw(COUNTERS.map(([c]) => `${c} = ${table}.${c} + excluded.${c}`).join(", "));
+  const updates = sql.raw(
+    COUNTERS.map(([c]) => `${c} = ${table}.${c} + excluded.${c}`).join(", ") + sketchSums(table),
+  );
   await tx.execute(sql`
-    INSERT INTO ${t} (tenant_id, ${k}, ${COUNTER_COLUMNS})
-    SELECT tenant_id, ${k}, ${COUNTER_COLUMNS}
+    INSERT INTO ${t} (tenant_id, ${k}, ${COUNTER_COLUMNS}${SKETCH_COLUMNS})
+    SELECT tenant_id, ${k}, ${COUNTER_COLUMNS}${SKETCH_VALUES}
     FROM jsonb_to_recordset(${rowsParam(json)})
-      AS x(tenant_id integer, ${k} ${sql.raw(key.type)}, ${COUNTER_TYPES})
+      AS x(tenant_id integer, ${k} ${sql.raw(key.type)}, ${COUNTER_TYPES}${SKETCH_TYPES})
     ON CONFLICT (tenant_id, ${k}) DO UPDATE SET ${updates}`);
 }
 

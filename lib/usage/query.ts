@@ -6,6 +6,7 @@ import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { usageDaily } from "../db/schema/mod.ts";
 import { cacheHitRatio } from "./figures.ts";
+import { latencyOf, type LatencyQuantiles, mergeSketch } from "./latency_sketch.ts";
 
 /** `YYYY-MM` with a real month. */
 export const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -167,4 +168,45 @@ export function sumPeriodUsage(period: string, parts: Iterable<UsageTotals>): Pe
     }
   }
   return { period, ...periodRange(period), ...totalsOf(sum) };
+}
+
+/** Edge and origin p50/p95/p99 (ms), null where nothing was measured. */
+export type Latency = { edge: LatencyQuantiles; origin: LatencyQuantiles };
+
+/**
+ * One tenant's latency over a period: the daily sketches merged (summed bucket by bucket
+ * across days and the instances that flushed them), quantiles read off the sum.
+ */
+export async function tenantPeriodLatency(
+  s: Services,
+  tenantId: number,
+  period: string,
+): Promise<Latency> {
+  const { from, to } = periodRange(period);
+  const rows = await s.db.select({ edge: usageDaily.edgeLatency, origin: usageDaily.originLatency })
+    .from(usageDaily).where(and(
+      eq(usageDaily.tenantId, tenantId),
+      gte(usageDaily.day, from),
+      lt(usageDaily.day, to),
+    ));
+  const edge: number[] = [];
+  const origin: number[] = [];
+  for (const r of rows) {
+    mergeSketch(edge, r.edge);
+    mergeSketch(origin, r.origin);
+  }
+  return latencyOf(edge, origin);
+}
+
+/** A tenant's totals for a period with its latency (GET …/{slug}/usage's current, previous). */
+export async function tenantPeriodReport(
+  s: Services,
+  tenantId: number,
+  period: string,
+): Promise<PeriodUsage & { latency: Latency }> {
+  const [usage, latency] = await Promise.all([
+    tenantPeriodUsage(s, tenantId, period),
+    tenantPeriodLatency(s, tenantId, period),
+  ]);
+  return { ...usage, latency };
 }

@@ -24,6 +24,13 @@ export type UsageBucket = {
   /** Upstream requests made for this traffic, and the bytes they brought back. */
   originRequests: number;
   originBytes: number;
+  /**
+   * Edge time (request in → response headers out) and origin time of requests that reached
+   * the origin, as counts per lib/usage/latency_sketch.ts bucket (maybe trimmed of trailing
+   * zeros). Absent in buckets built by hand.
+   */
+  edgeLatency?: number[];
+  originLatency?: number[];
 };
 
 /** Deltas for one `usage_hourly` row: a bucket of one UTC hour (`hour` = its start, ISO). */

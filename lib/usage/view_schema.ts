@@ -50,10 +50,24 @@ export const tenantsUsageSchema = z.strictObject({
   totals: periodUsageSchema,
 });
 
+const quantilesSchema = z.strictObject({
+  p50Ms: z.number().nonnegative(),
+  p95Ms: z.number().nonnegative(),
+  p99Ms: z.number().nonnegative(),
+}).nullable().describe("Milliseconds (0.1 ms precision); null when nothing was measured");
+
+/** lib/usage/query.ts Latency: quantiles read off merged log-scale buckets (decisions.md). */
+export const latencySchema = z.strictObject({
+  edge: quantilesSchema.describe("Request in to response headers out"),
+  origin: quantilesSchema.describe("Upstream time of each request that reached the origin"),
+});
+
+const periodReportSchema = periodUsageSchema.extend({ latency: latencySchema });
+
 /** GET …/{slug}/usage. */
 export const tenantUsageSchema = z.strictObject({
-  current: periodUsageSchema,
-  previous: periodUsageSchema,
+  current: periodReportSchema,
+  previous: periodReportSchema,
   period: z.string(),
 });
 
@@ -66,6 +80,7 @@ export const hourlySeriesSchema = z.strictObject({
   points: z.array(
     usageTotalsSchema.omit({ blocked: true, statusClasses: true }).extend({
       hour: z.string().describe("Start of the UTC hour (ISO)"),
+      latency: latencySchema,
     }),
   ),
 });

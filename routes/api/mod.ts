@@ -35,6 +35,7 @@ import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
+import { databaseErrors } from "../../lib/metrics/error_counts.ts";
 
 /** Every declared API route (lib/http/route.ts), area by area. */
 export function apiDeclarations(): DeclaredRoute[] {
@@ -103,6 +104,7 @@ export function errorResponse(
   }
   const unavailable = unavailableError(err);
   if (unavailable) {
+    databaseErrors.requests++;
     log?.error("database unavailable", { error: databaseErrorText(err) });
     return unavailable.toResponse();
   }

@@ -12,7 +12,7 @@ import {
   PERIOD_RE,
   previousPeriod,
   sumPeriodUsage,
-  tenantPeriodUsage,
+  tenantPeriodReport,
   usageByTenant,
 } from "../../lib/usage/query.ts";
 import { tenantsUsageSchema, tenantUsageSchema } from "../../lib/usage/view_schema.ts";
@@ -53,8 +53,8 @@ export function usageRoutes(): Routes {
     const s = c.get("services");
     const period = query.period ?? currentPeriod(s.clock.now());
     const [current, previous] = await Promise.all([
-      tenantPeriodUsage(s, tenant.id, period),
-      tenantPeriodUsage(s, tenant.id, previousPeriod(period)),
+      tenantPeriodReport(s, tenant.id, period),
+      tenantPeriodReport(s, tenant.id, previousPeriod(period)),
     ]);
     return c.json({ current, previous, period });
   });

@@ -9,6 +9,7 @@ import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
+import { databaseErrors } from "../../lib/metrics/error_counts.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { PageContext } from "../../components/page_context.ts";
 import { FLASH_COOKIE, takeFlash } from "../../lib/dashboard/flash.ts";
@@ -58,6 +59,7 @@ export function pageError(c: Context<AppEnv>, thrown: unknown): Response | Promi
   if (thrown instanceof ApiError && thrown.status === 401) return c.redirect(loginUrlFor(c));
   // An unreachable database is a 503 with Retry-After on pages too, as in the API.
   const unavailable = unavailableError(thrown);
+  if (unavailable) databaseErrors.requests++;
   const err = unavailable ?? thrown;
   const status = err instanceof ApiError ? err.status : 500;
   if (status >= 500) {

@@ -203,6 +203,9 @@ function usageCounters() {
     /** Upstream requests this tenant's traffic made (coalesced misses count once). */
     originRequests: n("origin_requests"),
     originBytes: n("origin_bytes"),
+    /** Latency sketches: counts per lib/usage/latency_sketch.ts bucket (migration 0011). */
+    edgeLatency: bigint("edge_latency", { mode: "number" }).array().notNull().default([]),
+    originLatency: bigint("origin_latency", { mode: "number" }).array().notNull().default([]),
   };
 }
 

@@ -1,10 +1,23 @@
-/** Usage & analytics: month totals vs last month, per-day charts, status codes, top paths, AI. */
+/**
+ * Usage & analytics: month totals vs last month, charts per day of the month or per hour of
+ * the last 48 hours (requests, bandwidth, hit ratio, edge and origin latency), status codes,
+ * top paths, AI.
+ */
 import type { TenantAreaPage } from "./shell.tsx";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
 import { Bytes, Empty, Stat, TableWrap } from "../../../components/ui.tsx";
 import { tenantAnalytics } from "../../../lib/usage/analytics.ts";
-import { currentPeriod, PERIOD_RE } from "../../../lib/usage/query.ts";
-import { usageCharts } from "../../../lib/dashboard/usage_charts.ts";
+import {
+  currentPeriod,
+  type Latency,
+  PERIOD_RE,
+  tenantPeriodLatency,
+} from "../../../lib/usage/query.ts";
+import {
+  hourCharts,
+  type LatencySeries,
+  usageCharts,
+} from "../../../lib/dashboard/usage_charts.ts";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { savedByCache } from "../../../lib/usage/figures.ts";
 
@@ -15,13 +28,66 @@ function change(now: number, before: number): string {
   return `${pct >= 0 ? "+" : "−"}${Math.abs(pct).toFixed(0)} % vs last month`;
 }
 
+/** "12.5 ms", "1.2 s", "0 ms". */
+const formatMs = (n: number) =>
+  n >= 1000
+    ? `${(n / 1000).toFixed(1)} s`
+    : `${n === 0 || n >= 10 ? Math.round(n) : n.toFixed(1)} ms`;
+
+/** Edge and origin latency charts over the same labels, p50/p95/p99 side by side. */
+function LatencyCharts(
+  { labels, latency, per, shortLabel }: {
+    labels: string[];
+    latency: LatencySeries;
+    per: string;
+    shortLabel?: (l: string) => string;
+  },
+) {
+  const series = (q: LatencySeries["edge"]) => [
+    { name: "p50", values: q.p50 },
+    { name: "p95", values: q.p95 },
+    { name: "p99", values: q.p99 },
+  ];
+  return (
+    <>
+      <BarChart
+        title={`Edge latency per ${per} (request in → headers out)`}
+        labels={labels}
+        shortLabel={shortLabel}
+        series={series(latency.edge)}
+        format={formatMs}
+        empty="No requests measured"
+      />
+      <BarChart
+        title={`Origin latency per ${per} (requests that reached the origin)`}
+        labels={labels}
+        shortLabel={shortLabel}
+        series={series(latency.origin)}
+        format={formatMs}
+        empty="No origin requests measured"
+      />
+    </>
+  );
+}
+
+/** "4.0 · 38 · 120 ms" for the month's quantiles, "—" when nothing was measured. */
+function quantileText(q: Latency["edge"]): string {
+  if (!q) return "—";
+  const all = [q.p50Ms, q.p95Ms, q.p99Ms];
+  if (all.some((v) => v >= 1000)) return all.map(formatMs).join(" · ");
+  return `${all.map((v) => formatMs(v).slice(0, -3)).join(" · ")} ms`;
+}
+
 export const usagePage: TenantAreaPage = async (t) => {
   const now = currentPeriod(t.s.clock.now());
   const asked = t.c.req.query("period") ?? "";
   const period = PERIOD_RE.test(asked) && asked <= now ? asked : now;
-  const [a, charts] = await Promise.all([
+  const hourly = t.c.req.query("view") === "hours";
+  const [a, charts, latency, hours] = await Promise.all([
     tenantAnalytics(t.s, t.tenant.id, period),
     usageCharts(t.s, t.tenant.id, period),
+    tenantPeriodLatency(t.s, t.tenant.id, period),
+    hourly ? hourCharts(t.s, t.tenant.id) : null,
   ]);
   const saved = savedByCache(a.totals);
   const dayLabels = charts.current.days.map((d) => String(Number(d.slice(8))));
@@ -35,6 +101,88 @@ export const usagePage: TenantAreaPage = async (t) => {
       <strong aria-current="true">{period}</strong>
       {period !== now && <a href={`${t.href}/usage`}>Current month →</a>}
     </p>
+  );
+  const periodParam = period === now ? "" : `period=${period}&`;
+  const views = [["days", `per day (${period})`], ["hours", "per hour (last 48 h)"]] as const;
+  const toggle = (
+    <p class="actions">
+      <span class="muted">Charts:</span>
+      {views.map(([v, label]) =>
+        (v === "hours") === hourly
+          ? <strong key={v} aria-current="true">{label}</strong>
+          : <a key={v} href={`${t.href}/usage?${periodParam}view=${v}`}>{label}</a>
+      )}
+    </p>
+  );
+  // "14:00" on the axis; the table and hover keep the full UTC hour
+  const hourLabel = (iso: string) => `${iso.slice(11, 16)}`;
+  const dayCharts = (
+    <section class="card">
+      {toggle}
+      <BarChart
+        title="Requests per day"
+        labels={dayLabels}
+        series={[
+          { name: curName, values: charts.current.requests },
+          { name: prevName, values: charts.previous.requests },
+        ]}
+        format={formatCount}
+        empty="No requests this month or last"
+      />
+      <BarChart
+        title="Bandwidth per day"
+        labels={dayLabels}
+        series={[
+          { name: curName, values: charts.current.bytes },
+          { name: prevName, values: charts.previous.bytes },
+        ]}
+        format={formatBytes}
+        empty="No bandwidth this month or last"
+      />
+      <BarChart
+        title="Cache hit ratio per day"
+        labels={dayLabels}
+        series={[{ name: "Hit ratio", values: charts.current.hitRatio }]}
+        format={(n) => formatPercent(n, 0)}
+        empty="No requests this month"
+      />
+      <LatencyCharts labels={dayLabels} latency={charts.current.latency} per="day" />
+    </section>
+  );
+  const hourView = hours && (
+    <section class="card">
+      {toggle}
+      <BarChart
+        title="Requests per hour"
+        labels={hours.hours}
+        shortLabel={hourLabel}
+        series={[{ name: "Requests", values: hours.requests }]}
+        format={formatCount}
+        empty="No requests in the last 48 hours"
+      />
+      <BarChart
+        title="Bandwidth per hour"
+        labels={hours.hours}
+        shortLabel={hourLabel}
+        series={[{ name: "Bandwidth", values: hours.bytes }]}
+        format={formatBytes}
+        empty="No bandwidth in the last 48 hours"
+      />
+      <BarChart
+        title="Cache hit ratio per hour"
+        labels={hours.hours}
+        shortLabel={hourLabel}
+        series={[{ name: "Hit ratio", values: hours.hitRatio }]}
+        format={(n) => formatPercent(n, 0)}
+        empty="No requests in the last 48 hours"
+      />
+      <LatencyCharts
+        labels={hours.hours}
+        latency={hours.latency}
+        per="hour"
+        shortLabel={hourLabel}
+      />
+    </section>
   );
   if (a.totals.requests === 0 && a.previous.requests === 0 && a.ai.totalTokens === 0) {
     return (
@@ -64,36 +212,16 @@ export const usagePage: TenantAreaPage = async (t) => {
         <Stat label="Error rate (5xx)" value={formatPercent(a.totals.errorRate)} />
         <Stat label="Origin requests saved" value={formatCount(saved.requests)} />
         <Stat label="Origin bandwidth saved" value={<Bytes n={saved.bytes} />} />
+        <Stat
+          label="Edge latency p50 · p95 · p99"
+          value={quantileText(latency.edge)}
+        />
+        <Stat
+          label="Origin latency p50 · p95 · p99"
+          value={quantileText(latency.origin)}
+        />
       </div>
-      <section class="card">
-        <BarChart
-          title="Requests per day"
-          labels={dayLabels}
-          series={[
-            { name: curName, values: charts.current.requests },
-            { name: prevName, values: charts.previous.requests },
-          ]}
-          format={formatCount}
-          empty="No requests this month or last"
-        />
-        <BarChart
-          title="Bandwidth per day"
-          labels={dayLabels}
-          series={[
-            { name: curName, values: charts.current.bytes },
-            { name: prevName, values: charts.previous.bytes },
-          ]}
-          format={formatBytes}
-          empty="No bandwidth this month or last"
-        />
-        <BarChart
-          title="Cache hit ratio per day"
-          labels={dayLabels}
-          series={[{ name: "Hit ratio", values: charts.current.hitRatio }]}
-          format={(n) => formatPercent(n, 0)}
-          empty="No requests this month"
-        />
-      </section>
+      {hourView ?? dayCharts}
       <section class="card">
         <h2>Status codes and paths</h2>
         <p class="muted">{a.sampled.note}</p>
