@@ -262,7 +262,13 @@ function legacyRoute(rc: RequestContext, plan: AssetPlan): AssetRoute | null {
   };
 }
 
-/** Handles an asset request already routed by assetRoute. */
+/**
+ * Handles an asset request already routed by assetRoute.
+ * Long: the asset request's decision ladder in the order it must run (redirect, bots, fresh hit,
+ * size and type refusals, ranges from a whole object or from slices, read-through, CDN headers);
+ * each rung returns, and splitting it would pass the same six locals (head, range, now, forwarded,
+ * opts, upstream) to every piece.
+ */
 export async function handleAsset(
   ec: EdgeContext,
   rc: RequestContext,

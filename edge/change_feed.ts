@@ -28,6 +28,9 @@ export type ChangeFeedOptions = {
   log: Logger;
 };
 
+// Long: one closure owns the feed's state (the bell, the listing window, the seen ids, the
+// running/again flags, the watch stream); sync, look and tick are its inner functions, each short,
+// and stop() must reach all of it.
 export function startChangeFeed(kv: Deno.Kv, o: ChangeFeedOptions): { stop(): void } {
   let stopped = false;
   let bell: string | null | undefined; // undefined: not read yet

@@ -61,6 +61,9 @@ export function fetchClient(
   };
 }
 
+// Long: the hot path's fetch and body read: three ways to take the body (declared length within the
+// bound in one read, too large handed over as a stream, unknown length read piecewise until the
+// bound), kept inline so a hit-or-miss costs no extra await or closure.
 async function fetchWithin(
   doFetch: typeof fetch,
   req: UpstreamCall & { client?: Deno.HttpClient },

@@ -55,7 +55,11 @@ const PARAM_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Query parameters that carry a CMS credential: never sent from the browser. */
 const CREDENTIAL_PARAMS = ["access_token", "token"];
 
-/** Creates the fetch wrapper. Every option is checked here (an Error names the bad one). */
+/**
+ * Creates the fetch wrapper. Every option is checked here (an Error names the bad one).
+ * Long: about 35 lines of option checks, then the returned fetch is a closure over the checked
+ * values (proxied and the fetch itself are its inner functions).
+ */
 export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");

@@ -15,6 +15,54 @@ type Props = {
   self: boolean;
 };
 
+/** Plan: the admin override, its release, a sync from the payment provider. */
+function PlanActions({ user, plan, adminOverride, payments }: Omit<Props, "self">) {
+  return (
+    <div>
+      <h3>Plan</h3>
+      <ApiForm
+        api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
+        method="PATCH"
+        submit="Set plan"
+        confirm={`Override the plan of ${user.email}? Payment-provider events will not revert it.`}
+        done="Plan set to {billing.plan}"
+        label="Plan override"
+      >
+        <Select name="planCode" label="Plan" options={["free", "pro"]} value={plan} />
+      </ApiForm>
+      {adminOverride && (
+        <>
+          <p class="muted">Set by an admin: payment-provider events do not change it.</p>
+          <ApiForm
+            api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
+            method="PATCH"
+            submit="Release the override"
+            confirm={`Hand the plan of ${user.email} back to the payment provider? Its next event or a sync sets the plan.`}
+            done="Override released; the plan follows the payment provider again"
+            secondary
+            label="Release the plan override"
+          >
+            <Hidden name="planCode" value={plan} />
+            <Hidden name="adminOverride:bool" value="false" />
+          </ApiForm>
+        </>
+      )}
+      {payments && (
+        <ApiForm
+          api={`/api/billing/sync?userId=${encodeURIComponent(user.id)}`}
+          submit="Sync from the payment provider"
+          busy="Syncing…"
+          done="Synced: plan {billing.plan}, subscription {billing.status}"
+          expect="synced=true"
+          fail="Nothing to sync: no subscription at the payment provider (plan stays {billing.plan})"
+          secondary
+          label="Sync billing"
+        />
+      )}
+    </div>
+  );
+}
+
 export function UserActions({ user, plan, adminOverride, payments, self }: Props) {
   const base = `/api/admin/users/${encodeURIComponent(user.id)}`;
   return (
@@ -28,48 +76,7 @@ export function UserActions({ user, plan, adminOverride, payments, self }: Props
             <Field name="email" label="Email" type="email" value={user.email} required />
           </ApiForm>
         </div>
-        <div>
-          <h3>Plan</h3>
-          <ApiForm
-            api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
-            method="PATCH"
-            submit="Set plan"
-            confirm={`Override the plan of ${user.email}? Payment-provider events will not revert it.`}
-            done="Plan set to {billing.plan}"
-            label="Plan override"
-          >
-            <Select name="planCode" label="Plan" options={["free", "pro"]} value={plan} />
-          </ApiForm>
-          {adminOverride && (
-            <>
-              <p class="muted">Set by an admin: payment-provider events do not change it.</p>
-              <ApiForm
-                api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
-                method="PATCH"
-                submit="Release the override"
-                confirm={`Hand the plan of ${user.email} back to the payment provider? Its next event or a sync sets the plan.`}
-                done="Override released; the plan follows the payment provider again"
-                secondary
-                label="Release the plan override"
-              >
-                <Hidden name="planCode" value={plan} />
-                <Hidden name="adminOverride:bool" value="false" />
-              </ApiForm>
-            </>
-          )}
-          {payments && (
-            <ApiForm
-              api={`/api/billing/sync?userId=${encodeURIComponent(user.id)}`}
-              submit="Sync from the payment provider"
-              busy="Syncing…"
-              done="Synced: plan {billing.plan}, subscription {billing.status}"
-              expect="synced=true"
-              fail="Nothing to sync: no subscription at the payment provider (plan stays {billing.plan})"
-              secondary
-              label="Sync billing"
-            />
-          )}
-        </div>
+        <PlanActions user={user} plan={plan} adminOverride={adminOverride} payments={payments} />
         <div>
           <h3>Block</h3>
           {self ? <p class="muted">You cannot block your own account.</p> : user.blocked

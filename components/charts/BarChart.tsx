@@ -31,6 +31,33 @@ const W = 640;
 const H = 220;
 const PAD = { left: 64, right: 8, top: 10, bottom: 26 };
 
+/** The chart's numbers as a table, for screen readers and for reading exact values. */
+function ChartData({ p, format }: { p: BarChartProps; format: (n: number) => string }) {
+  return (
+    <details class="chart-data">
+      <summary>Show data</summary>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{p.labels.length ? "Category" : ""}</th>
+              {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {p.labels.map((label, i) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
 export function BarChart(p: BarChartProps) {
   const format = p.format ?? ((n: number) => n.toLocaleString("en"));
   const short = p.shortLabel ?? ((l: string) => l);
@@ -100,29 +127,7 @@ export function BarChart(p: BarChartProps) {
           ))}
         </ul>
       )}
-      {!(isEmpty && p.empty) && (
-        <details class="chart-data">
-          <summary>Show data</summary>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{p.labels.length ? "Category" : ""}</th>
-                  {p.series.map((s) => <th key={s.name} scope="col">{s.name}</th>)}
-                </tr>
-              </thead>
-              <tbody>
-                {p.labels.map((label, i) => (
-                  <tr key={label}>
-                    <th scope="row">{label}</th>
-                    {p.series.map((s) => <td key={s.name}>{format(s.values[i] ?? 0)}</td>)}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </details>
-      )}
+      {!(isEmpty && p.empty) && <ChartData p={p} format={format} />}
     </figure>
   );
 }

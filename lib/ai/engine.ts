@@ -178,6 +178,10 @@ export class AiEngine {
     return p;
   }
 
+  // Long: the runtime transform's pass/skip ladder in SPEC order (no rule, no match, not JSON, no
+  // model, cap reached, decisions unavailable, then the pipeline and its
+  // applied/partial/passthrough outcome); every rung is logged through #log with the same base, and
+  // each early return is one line.
   async #runtime(input: RuntimeInput): Promise<RuntimeResult> {
     const started = performance.now();
     const { ai, profile, apiPath, body, tenantId } = input;

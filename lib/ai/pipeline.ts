@@ -107,25 +107,15 @@ export function emptyStats(): PipelineStats {
 
 type Leaf = { path: (string | number)[]; value: string };
 
-export async function runPipeline(input: {
-  doc: unknown;
-  rules: PipelineRule[];
-  limits: PipelineLimits;
-  model: ModelClient;
-  cache: ValueCache;
-  decide?: (
-    rule: PipelineRule & { index: number },
-    field: string,
-    source: string,
-  ) => Promise<LeafDecision>;
-}): Promise<PipelineResult> {
-  const { rules, limits, model, cache, decide } = input;
-  const stats = emptyStats();
-  stats.rulesEvaluated = rules.length;
-  const doc = input.doc; // written in place: callers pass a document of their own
-
-  // 1. Selection, on the original document. A leaf claimed by an earlier rule is not
-  //    selected again, so two rules never fight over one field (docs/decisions.md).
+/**
+ * 1. Selection, on the original document. A leaf claimed by an earlier rule is not selected
+ *    again, so two rules never fight over one field (docs/decisions.md). Counts the attempts.
+ */
+function selectLeaves(
+  doc: unknown,
+  rules: PipelineRule[],
+  stats: PipelineStats,
+): { perRule: Leaf[][]; ruleSummary: AiRuleSummary[] } {
   const claimed = new Set<string>();
   const perRule: Leaf[][] = [];
   const ruleSummary: AiRuleSummary[] = [];
@@ -149,27 +139,51 @@ export async function runPipeline(input: {
       error: null,
     });
   }
+  return { perRule, ruleSummary };
+}
 
-  // 2. Field-count limits (SPEC "Limits"): exceeding one is a passthrough, not a partial.
+/** 2. Field-count limits (SPEC "Limits"): exceeding one is a passthrough, not a partial. */
+function limitReason(
+  rules: PipelineRule[],
+  perRule: Leaf[][],
+  attempted: number,
+  limits: PipelineLimits,
+): string | null {
   const overRule = perRule.findIndex((l) => l.length > limits.maxFieldsPerRule);
   if (overRule >= 0) {
-    return {
-      kind: "limit",
-      reason: `rule ${rules[overRule].id ?? "(inline)"} selects ${
-        perRule[overRule].length
-      } fields, limit ${limits.maxFieldsPerRule}`,
-      stats,
-      ruleSummary,
-    };
+    return `rule ${rules[overRule].id ?? "(inline)"} selects ${
+      perRule[overRule].length
+    } fields, limit ${limits.maxFieldsPerRule}`;
   }
-  if (stats.fieldsAttempted > limits.maxFieldsTotal) {
-    return {
-      kind: "limit",
-      reason: `${stats.fieldsAttempted} fields selected, limit ${limits.maxFieldsTotal}`,
-      stats,
-      ruleSummary,
-    };
+  if (attempted > limits.maxFieldsTotal) {
+    return `${attempted} fields selected, limit ${limits.maxFieldsTotal}`;
   }
+  return null;
+}
+
+// Long: step 3 (per rule, concurrently: decisions, cache, one model call for the unique misses) is
+// one closure over the document, the stats, the errors and the produced outputs that every rule
+// writes to; steps 1 and 2 are selectLeaves and limitReason.
+export async function runPipeline(input: {
+  doc: unknown;
+  rules: PipelineRule[];
+  limits: PipelineLimits;
+  model: ModelClient;
+  cache: ValueCache;
+  decide?: (
+    rule: PipelineRule & { index: number },
+    field: string,
+    source: string,
+  ) => Promise<LeafDecision>;
+}): Promise<PipelineResult> {
+  const { rules, limits, model, cache, decide } = input;
+  const stats = emptyStats();
+  stats.rulesEvaluated = rules.length;
+  const doc = input.doc; // written in place: callers pass a document of their own
+
+  const { perRule, ruleSummary } = selectLeaves(doc, rules, stats);
+  const over = limitReason(rules, perRule, stats.fieldsAttempted, limits);
+  if (over !== null) return { kind: "limit", reason: over, stats, ruleSummary };
 
   // 3. Per rule, concurrently: cache, then one model call for the unique misses.
   const fieldErrors: AiFieldError[] = [];

@@ -43,6 +43,9 @@ async function previewRule(
   return { id: null, ...cfg, cacheKey: `inline:${tenant.id}:${hash}` };
 }
 
+// Long: the preview's steps in order (rule, model, cap, pipeline, refusals for field limits, token
+// count, status, one run-log row, fail-closed error, answer); the log closure's 20 default fields
+// and the result's shape are most of the lines, and every step needs the same rule, limits and log.
 export async function runPreview(
   s: Services,
   tenant: Tenant,

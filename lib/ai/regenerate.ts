@@ -24,23 +24,16 @@ export function normaliseApiPath(raw: string): string {
   return stripped;
 }
 
-export async function regenerate(
+/**
+ * The tenant API's answer for `apiPath`, fetched as the edge would and rewritten to the proxy's
+ * URLs: a 2xx JSON body, or the refusal the endpoint gives.
+ */
+async function upstreamJson(
   s: Services,
   tenant: Tenant,
-  actorUserId: string,
-  input: { profile: string; apiPath: string },
-): Promise<RegenerateResult> {
-  const apiPath = normaliseApiPath(input.apiPath);
-  const snap = await buildSnapshot(s, tenant);
-  const withProfile = snap.ai.rules.filter((r) => r.profile === input.profile);
-  if (withProfile.length === 0) throw notFound(`Active rules for profile ${input.profile}`);
-  if (!withProfile.some((r) => routeMatches(r.routePattern, apiPath))) {
-    throw new ApiError(
-      404,
-      "not_found",
-      `No active rule of profile ${input.profile} matches ${apiPath}`,
-    );
-  }
+  snap: Awaited<ReturnType<typeof buildSnapshot>>,
+  apiPath: string,
+) {
   if (!snap.api.origin) throw badRequest("Invalid tenant: no API origin is configured");
   const url = joinApiPath(snap.api.origin, apiPath);
 
@@ -67,6 +60,27 @@ export async function regenerate(
   } catch {
     throw badRequest("Invalid upstream response: body is not valid JSON");
   }
+  return { up, rewritten };
+}
+
+export async function regenerate(
+  s: Services,
+  tenant: Tenant,
+  actorUserId: string,
+  input: { profile: string; apiPath: string },
+): Promise<RegenerateResult> {
+  const apiPath = normaliseApiPath(input.apiPath);
+  const snap = await buildSnapshot(s, tenant);
+  const withProfile = snap.ai.rules.filter((r) => r.profile === input.profile);
+  if (withProfile.length === 0) throw notFound(`Active rules for profile ${input.profile}`);
+  if (!withProfile.some((r) => routeMatches(r.routePattern, apiPath))) {
+    throw new ApiError(
+      404,
+      "not_found",
+      `No active rule of profile ${input.profile} matches ${apiPath}`,
+    );
+  }
+  const { up, rewritten } = await upstreamJson(s, tenant, snap, apiPath);
 
   const started = performance.now();
   const r = await aiEngineFor(s).runtime({

@@ -16,6 +16,29 @@ import type { TenantEarned } from "./admin_view_schema.ts";
 const usd = (n: number) => Math.round(n * 1_000_000) / 1_000_000;
 const ratio = (a: number, b: number) => b > 0 ? Math.round((a / b) * 1_000_000) / 1_000_000 : 0;
 
+/** How much longer the whole month is than its elapsed part: projects a running month's usage. */
+function monthFactor(period: string, now: number): number {
+  const { from, to } = periodRange(period);
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  return (end - start) / Math.min(Math.max(now - start, 1), end - start);
+}
+
+/** The database rows the tenant wrote in [from, to): daily usage rows plus request-log rows. */
+async function rowsWritten(s: Services, tenantId: number, from: string, to: string) {
+  const [d] = await s.db.select({ n: count() }).from(usageDaily).where(and(
+    eq(usageDaily.tenantId, tenantId),
+    gte(usageDaily.day, from),
+    lt(usageDaily.day, to),
+  ));
+  const [l] = await s.db.select({ n: count() }).from(requestLogs).where(and(
+    eq(requestLogs.tenantId, tenantId),
+    gte(requestLogs.ts, new Date(`${from}T00:00:00Z`)),
+    lt(requestLogs.ts, new Date(`${to}T00:00:00Z`)),
+  ));
+  return Number(d.n) + Number(l.n);
+}
+
 export async function tenantEarned(
   s: Services,
   tenant: { id: number; slug: string },
@@ -38,13 +61,7 @@ export async function tenantEarned(
 
   // The current month's overage is projected to its end; a past month's is what was billed.
   const current = period === currentPeriod(now);
-  let factor = 1;
-  if (current) {
-    const { from, to } = periodRange(period);
-    const start = Date.parse(`${from}T00:00:00Z`);
-    const end = Date.parse(`${to}T00:00:00Z`);
-    factor = (end - start) / Math.min(Math.max(now - start, 1), end - start);
-  }
+  const factor = current ? monthFactor(period, now) : 1;
   const over = s.config.quotas
     ? overageOf(plan, Math.round(oReq * factor), Math.round(oBytes * factor))
     : overageOf(plan, 0, 0);
@@ -52,20 +69,11 @@ export async function tenantEarned(
   const overageUsd = usd(over.requestsUsd * requestShare + over.bytesUsd * bytesShare);
 
   const { from, to } = periodRange(period);
-  const [d] = await s.db.select({ n: count() }).from(usageDaily).where(and(
-    eq(usageDaily.tenantId, tenant.id),
-    gte(usageDaily.day, from),
-    lt(usageDaily.day, to),
-  ));
-  const [l] = await s.db.select({ n: count() }).from(requestLogs).where(and(
-    eq(requestLogs.tenantId, tenant.id),
-    gte(requestLogs.ts, new Date(`${from}T00:00:00Z`)),
-    lt(requestLogs.ts, new Date(`${to}T00:00:00Z`)),
-  ));
+  const rows = await rowsWritten(s, tenant.id, from, to);
   const days = daysInclusive(from, addDays(to, -1)).length;
   const P = UNIT_PRICES;
   const compute = usd(tReq / 1e6 * P.computePerMillionRequests);
-  const database = usd((Number(d.n) + Number(l.n)) / 1e6 * P.databasePerMillionRowsWritten);
+  const database = usd(rows / 1e6 * P.databasePerMillionRowsWritten);
   const kv = usd(tReq / 1e6 * P.kvPerMillionReads + days / 1e6 * P.kvPerMillionWrites);
   const costUsd = usd(compute + database + kv);
   const revenueUsd = usd(subscriptionUsd + overageUsd);

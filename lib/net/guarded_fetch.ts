@@ -64,6 +64,10 @@ const LATE = Symbol("late");
 
 class BodyTimeout extends Error {}
 
+// Long: one loop, one hop per turn, in the order the security issue fixes: check and pin the
+// address, request with the time left, re-check a redirect's target on the next turn, then the
+// bounded body; every step returns through the same fail/timedOut closures over the current URL,
+// and the SSRF guarantees are easier to audit in one place.
 export async function guardedFetch(
   deps: GuardedFetchDeps,
   req: GuardedRequest,

@@ -48,6 +48,9 @@ const resyncBody = z.object({ dryRun: z.boolean().optional() }).strict();
 
 const DEFAULT_LIMIT = 50;
 
+// Long: the route table of the master admin's platform tools: 8 declarations (cost, usage stream
+// and diagnostic, logs, one-off migrations), each its access, schemas and summary beside a short
+// handler; one block per route, found by its path.
 export function adminPlatformRoutes(): Routes {
   const app = new Routes("");
 

@@ -43,6 +43,8 @@ const openCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set("access-control-expose-headers", "retry-after");
 };
 
+// Long: the route table of experiments and their events: 9 declarations, each its access, schemas
+// and summary beside a short handler calling lib; one block per route, found by its path.
 export function aiExperimentsRoutes(): Routes {
   const app = new Routes("");
 

@@ -119,6 +119,10 @@ const executeSchema = z.object({
   }
 });
 
+// Long: the route table of the AI transform API: 18 declarations (rules, preview, regenerate,
+// outputs, runs, settings, execute), each its access, schemas and summary beside a handler of a few
+// lines that calls lib/ai; one block per route, grouped by resource, so an endpoint is found by its
+// path.
 export function aiTransformRoutes(): Routes {
   const app = new Routes("");
 

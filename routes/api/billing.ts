@@ -33,6 +33,9 @@ const overrideBody = z.object({
   adminOverride: z.boolean().optional(),
 }).strict();
 
+// Long: the route table of billing: 6 declarations (state, checkout, portal, sync, the signed
+// webhook, the admin override), each its access, schemas and summary beside a handler of under 20
+// lines; one block per route, found by its path.
 export function billingRoutes(): Routes {
   const app = new Routes("");
 

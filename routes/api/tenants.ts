@@ -51,6 +51,9 @@ const tokenSavedSchema = z.strictObject({
 
 const slugQuerySchema = z.object({ slug: str().trim().toLowerCase().min(1).max(100) });
 
+// Long: the route table of /tenants: 8 declarations (list, create, slug check, read, update,
+// delete, API config, API token), each its access, schemas and summary beside a short handler
+// calling lib/tenants; one block per route, found by its path.
 export function tenantRoutes(): Routes {
   const app = new Routes("/tenants");
 

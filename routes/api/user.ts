@@ -59,6 +59,9 @@ const passwordSchema = z.object({
   newPassword: str().min(1).max(200),
 }).strict();
 
+// Long: the route table of /user: 7 declarations (API tokens, takeover review, profile, password
+// change), each its access, schemas and summary beside a short handler; one block per route, found
+// by its path.
 export function userRoutes(): Routes {
   const app = new Routes("/user");
 

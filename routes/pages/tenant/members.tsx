@@ -7,6 +7,76 @@ import { listPendingInvites } from "../../../lib/members/invites.ts";
 import { removeRefusal, roleChangeRefusal } from "../../../lib/members/rules.ts";
 import { roleRank, ROLES } from "../../../lib/tenants/roles.ts";
 
+/** Pending invites with their revoke buttons, and the invite form (admins). */
+function InvitesSection(
+  { t, invites, assignable }: {
+    t: Parameters<TenantAreaPage>[0];
+    invites: Awaited<ReturnType<typeof listPendingInvites>>;
+    assignable: (typeof ROLES)[number][];
+  },
+) {
+  return (
+    <section class="card">
+      <h2>Pending invites</h2>
+      {invites.length === 0
+        ? <Empty title="No pending invites">Invite someone with the form below.</Empty>
+        : (
+          <TableWrap label="Pending invites">
+            <thead>
+              <tr>
+                <th>Email</th>
+                <th>Role</th>
+                <th>Expires</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {invites.map((i) => (
+                <tr key={i.id}>
+                  <td>{i.email}</td>
+                  <td>{i.role}</td>
+                  <td>
+                    <Time at={i.expiresAt} />
+                  </td>
+                  <td>
+                    <ApiForm
+                      api={`${t.api}/members/revoke-invite`}
+                      submit="Revoke"
+                      busy="Revoking…"
+                      confirm={`Revoke the invite for ${i.email}? Its link stops working.`}
+                      done={`Invite for ${i.email} revoked`}
+                      layout="inline"
+                      danger
+                      label={`Revoke invite for ${i.email}`}
+                    >
+                      <Hidden name="inviteId:number" value={i.id} />
+                    </ApiForm>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </TableWrap>
+        )}
+      <h3>Invite someone</h3>
+      <ApiForm
+        api={`${t.api}/members/invite`}
+        submit="Send invite"
+        busy="Inviting…"
+        done="Invite for {email} ({role}) created. Mail sent: {emailSent}. Share the link if it was not."
+        reveal={{
+          key: "token",
+          label: "Accept link",
+          prefix: "{origin}/invites/accept?token=",
+        }}
+        label="Invite someone"
+      >
+        <Field name="email" label="Email" type="email" required />
+        <Select name="role" label="Role" options={assignable} value="viewer" />
+      </ApiForm>
+    </section>
+  );
+}
+
 export const membersPage: TenantAreaPage = async (t) => {
   const admin = t.can("admin");
   const [members, invites] = await Promise.all([
@@ -99,66 +169,7 @@ export const membersPage: TenantAreaPage = async (t) => {
           </tbody>
         </TableWrap>
       </section>
-      {admin && (
-        <section class="card">
-          <h2>Pending invites</h2>
-          {invites.length === 0
-            ? <Empty title="No pending invites">Invite someone with the form below.</Empty>
-            : (
-              <TableWrap label="Pending invites">
-                <thead>
-                  <tr>
-                    <th>Email</th>
-                    <th>Role</th>
-                    <th>Expires</th>
-                    <th>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invites.map((i) => (
-                    <tr key={i.id}>
-                      <td>{i.email}</td>
-                      <td>{i.role}</td>
-                      <td>
-                        <Time at={i.expiresAt} />
-                      </td>
-                      <td>
-                        <ApiForm
-                          api={`${t.api}/members/revoke-invite`}
-                          submit="Revoke"
-                          busy="Revoking…"
-                          confirm={`Revoke the invite for ${i.email}? Its link stops working.`}
-                          done={`Invite for ${i.email} revoked`}
-                          layout="inline"
-                          danger
-                          label={`Revoke invite for ${i.email}`}
-                        >
-                          <Hidden name="inviteId:number" value={i.id} />
-                        </ApiForm>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </TableWrap>
-            )}
-          <h3>Invite someone</h3>
-          <ApiForm
-            api={`${t.api}/members/invite`}
-            submit="Send invite"
-            busy="Inviting…"
-            done="Invite for {email} ({role}) created. Mail sent: {emailSent}. Share the link if it was not."
-            reveal={{
-              key: "token",
-              label: "Accept link",
-              prefix: "{origin}/invites/accept?token=",
-            }}
-            label="Invite someone"
-          >
-            <Field name="email" label="Email" type="email" required />
-            <Select name="role" label="Role" options={assignable} value="viewer" />
-          </ApiForm>
-        </section>
-      )}
+      {admin && <InvitesSection t={t} invites={invites} assignable={assignable} />}
     </>
   );
 };

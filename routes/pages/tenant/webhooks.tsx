@@ -8,6 +8,128 @@ import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.t
 import { eventView, listWebhooks, webhookView } from "../../../lib/webhooks/cache_refresh.ts";
 import { listEvents } from "../../../lib/webhooks/cache_refresh.ts";
 
+type Tenant = Parameters<TenantAreaPage>[0];
+
+/** A created or regenerated webhook's URL, shown once. */
+const REVEAL = { key: "url", label: "Webhook URL" };
+
+/** One webhook: its state, its admin actions and its last events. */
+function WebhookCard(
+  { t, h, events, admin }: {
+    t: Tenant;
+    h: ReturnType<typeof webhookView>;
+    events: ReturnType<typeof eventView>[];
+    admin: boolean;
+  },
+) {
+  return (
+    <section class="card" aria-label={`Webhook ${h.id}`}>
+      <h2>
+        #{h.id} {h.provider}{" "}
+        <Badge tone={h.lastStatus === "failed" ? "error" : h.lastStatus ? "ok" : "neutral"}>
+          {h.lastStatus ?? "never called"}
+        </Badge>{" "}
+        {!h.enabled && <Badge tone="warn">disabled</Badge>}
+      </h2>
+      <p class="muted">
+        {h.enabled
+          ? `Refreshes API${h.refreshAssets ? " and assets" : ""}.`
+          : "Disabled: calls to its URL are answered 404 and refresh nothing."} Created{" "}
+        <Time at={h.createdAt} />, last triggered <Time at={h.lastTriggeredAt} />.
+      </p>
+      {admin && (
+        <div class="actions">
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+            method="PATCH"
+            submit={h.enabled ? "Disable" : "Enable"}
+            busy="Saving…"
+            confirm={h.enabled
+              ? "Disable this webhook? Publishing in your CMS no longer purges the cache until you enable it again."
+              : undefined}
+            done={h.enabled ? "Webhook disabled; its URL is kept" : "Webhook enabled"}
+            layout="inline"
+            secondary
+            label={`${h.enabled ? "Disable" : "Enable"} webhook ${h.id}`}
+          >
+            <Hidden name="enabled:bool" value={String(!h.enabled)} />
+          </ApiForm>
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+            method="PATCH"
+            submit={h.refreshAssets ? "Stop purging assets" : "Also purge assets"}
+            busy="Saving…"
+            done={h.refreshAssets ? "Now purges the API cache only" : "Now purges assets too"}
+            layout="inline"
+            secondary
+            label={`Asset purge of webhook ${h.id}`}
+          >
+            <Hidden name="refreshAssets:bool" value={String(!h.refreshAssets)} />
+          </ApiForm>
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
+            submit="Regenerate URL"
+            busy="Regenerating…"
+            confirm="Regenerate? The old URL stops working at once."
+            done="New URL issued; update your CMS"
+            reveal={REVEAL}
+            layout="inline"
+            secondary
+            label={`Regenerate webhook ${h.id}`}
+          />
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+            method="DELETE"
+            submit="Delete"
+            busy="Deleting…"
+            confirm="Delete this webhook? Its URL stops working at once."
+            done="Webhook deleted"
+            layout="inline"
+            danger
+            label={`Delete webhook ${h.id}`}
+          />
+        </div>
+      )}
+      <h3>Recent events</h3>
+      {events.length === 0
+        ? <p class="muted">No deliveries yet.</p>
+        : (
+          <TableWrap label={`Events of webhook ${h.id}`}>
+            <thead>
+              <tr>
+                <th>Received</th>
+                <th>Event</th>
+                <th>Status</th>
+                <th>API version</th>
+                <th class="num">ms</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <Time at={e.receivedAt} />
+                  </td>
+                  <td>{e.eventType ?? "—"}</td>
+                  <td>
+                    <Badge
+                      tone={e.status === "failed" ? "error" : e.status === "synced" ? "ok" : "warn"}
+                    >
+                      {e.status}
+                    </Badge>
+                    {e.message ? ` ${e.message}` : ""}
+                  </td>
+                  <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
+                  <td class="num">{e.durationMs ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </TableWrap>
+        )}
+    </section>
+  );
+}
+
 export const webhooksPage: TenantAreaPage = async (t) => {
   if (!t.can("editor")) {
     return <Refusal role={t.role} need="editor" what="see cache-refresh webhooks" />;
@@ -17,7 +139,6 @@ export const webhooksPage: TenantAreaPage = async (t) => {
   const events = await Promise.all(
     hooks.map(async (h) => (await listEvents(t.s, t.tenant.id, h.id)).slice(0, 10).map(eventView)),
   );
-  const reveal = { key: "url", label: "Webhook URL" };
   return (
     <>
       <p>
@@ -36,116 +157,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
           Create one below and paste its URL into your CMS's webhook settings.
         </Empty>
       )}
-      {hooks.map((h, i) => (
-        <section class="card" key={h.id} aria-label={`Webhook ${h.id}`}>
-          <h2>
-            #{h.id} {h.provider}{" "}
-            <Badge tone={h.lastStatus === "failed" ? "error" : h.lastStatus ? "ok" : "neutral"}>
-              {h.lastStatus ?? "never called"}
-            </Badge>{" "}
-            {!h.enabled && <Badge tone="warn">disabled</Badge>}
-          </h2>
-          <p class="muted">
-            {h.enabled
-              ? `Refreshes API${h.refreshAssets ? " and assets" : ""}.`
-              : "Disabled: calls to its URL are answered 404 and refresh nothing."} Created{" "}
-            <Time at={h.createdAt} />, last triggered <Time at={h.lastTriggeredAt} />.
-          </p>
-          {admin && (
-            <div class="actions">
-              <ApiForm
-                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
-                method="PATCH"
-                submit={h.enabled ? "Disable" : "Enable"}
-                busy="Saving…"
-                confirm={h.enabled
-                  ? "Disable this webhook? Publishing in your CMS no longer purges the cache until you enable it again."
-                  : undefined}
-                done={h.enabled ? "Webhook disabled; its URL is kept" : "Webhook enabled"}
-                layout="inline"
-                secondary
-                label={`${h.enabled ? "Disable" : "Enable"} webhook ${h.id}`}
-              >
-                <Hidden name="enabled:bool" value={String(!h.enabled)} />
-              </ApiForm>
-              <ApiForm
-                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
-                method="PATCH"
-                submit={h.refreshAssets ? "Stop purging assets" : "Also purge assets"}
-                busy="Saving…"
-                done={h.refreshAssets ? "Now purges the API cache only" : "Now purges assets too"}
-                layout="inline"
-                secondary
-                label={`Asset purge of webhook ${h.id}`}
-              >
-                <Hidden name="refreshAssets:bool" value={String(!h.refreshAssets)} />
-              </ApiForm>
-              <ApiForm
-                api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
-                submit="Regenerate URL"
-                busy="Regenerating…"
-                confirm="Regenerate? The old URL stops working at once."
-                done="New URL issued; update your CMS"
-                reveal={reveal}
-                layout="inline"
-                secondary
-                label={`Regenerate webhook ${h.id}`}
-              />
-              <ApiForm
-                api={`${t.api}/cache-refresh-webhooks/${h.id}`}
-                method="DELETE"
-                submit="Delete"
-                busy="Deleting…"
-                confirm="Delete this webhook? Its URL stops working at once."
-                done="Webhook deleted"
-                layout="inline"
-                danger
-                label={`Delete webhook ${h.id}`}
-              />
-            </div>
-          )}
-          <h3>Recent events</h3>
-          {events[i].length === 0
-            ? <p class="muted">No deliveries yet.</p>
-            : (
-              <TableWrap label={`Events of webhook ${h.id}`}>
-                <thead>
-                  <tr>
-                    <th>Received</th>
-                    <th>Event</th>
-                    <th>Status</th>
-                    <th>API version</th>
-                    <th class="num">ms</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {events[i].map((e) => (
-                    <tr key={e.id}>
-                      <td>
-                        <Time at={e.receivedAt} />
-                      </td>
-                      <td>{e.eventType ?? "—"}</td>
-                      <td>
-                        <Badge
-                          tone={e.status === "failed"
-                            ? "error"
-                            : e.status === "synced"
-                            ? "ok"
-                            : "warn"}
-                        >
-                          {e.status}
-                        </Badge>
-                        {e.message ? ` ${e.message}` : ""}
-                      </td>
-                      <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
-                      <td class="num">{e.durationMs ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </TableWrap>
-            )}
-        </section>
-      ))}
+      {hooks.map((h, i) => <WebhookCard key={h.id} t={t} h={h} events={events[i]} admin={admin} />)}
       {admin && (
         <section class="card">
           <h2>Create a webhook</h2>
@@ -154,7 +166,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
             submit="Create webhook"
             busy="Creating…"
             done="Webhook created: copy its URL now, it is not shown again"
-            reveal={reveal}
+            reveal={REVEAL}
             label="Create a webhook"
           >
             <Select
