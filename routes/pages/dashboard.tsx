@@ -22,6 +22,89 @@ import { TenantMonthCells } from "../../components/TenantMonth.tsx";
 import { accountMonth } from "../../lib/billing/quota.ts";
 import { usageByTenant } from "../../lib/usage/query.ts";
 
+/**
+ * The new-tenant form: the CMS picker (a GET form that works without JavaScript), then the
+ * create form with only that CMS's fields.
+ */
+function NewTenant(
+  { chosen, typedSlug, tenantOrigin, env }: {
+    chosen: CmsKind;
+    typedSlug: string;
+    /** The proxy host pattern shown in the provider hints: `https://{slug}.<proxy domain>`. */
+    tenantOrigin: string;
+    env: ReturnType<typeof providerEnv>;
+  },
+) {
+  return (
+    <section class="card" id="new-tenant">
+      <h2>New tenant</h2>
+      {
+        /* The kind first, then only its fields (issue 24): a GET form, so it works without
+          JavaScript; with it, picking a kind reloads at once (islands/client.tsx). */
+      }
+      <form
+        method="get"
+        action="/dashboard#new-tenant"
+        class="kind-picker"
+        data-autosubmit=""
+        aria-label="Pick the CMS"
+      >
+        <Select
+          name="cms"
+          label="CMS"
+          value={chosen}
+          options={PROVIDER_KINDS.map((k) => ({ value: k, label: PROVIDER_LABELS[k] }))}
+          hint="Pick it first: the form below then asks only for its fields"
+        />
+        {/* filled from the create form's slug on change, so the reload keeps it */}
+        <input type="hidden" name="draftSlug" value={typedSlug} data-carry="slug" />
+        <button type="submit" class="secondary" data-nojs="">Show its fields</button>
+      </form>
+      <ApiForm
+        api="/api/tenants"
+        submit="Create tenant"
+        busy="Creating…"
+        done="Tenant {key} created"
+        next="/dashboard/{key}"
+        label="New tenant"
+      >
+        <Field
+          name="slug"
+          label="Slug"
+          required
+          value={typedSlug || undefined}
+          placeholder="acme"
+          hint="Lowercase letters, digits and hyphens; part of the proxy host"
+        />
+        <ProviderFields
+          pick={chosen}
+          tenantOrigin={tenantOrigin}
+          env={env}
+        />
+        <Field
+          name="apiOrigin"
+          label="API origin (optional)"
+          type="url"
+          placeholder="https://api.example.com"
+        />
+        <Field
+          name="token"
+          label="API token (optional, write-only)"
+          type="password"
+          autocomplete="off"
+        />
+        <Field
+          name="allowedTypes:list"
+          label="Allowed content types"
+          type="textarea"
+          value={DEFAULT_ALLOWED_TYPES.join(", ")}
+          hint="The safe list: anything else from the asset origin is answered 403. */* serves every type"
+        />
+      </ApiForm>
+    </section>
+  );
+}
+
 export function dashboardPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -84,74 +167,12 @@ export function dashboardPages(): Hono<AppEnv> {
             </TableWrap>
           )}
         {billing && <PlanCard billing={billing} />}
-        <section class="card" id="new-tenant">
-          <h2>New tenant</h2>
-          {
-            /* The kind first, then only its fields (issue 24): a GET form, so it works without
-              JavaScript; with it, picking a kind reloads at once (islands/client.tsx). */
-          }
-          <form
-            method="get"
-            action="/dashboard#new-tenant"
-            class="kind-picker"
-            data-autosubmit=""
-            aria-label="Pick the CMS"
-          >
-            <Select
-              name="cms"
-              label="CMS"
-              value={chosen}
-              options={PROVIDER_KINDS.map((k) => ({ value: k, label: PROVIDER_LABELS[k] }))}
-              hint="Pick it first: the form below then asks only for its fields"
-            />
-            {/* filled from the create form's slug on change, so the reload keeps it */}
-            <input type="hidden" name="draftSlug" value={typedSlug} data-carry="slug" />
-            <button type="submit" class="secondary" data-nojs="">Show its fields</button>
-          </form>
-          <ApiForm
-            api="/api/tenants"
-            submit="Create tenant"
-            busy="Creating…"
-            done="Tenant {key} created"
-            next="/dashboard/{key}"
-            label="New tenant"
-          >
-            <Field
-              name="slug"
-              label="Slug"
-              required
-              value={typedSlug || undefined}
-              placeholder="acme"
-              hint="Lowercase letters, digits and hyphens; part of the proxy host"
-            />
-            <ProviderFields
-              pick={chosen}
-              tenantOrigin={`${
-                new URL(s.config.publicUrl).protocol
-              }//{slug}.${s.config.proxyDomain}`}
-              env={providerEnv(s)}
-            />
-            <Field
-              name="apiOrigin"
-              label="API origin (optional)"
-              type="url"
-              placeholder="https://api.example.com"
-            />
-            <Field
-              name="token"
-              label="API token (optional, write-only)"
-              type="password"
-              autocomplete="off"
-            />
-            <Field
-              name="allowedTypes:list"
-              label="Allowed content types"
-              type="textarea"
-              value={DEFAULT_ALLOWED_TYPES.join(", ")}
-              hint="The safe list: anything else from the asset origin is answered 403. */* serves every type"
-            />
-          </ApiForm>
-        </section>
+        <NewTenant
+          chosen={chosen}
+          typedSlug={typedSlug}
+          tenantOrigin={`${new URL(s.config.publicUrl).protocol}//{slug}.${s.config.proxyDomain}`}
+          env={providerEnv(s)}
+        />
       </Layout>,
     );
   });

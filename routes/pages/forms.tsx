@@ -27,6 +27,45 @@ const METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/api\/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$/;
 const MAX_FORM_BYTES = 256 * 1024;
 
+/**
+ * Sends the form's JSON to the API in-process, as the browser would (its cookie, authorization,
+ * host and user agent), and passes a Set-Cookie of the answer on (log-in, sign-up).
+ */
+async function callApi(
+  c: Context<AppEnv>,
+  dispatch: Dispatch,
+  api: string,
+  method: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; answer: unknown }> {
+  const headers = new Headers({ accept: "application/json", origin: new URL(c.req.url).origin });
+  for (const h of ["cookie", "authorization", "host", "user-agent"]) {
+    const v = c.req.header(h);
+    if (v) headers.set(h, v);
+  }
+  const hasBody = method !== "DELETE" || Object.keys(body).length > 0;
+  if (hasBody) headers.set("content-type", "application/json");
+  const res = await dispatch(
+    new Request(new URL(api, c.req.url), {
+      method,
+      headers,
+      body: hasBody ? JSON.stringify(body) : undefined,
+    }),
+    c.env,
+  );
+  const status = res.status;
+  // Log-in and sign-up set the session cookie on the API's answer: pass it on.
+  for (const cookie of res.headers.getSetCookie()) {
+    c.header("set-cookie", cookie, { append: true });
+  }
+  const text = await res.text();
+  let answer: unknown = null;
+  try {
+    answer = text ? JSON.parse(text) : null;
+  } catch { /* not JSON: the outcome names the status only */ }
+  return { status, answer };
+}
+
 export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/forms", async (c) => {
@@ -47,7 +86,6 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
     const publicUrl = c.get("services").config.publicUrl;
     const back = safeNext(get("_back"), publicUrl);
     const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
-    const origin = new URL(c.req.url).origin;
 
     if (get("_confirm") && !get("_confirmed") && !wantsJson) {
       return confirmPage(c, get("_confirm")!, entries, back);
@@ -68,30 +106,8 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
       };
       return respond(400);
     }
-    const headers = new Headers({ accept: "application/json", origin });
-    for (const h of ["cookie", "authorization", "host", "user-agent"]) {
-      const v = c.req.header(h);
-      if (v) headers.set(h, v);
-    }
-    const hasBody = method !== "DELETE" || Object.keys(body).length > 0;
-    if (hasBody) headers.set("content-type", "application/json");
-    const res = await dispatch(
-      new Request(new URL(api, c.req.url), {
-        method,
-        headers,
-        body: hasBody ? JSON.stringify(body) : undefined,
-      }),
-      c.env,
-    );
-    const status = res.status;
-    // Log-in and sign-up set the session cookie on the API's answer: pass it on.
-    for (const cookie of res.headers.getSetCookie()) {
-      c.header("set-cookie", cookie, { append: true });
-    }
-    const text = await res.text();
-    try {
-      answer = text ? JSON.parse(text) : null;
-    } catch { /* not JSON: the outcome names the status only */ }
+    const { status, answer: got } = await callApi(c, dispatch, api, method, body);
+    answer = got;
     const meta: BridgeMeta = {
       done: get("_done"),
       reveal: get("_reveal"),

@@ -4,6 +4,9 @@ import { listPersonalTokens } from "../../../lib/auth/tokens.ts";
 import { ApiForm, Field, Select } from "../../../components/ApiForm.tsx";
 import { Empty, TableWrap, Time } from "../../../components/ui.tsx";
 
+// Long: one page's markup: the new-token form (name, scopes, expiry; the token is revealed once)
+// and the table of the user's tokens with a revoke button each; two sections and no logic but the
+// data load.
 export async function tokensPage({ s, auth }: AccountCtx) {
   const tokens = await listPersonalTokens(s, auth.user.id);
   return (

@@ -18,6 +18,8 @@ export function periodParam(a: AdminCtx): string {
   return raw;
 }
 
+// Long: one page's markup: the month picker, eight figure cards, two per-day charts and the top-
+// tenants table; the figures come ready from lib/admin, so what is long is the markup.
 export async function adminOverviewPage(a: AdminCtx) {
   const period = periodParam(a);
   const o = await adminOverview(a.s, period);

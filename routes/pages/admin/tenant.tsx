@@ -19,6 +19,9 @@ import { Stat, TableWrap } from "../../../components/ui.tsx";
 import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
 import { periodParam } from "./overview.tsx";
 
+// Long: one page's markup: who pays (owner, plan, this tenant's and the owner's traffic) and the
+// revenue and cost table of tenantEarned, every row a figure defined in decisions.md "Quotas:
+// earned"; no logic but formatting.
 export async function adminTenantPage(a: AdminCtx): Promise<Titled> {
   const slug = (a.c.req.param("slug") ?? "").toLowerCase();
   const tenant = await findTenantBySlug(a.s, slug);

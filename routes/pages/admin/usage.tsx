@@ -22,6 +22,8 @@ function cursorParam(a: AdminCtx): number | undefined {
 
 const statusTone = (n: number) => n >= 500 ? "error" : n >= 400 ? "warn" : "ok";
 
+// Long: one page's markup: the usage diagnostic (database and this instance's aggregator, as figure
+// rows) and the paged request-stream table; the data come from two lib calls.
 export async function adminUsagePage(a: AdminCtx) {
   const cursor = cursorParam(a);
   const [d, stream] = await Promise.all([

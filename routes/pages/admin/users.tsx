@@ -27,6 +27,8 @@ function pageParam(a: AdminCtx): number {
   return n;
 }
 
+// Long: one page's markup: the search form, the users table (email, name, plan, status, sign-up)
+// and the pager links; one data load.
 export async function adminUsersPage(a: AdminCtx) {
   const q = (a.c.req.query("q") ?? "").slice(0, 254);
   const page = pageParam(a);
@@ -116,6 +118,8 @@ export async function adminUsersPage(a: AdminCtx) {
   );
 }
 
+// Long: one page's markup: the account figures, the actions (components/admin/UserActions.tsx) and
+// the traffic chart and table of the user's tenants; no logic but the data load.
 export async function adminUserPage(a: AdminCtx) {
   const id = a.c.req.param("id") ?? "";
   const u = await adminUserView(a.s, id); // 404 page for an unknown id

@@ -8,6 +8,8 @@ const STATUSES = ["applied", "partial", "passthrough", "error"] as const;
 const PAGE = 25;
 const TONE = { applied: "ok", partial: "warn", passthrough: "neutral", error: "error" } as const;
 
+// Long: one section's markup: the mode and status filter links, the runs table (a row per run with
+// its reason, fields and tokens) and the pager; filters are links, so there is no form logic.
 export async function aiRunsSection(t: TenantPageCtx) {
   const q = t.c.req.query();
   const mode = MODES.find((m) => m === q.mode);

@@ -4,6 +4,8 @@ import { ApiForm, Field, Select } from "../../../components/ApiForm.tsx";
 import { Refusal, Time } from "../../../components/ui.tsx";
 import { AUTH_MODES } from "../../../lib/providers/mod.ts";
 
+// Long: one page's markup: the API configuration form (origin, auth mode and header, TTL, preview
+// parameter, each with its hint) and the write-only token form; the fields' hints are most of it.
 export const apiPage: TenantAreaPage = (t) => {
   const v = t.view;
   const admin = t.can("admin");

@@ -4,6 +4,8 @@ import { ApiForm, Checkbox, Field } from "../../../components/ApiForm.tsx";
 import { DerivedOrigins, ProviderFields } from "../../../components/ProviderFields.tsx";
 import { Refusal } from "../../../components/ui.tsx";
 
+// Long: one page's markup: the provider, its identifier and website, and the asset-delivery form
+// (TTL, allowed types, bot switches), each field with its hint; no logic.
 export const assetsPage: TenantAreaPage = (t) => {
   const v = t.view;
   return (

@@ -50,6 +50,9 @@ async function eventNames(t: TenantPageCtx, experimentId: number): Promise<strin
   return rows.map((r) => r.name);
 }
 
+// Long: one section's markup: the sample-ratio warning, the goal-event links, the results table
+// (ten columns a variant: exposures, split, conversions, verdict, 5xx, p95, uplift with its
+// interval) and two charts; the statistics come ready from exposureSummary.
 async function Results(t: TenantPageCtx, e: ExperimentView) {
   const asked = t.c.req.query(`goal${e.id}`) ?? "";
   const names = await eventNames(t, e.id);
@@ -168,6 +171,100 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
   );
 }
 
+/**
+ * One experiment: its state, variants, lifecycle actions, editor (editors) and results.
+ * Long: one card's markup: the status, the variants table (key, label, weight, profile), the
+ * lifecycle actions (each its own confirmed form), the editor and the results.
+ */
+function ExperimentCard(
+  { t, e, editor, results }: {
+    t: Parameters<TenantAreaPage>[0];
+    e: ExperimentView;
+    editor: boolean;
+    results: Awaited<ReturnType<typeof Results>>;
+  },
+) {
+  return (
+    <section class="card" id={`exp-${e.id}`} aria-label={e.name}>
+      <h2>
+        {e.name} <Badge tone={TONE[e.status as keyof typeof TONE] ?? "neutral"}>{e.status}</Badge>
+      </h2>
+      {e.status === "stopped" && (
+        <p class="notice error" role="alert">
+          Stopped <Time at={e.stoppedAt} />:{" "}
+          {e.stopReason}. Every visitor on the route gets control. Fix the variant, then activate
+          again, or archive.
+        </p>
+      )}
+      {e.status === "promoted" && (
+        <p class="notice ok">
+          Promoted: every visitor on the route gets{" "}
+          {e.variants.find((v) => v.id === e.promotedVariantId)?.key ?? "the winner"}.
+        </p>
+      )}
+      <p class="muted">
+        #{e.id} · route {e.routeMatch} <code>{e.routePattern}</code> · created{" "}
+        <Time at={e.createdAt} />
+        {e.guardrails && ` · guardrails: ${guardrailText(e.guardrails)}`}
+      </p>
+      <TableWrap label={`Variants of ${e.name}`}>
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Label</th>
+            <th class="num">Weight</th>
+            <th>Profile</th>
+          </tr>
+        </thead>
+        <tbody>
+          {e.variants.map((v) => (
+            <tr key={v.id}>
+              <td>
+                <code>{v.key}</code>
+              </td>
+              <td>{v.label}</td>
+              <td class="num">{v.weight}</td>
+              <td>{v.transformProfile ?? <span class="muted">control</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </TableWrap>
+      {editor && e.status !== "archived" && (
+        <div class="actions">
+          {e.status !== "active" && (
+            <ApiForm
+              api={`${t.api}/ai-experiments/${e.id}`}
+              method="PATCH"
+              submit="Activate"
+              busy="Activating…"
+              done="{name} is active"
+              layout="inline"
+              label={`Activate ${e.name}`}
+            >
+              <Hidden name="status" value="active" />
+            </ApiForm>
+          )}
+          {e.status === "active" && <BackToDraft t={t} e={e} />}
+          <ApiForm
+            api={`${t.api}/ai-experiments/${e.id}`}
+            method="DELETE"
+            submit="Archive"
+            busy="Archiving…"
+            confirm={`Archive ${e.name}? Traffic is no longer split; results stay.`}
+            done="Archived"
+            layout="inline"
+            danger
+            label={`Archive ${e.name}`}
+          />
+        </div>
+      )}
+      {editor && e.status !== "archived" && <ExperimentEditor t={t} e={e} />}
+      <h3>Results</h3>
+      {results}
+    </section>
+  );
+}
+
 export const experimentsPage: TenantAreaPage = async (t) => {
   const list = await listExperiments(t.s, t.tenant.id);
   const editor = t.can("editor");
@@ -186,84 +283,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
         </Empty>
       )}
       {list.map((e, i) => (
-        <section class="card" key={e.id} id={`exp-${e.id}`} aria-label={e.name}>
-          <h2>
-            {e.name}{" "}
-            <Badge tone={TONE[e.status as keyof typeof TONE] ?? "neutral"}>{e.status}</Badge>
-          </h2>
-          {e.status === "stopped" && (
-            <p class="notice error" role="alert">
-              Stopped <Time at={e.stoppedAt} />:{" "}
-              {e.stopReason}. Every visitor on the route gets control. Fix the variant, then
-              activate again, or archive.
-            </p>
-          )}
-          {e.status === "promoted" && (
-            <p class="notice ok">
-              Promoted: every visitor on the route gets{" "}
-              {e.variants.find((v) => v.id === e.promotedVariantId)?.key ?? "the winner"}.
-            </p>
-          )}
-          <p class="muted">
-            #{e.id} · route {e.routeMatch} <code>{e.routePattern}</code> · created{" "}
-            <Time at={e.createdAt} />
-            {e.guardrails && ` · guardrails: ${guardrailText(e.guardrails)}`}
-          </p>
-          <TableWrap label={`Variants of ${e.name}`}>
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Label</th>
-                <th class="num">Weight</th>
-                <th>Profile</th>
-              </tr>
-            </thead>
-            <tbody>
-              {e.variants.map((v) => (
-                <tr key={v.id}>
-                  <td>
-                    <code>{v.key}</code>
-                  </td>
-                  <td>{v.label}</td>
-                  <td class="num">{v.weight}</td>
-                  <td>{v.transformProfile ?? <span class="muted">control</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </TableWrap>
-          {editor && e.status !== "archived" && (
-            <div class="actions">
-              {e.status !== "active" && (
-                <ApiForm
-                  api={`${t.api}/ai-experiments/${e.id}`}
-                  method="PATCH"
-                  submit="Activate"
-                  busy="Activating…"
-                  done="{name} is active"
-                  layout="inline"
-                  label={`Activate ${e.name}`}
-                >
-                  <Hidden name="status" value="active" />
-                </ApiForm>
-              )}
-              {e.status === "active" && <BackToDraft t={t} e={e} />}
-              <ApiForm
-                api={`${t.api}/ai-experiments/${e.id}`}
-                method="DELETE"
-                submit="Archive"
-                busy="Archiving…"
-                confirm={`Archive ${e.name}? Traffic is no longer split; results stay.`}
-                done="Archived"
-                layout="inline"
-                danger
-                label={`Archive ${e.name}`}
-              />
-            </div>
-          )}
-          {editor && e.status !== "archived" && <ExperimentEditor t={t} e={e} />}
-          <h3>Results</h3>
-          {results[i]}
-        </section>
+        <ExperimentCard key={e.id} t={t} e={e} editor={editor} results={results[i]} />
       ))}
       {editor && (
         <section class="card">

@@ -21,6 +21,8 @@ function utcTime(v: string | undefined): Date | undefined {
   return Number.isFinite(t) ? new Date(t) : undefined;
 }
 
+// Long: one page's markup: the GET filter form (path, status class, cache state, from/to) and the
+// paged log table; reading the filter from the query at its top (a dozen lines) is its only logic.
 export const logsPage: TenantAreaPage = async (t) => {
   const q = t.c.req.query();
   const cls = CLASSES.find((c) => c === q.status);

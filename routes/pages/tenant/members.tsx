@@ -77,6 +77,8 @@ function InvitesSection(
   );
 }
 
+// Long: one page's markup: the members table, where each row shows the role select and the remove
+// button or the reason SPEC's 403 rules refuse them; the invites are InvitesSection.
 export const membersPage: TenantAreaPage = async (t) => {
   const admin = t.can("admin");
   const [members, invites] = await Promise.all([

@@ -13,7 +13,11 @@ type Tenant = Parameters<TenantAreaPage>[0];
 /** A created or regenerated webhook's URL, shown once. */
 const REVEAL = { key: "url", label: "Webhook URL" };
 
-/** One webhook: its state, its admin actions and its last events. */
+/**
+ * One webhook: its state, its admin actions and its last events.
+ * Long: one card's markup: the hook's state, its admin actions (disable or enable, asset purge
+ * switch, regenerate, delete, each its own confirmed form) and its last 10 events as a table.
+ */
 function WebhookCard(
   { t, h, events, admin }: {
     t: Tenant;
