@@ -47,5 +47,9 @@ export type CachelyFetch = typeof fetch & {
     /** Rewrites provider asset URLs in a text (JSON, HTML) to clean tenant URLs. */
     rewriteAssets(text: string): string;
 };
-/** Creates the fetch wrapper. Every option is checked here (an Error names the bad one). */
+/**
+ * Creates the fetch wrapper. Every option is checked here (an Error names the bad one).
+ * Long: about 35 lines of option checks, then the returned fetch is a closure over the checked
+ * values (proxied and the fetch itself are its inner functions).
+ */
 export declare function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch;
