@@ -57,9 +57,9 @@ const CREDENTIAL_PARAMS = ["access_token", "token"];
 
 /**
  * Creates the fetch wrapper. Every option is checked here (an Error names the bad one).
- * Long: about 35 lines of option checks, then the returned fetch is a closure over the checked
- * values (proxied and the fetch itself are its inner functions).
  */
+// Long: about 35 lines of option checks, then the returned fetch is a closure over the checked
+// values (proxied and the fetch itself are its inner functions).
 export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");

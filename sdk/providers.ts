@@ -347,9 +347,9 @@ const lit = escapePathLiteral;
 /**
  * The provider URL forms of a config and the clean prefix each becomes. Empty
  * when the kind has no identifier yet (then nothing is rewritten this way).
- * Long: one switch over the provider kinds, one short case (under 15 lines) per CMS's asset hosts;
- * it is a table, read by kind.
  */
+// Long: one switch over the provider kinds, one short case (under 15 lines) per CMS's asset hosts;
+// it is a table, read by kind.
 export function providerSources(
   cfg: ProviderConfig,
   env: ProviderEnv = {},

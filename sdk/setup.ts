@@ -128,11 +128,11 @@ function parse(argv: string[]) {
 
 /**
  * Runs `setup` or `init`; returns the exit code.
- * Long: the command-line flow read top to bottom as the user meets it (parse, provider, tenant
- * target, config, the file actions, --dry-run, --json, the printed next steps); its pieces are
- * already helpers (detectProject, helperCode, nuxtPrismicClient, setupChanges) and what remains is
- * the order and the one try that turns any error into exit code 2 or 1.
  */
+// Long: the command-line flow read top to bottom as the user meets it (parse, provider, tenant
+// target, config, the file actions, --dry-run, --json, the printed next steps); its pieces are
+// already helpers (detectProject, helperCode, nuxtPrismicClient, setupChanges) and what remains is
+// the order and the one try that turns any error into exit code 2 or 1.
 export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string): Promise<number> {
   let parsed;
   try {

@@ -108,10 +108,10 @@ export type Tracker = {
 
 /**
  * Creates a tracker; reads any stored assignments and ids at once (never throws).
- * Long: a closure over one tracker's state (stored assignments, visitor and session ids, storages,
- * fetch); captureFromResponse, resolve, post and track are its inner functions, each under 35
- * lines, and the returned object reaches them all.
  */
+// Long: a closure over one tracker's state (stored assignments, visitor and session ids, storages,
+// fetch); captureFromResponse, resolve, post and track are its inner functions, each under 35
+// lines, and the returned object reaches them all.
 export function createTracker(options: TrackerOptions): Tracker {
   const session = options.sessionStorage === undefined
     ? defaultStorage("sessionStorage")

@@ -49,7 +49,5 @@ export type CachelyFetch = typeof fetch & {
 };
 /**
  * Creates the fetch wrapper. Every option is checked here (an Error names the bad one).
- * Long: about 35 lines of option checks, then the returned fetch is a closure over the checked
- * values (proxied and the fetch itself are its inner functions).
  */
 export declare function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch;

@@ -72,9 +72,6 @@ export type Tracker = {
 };
 /**
  * Creates a tracker; reads any stored assignments and ids at once (never throws).
- * Long: a closure over one tracker's state (stored assignments, visitor and session ids, storages,
- * fetch); captureFromResponse, resolve, post and track are its inner functions, each under 35
- * lines, and the returned object reaches them all.
  */
 export declare function createTracker(options: TrackerOptions): Tracker;
 /**
