@@ -56,6 +56,30 @@ export function toPipelineRule(r: AiRuleSnapshot): PipelineRule {
 
 const kebab = (code: string) => code.replaceAll("_", "-");
 
+/**
+ * What a finished pipeline run sends: the transformed document when every field or some were
+ * transformed (applied, partial), else the original (`pass`) with the reason.
+ */
+function runtimeOutcome(
+  res: Extract<PipelineResult, { kind: "done" }>,
+  pass: (reason: string) => RuntimeResult,
+): RuntimeResult {
+  const { stats } = res;
+  const errorCode = res.modelError ?? (res.fieldErrors[0]?.error ?? null);
+  if (stats.fieldsAttempted === 0) return { ...pass("no-fields"), stats };
+  if (stats.fieldsFailed === 0 || stats.fieldsTransformed > 0) {
+    return {
+      body: JSON.stringify(res.doc),
+      outcome: stats.fieldsFailed === 0 ? "applied" : "partial",
+      skipReason: null,
+      errorCode,
+      stats,
+    };
+  }
+  // Every field failed: the original goes out, logged as passthrough (SPEC runtime behaviour).
+  return { ...pass(kebab(errorCode ?? "model_error")), errorCode, stats };
+}
+
 export class AiEngine {
   readonly model: ModelClient | null;
   readonly cache = new ValueCache();
@@ -178,10 +202,6 @@ export class AiEngine {
     return p;
   }
 
-  // Long: the runtime transform's pass/skip ladder in SPEC order (no rule, no match, not JSON, no
-  // model, cap reached, decisions unavailable, then the pipeline and its
-  // applied/partial/passthrough outcome); every rung is logged through #log with the same base, and
-  // each early return is one line.
   async #runtime(input: RuntimeInput): Promise<RuntimeResult> {
     const started = performance.now();
     const { ai, profile, apiPath, body, tenantId } = input;
@@ -240,31 +260,7 @@ export class AiEngine {
       if (res.kind === "limit") {
         return this.#log(base, { ...pass("field-limit"), stats: res.stats }, rules.length, res);
       }
-      const { stats } = res;
-      const errorCode = res.modelError ?? (res.fieldErrors[0]?.error ?? null);
-      let out: RuntimeResult;
-      if (stats.fieldsAttempted === 0) out = { ...pass("no-fields"), stats };
-      else if (stats.fieldsFailed === 0) {
-        out = {
-          body: JSON.stringify(res.doc),
-          outcome: "applied",
-          skipReason: null,
-          errorCode,
-          stats,
-        };
-      } else if (stats.fieldsTransformed > 0) {
-        out = {
-          body: JSON.stringify(res.doc),
-          outcome: "partial",
-          skipReason: null,
-          errorCode,
-          stats,
-        };
-      } else {
-        // Every field failed: the original goes out, logged as passthrough (SPEC runtime behaviour).
-        out = { ...pass(kebab(errorCode ?? "model_error")), errorCode, stats };
-      }
-      return this.#log(base, out, rules.length, res);
+      return this.#log(base, runtimeOutcome(res, pass), rules.length, res);
     } catch (e) {
       this.s.log.error("ai runtime failed", { error: e instanceof Error ? e.message : String(e) });
       return this.#log(
