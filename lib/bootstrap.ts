@@ -92,6 +92,10 @@ function followChanges(config: Config, services: Services, edge: Edge) {
   });
 }
 
+// Long: the composition root in start order: database and KV opened together, services, usage
+// aggregator, edge, reconcile, the background loops, then close() undoing them in reverse; each
+// step takes the objects of the ones before, and seeing the whole wiring in one place is the point
+// (docs/architecture.md).
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
   let kvReopened = () => {};
   const startLog = opts.log ?? createLogger(config.logLevel);

@@ -350,6 +350,9 @@ export async function loadCheckedConfig(env: Record<string, string | undefined>)
 /**
  * Parses an environment map into a Config. Throws ConfigError naming each bad variable.
  * The cookie-site check is loadCheckedConfig's.
+ * Long: one environment schema turned into the one Config object, a property per setting (most one
+ * line, a few with the reason for their default); a table read by setting name, and splitting it
+ * would only scatter the defaults.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(

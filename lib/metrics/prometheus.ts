@@ -40,6 +40,10 @@ function histogram(out: string[], name: string, help: string, h: Histogram): voi
   out.push(`${name}_bucket{le="+Inf"} ${cum}`, `${name}_sum ${h.sum}`, `${name}_count ${cum}`);
 }
 
+// Long: the /metrics exposition, one block per metric family (per-tenant requests, origin requests
+// and bytes, two histograms, edge cache, snapshot age, projector, KV and database errors, usage
+// flush); each block is its HELP and TYPE lines and samples, read top to bottom against what a
+// scrape shows.
 export async function metricsText(s: Services): Promise<string> {
   const out: string[] = [];
   const counters = s.requestCounters;

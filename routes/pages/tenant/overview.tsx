@@ -10,6 +10,9 @@ import { VERSION as SDK_VERSION } from "../../../sdk/mod.ts";
 import { billingOwner } from "../../../lib/billing/owners.ts";
 import { accountPlan } from "../../../lib/billing/account.ts";
 
+// Long: one page's markup: the figure cards, next steps, where the tenant runs (hosts, origins),
+// the SDK snippet and the implementation checks; its only logic is choosing the next steps the plan
+// allows, at the top, and the figures come ready from lib/dashboard/overview.ts.
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
   const { thisMonth, lastMonth } = o;

@@ -78,6 +78,9 @@ function quantileText(q: Latency["edge"]): string {
   return `${all.map((v) => formatMs(v).slice(0, -3)).join(" · ")} ms`;
 }
 
+// Long: one page's markup: month navigation, the day/hour chart toggle, the day or hour charts, the
+// figure cards, status codes and top paths, and the AI token chart; the figures come ready from
+// lib/usage, and the chart blocks share the page's labels and period.
 export const usagePage: TenantAreaPage = async (t) => {
   const now = currentPeriod(t.s.clock.now());
   const asked = t.c.req.query("period") ?? "";
