@@ -213,7 +213,7 @@ function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | nu
 
 /**
  * A fresh in-memory hit for `/~api<apiPath>`, synchronously, or null when the request
- * needs anything else (edge/mod.ts answers hits without a promise).
+ * needs anything else (edge/requests.ts answers hits without a promise).
  */
 export function apiHit(ec: EdgeContext, rc: RequestContext, apiPath: string): ApiOutcome | null {
   const method = rc.method;

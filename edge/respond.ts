@@ -11,7 +11,7 @@ import { hitTemplates } from "./cache/hit_templates.ts";
 import { originFreshness, upstreamAgeMs } from "./cache/freshness.ts";
 import { type CachingRules, FIXED_RULES } from "./caching.ts";
 
-/** What a handler hands back to edge/mod.ts for usage accounting. */
+/** What a handler hands back to edge/requests.ts for usage accounting. */
 export type Outcome = {
   res: Response;
   cache: CacheOutcome | null;

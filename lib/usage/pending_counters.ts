@@ -30,7 +30,7 @@ function count(b: HourBucket, r: UsageRecord): void {
     // a refused bot costs the tenant nothing: counted apart, not as a request or bandwidth
     b.blocked++;
   } else if (!r.background) {
-    // (a background refresh, edge/mod.ts recordBackground, adds its origin request only)
+    // (a background refresh, edge/usage_record.ts recordBackground, adds its origin request only)
     b.requests++;
     b.bytes += byteCount(r.bytes);
     if (r.cache === "HIT") b.hits++;
