@@ -13,10 +13,50 @@ type Tenant = Parameters<TenantAreaPage>[0];
 /** A created or regenerated webhook's URL, shown once. */
 const REVEAL = { key: "url", label: "Webhook URL" };
 
+/** A webhook's last deliveries. */
+function WebhookEvents(
+  { id, events }: { id: number; events: ReturnType<typeof eventView>[] },
+) {
+  if (events.length === 0) return <p class="muted">No deliveries yet.</p>;
+  return (
+    <TableWrap label={`Events of webhook ${id}`}>
+      <thead>
+        <tr>
+          <th>Received</th>
+          <th>Event</th>
+          <th>Status</th>
+          <th>API version</th>
+          <th class="num">ms</th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((e) => (
+          <tr key={e.id}>
+            <td>
+              <Time at={e.receivedAt} />
+            </td>
+            <td>{e.eventType ?? "—"}</td>
+            <td>
+              <Badge
+                tone={e.status === "failed" ? "error" : e.status === "synced" ? "ok" : "warn"}
+              >
+                {e.status}
+              </Badge>
+              {e.message ? ` ${e.message}` : ""}
+            </td>
+            <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
+            <td class="num">{e.durationMs ?? "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableWrap>
+  );
+}
+
 /**
  * One webhook: its state, its admin actions and its last events.
- * Long: one card's markup: the hook's state, its admin actions (disable or enable, asset purge
- * switch, regenerate, delete, each its own confirmed form) and its last 10 events as a table.
+ * Long: one card's markup: the hook's state and its admin actions (disable or enable, the asset
+ * purge switch, regenerate, delete), each its own form; the events are WebhookEvents.
  */
 function WebhookCard(
   { t, h, events, admin }: {
@@ -95,41 +135,7 @@ function WebhookCard(
         </div>
       )}
       <h3>Recent events</h3>
-      {events.length === 0
-        ? <p class="muted">No deliveries yet.</p>
-        : (
-          <TableWrap label={`Events of webhook ${h.id}`}>
-            <thead>
-              <tr>
-                <th>Received</th>
-                <th>Event</th>
-                <th>Status</th>
-                <th>API version</th>
-                <th class="num">ms</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time at={e.receivedAt} />
-                  </td>
-                  <td>{e.eventType ?? "—"}</td>
-                  <td>
-                    <Badge
-                      tone={e.status === "failed" ? "error" : e.status === "synced" ? "ok" : "warn"}
-                    >
-                      {e.status}
-                    </Badge>
-                    {e.message ? ` ${e.message}` : ""}
-                  </td>
-                  <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
-                  <td class="num">{e.durationMs ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </TableWrap>
-        )}
+      <WebhookEvents id={h.id} events={events} />
     </section>
   );
 }
