@@ -1,0 +1,150 @@
+/**
+ * Long units (issue 27 item 5, docs/contributing.md "Long functions"): no function of the app
+ * over MAX_LINES lines without a comment saying why it is long.
+ *
+ * Every non-test .ts/.tsx file under the app's roots is parsed with the TypeScript compiler API;
+ * each function (declaration, method, arrow, function expression, constructor, accessor) longer
+ * than MAX_LINES lines needs a leading comment (JSDoc or //) on the statement, property or class
+ * member that holds it, and that comment must contain `Long:` followed by the reason. A function
+ * nested in a long function whose comment says `Long:` is covered by it (the reason of the whole
+ * covers its body, e.g. a route table's closure).
+ */
+import ts from "typescript";
+import { assert, assertEquals } from "./assert.ts";
+
+const MAX_LINES = 80;
+const ROOT = new URL("../", import.meta.url);
+const ROOTS = [
+  "lib",
+  "edge",
+  "routes",
+  "components",
+  "islands",
+  "sdk",
+  "app.ts",
+  "main.ts",
+  "cli.ts",
+];
+/** What the leading comment must contain: the word and a reason after it. */
+const WHY = /\bLong:\s*\S/;
+
+async function sourceFiles(): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (p: string): Promise<void> => {
+    const st = await Deno.stat(new URL(p, ROOT));
+    if (st.isFile) {
+      if (/\.tsx?$/.test(p) && !/_test\.tsx?$/.test(p) && !p.endsWith(".d.ts")) out.push(p);
+      return;
+    }
+    for await (const e of Deno.readDir(new URL(p, ROOT))) {
+      if (e.name === "node_modules" || e.name === "dist") continue;
+      await walk(`${p}/${e.name}`);
+    }
+  };
+  for (const r of ROOTS) await walk(r);
+  return out.sort();
+}
+
+type FunctionNode =
+  | ts.FunctionDeclaration
+  | ts.MethodDeclaration
+  | ts.ArrowFunction
+  | ts.FunctionExpression
+  | ts.ConstructorDeclaration
+  | ts.GetAccessorDeclaration
+  | ts.SetAccessorDeclaration;
+
+function isFunction(n: ts.Node): n is FunctionNode {
+  return ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) ||
+    ts.isFunctionExpression(n) || ts.isConstructorDeclaration(n) ||
+    ts.isGetAccessorDeclaration(n) ||
+    ts.isSetAccessorDeclaration(n);
+}
+
+/** The statement, property or class member that holds `n` (where its comment is written). */
+function holder(n: ts.Node): ts.Node {
+  let h = n;
+  while (
+    h.parent && !ts.isSourceFile(h.parent) && !ts.isClassLike(h.parent) && !ts.isBlock(h.parent) &&
+    !ts.isModuleBlock(h.parent) && !ts.isArrayLiteralExpression(h.parent) &&
+    !ts.isObjectLiteralExpression(h.parent) && !ts.isCaseClause(h.parent) &&
+    !ts.isDefaultClause(h.parent)
+  ) h = h.parent;
+  return h;
+}
+
+function name(n: FunctionNode): string {
+  if (n.name) return n.name.getText();
+  if (ts.isConstructorDeclaration(n)) return "constructor";
+  const p = n.parent;
+  if (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) {
+    return p.name.getText();
+  }
+  return "(anonymous)";
+}
+
+/** Long functions of one file without a `Long:` comment, as `path:line name (N lines)`. */
+export function unexplained(path: string, text: string): string[] {
+  const sf = ts.createSourceFile(
+    path,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
+  const out: string[] = [];
+  const visit = (n: ts.Node, covered: boolean): void => {
+    let inner = covered;
+    if (isFunction(n)) {
+      const first = sf.getLineAndCharacterOfPosition(n.getStart()).line;
+      const last = sf.getLineAndCharacterOfPosition(n.getEnd()).line;
+      const lines = last - first + 1;
+      if (lines > MAX_LINES) {
+        const h = holder(n);
+        const comments = ts.getLeadingCommentRanges(text, h.getFullStart()) ?? [];
+        const explained = comments.some((c) => WHY.test(text.slice(c.pos, c.end)));
+        if (explained) inner = true;
+        else if (!covered) out.push(`${path}:${first + 1} ${name(n)} (${lines} lines)`);
+      }
+    }
+    ts.forEachChild(n, (c) => visit(c, inner));
+  };
+  visit(sf, false);
+  return out;
+}
+
+Deno.test("the checker finds a long function and accepts its Long: comment", () => {
+  const body = Array.from({ length: MAX_LINES }, (_, i) => `  const a${i} = ${i};`).join("\n");
+  const fn = `function big() {\n${body}\n}\n`;
+  assertEquals(unexplained("x.ts", fn), ["x.ts:1 big (82 lines)"]);
+  assertEquals(
+    unexplained("x.ts", `/** Builds things. */\n${fn}`).length,
+    1,
+    "a comment without Long: is not enough",
+  );
+  assertEquals(unexplained("x.ts", `// Long: one table of rules, read top to bottom.\n${fn}`), []);
+  assertEquals(unexplained("x.ts", `/**\n * Does it.\n * Long: one table.\n */\nexport ${fn}`), []);
+  const items = Array.from({ length: MAX_LINES }, (_, i) => `  ${i},`).join("\n");
+  const arrow = `export const routes = () => [\n${items}\n];\n`;
+  assertEquals(unexplained("x.ts", arrow).length, 1);
+  const method =
+    `class A {\n  /** Long: a state machine in one switch. */\n  run() {\n${body}\n  }\n}\n`;
+  assertEquals(unexplained("x.ts", method), []);
+  const nested =
+    `// Long: a route table.\nexport function r() {\n  app.get("/", () => {\n${body}\n  });\n}\n`;
+  assertEquals(unexplained("x.ts", nested), [], "covered by the enclosing function's reason");
+  assertEquals(unexplained("x.tsx", `function small() { return <p>hi</p>; }\n`), []);
+});
+
+Deno.test(`no function over ${MAX_LINES} lines without a comment saying why (Long:)`, async () => {
+  const files = await sourceFiles();
+  assert(files.length > 100, `only ${files.length} files found`);
+  const found: string[] = [];
+  for (const f of files) found.push(...unexplained(f, await Deno.readTextFile(new URL(f, ROOT))));
+  assertEquals(
+    found,
+    [],
+    `split these along their seams, or say why they are long in a comment containing "Long:" ` +
+      `(docs/contributing.md "Long functions"):\n${found.join("\n")}`,
+  );
+});
