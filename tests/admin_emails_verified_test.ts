@@ -23,8 +23,6 @@ Deno.test("ADMIN_EMAILS needs a verified address unless the server listens on lo
 
 Deno.test({
   name: "an unverified ADMIN_EMAILS sign-up is refused the admin API until it verifies",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: async () => {
     for (const backend of BACKENDS) {
       const mail = startFakeMail();
@@ -69,8 +67,6 @@ Deno.test({
 
 Deno.test({
   name: "the verification banner says a link was mailed only when the server can send mail",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: async () => {
     const backend = BACKENDS[0];
     const mail = startFakeMail();

@@ -1,6 +1,6 @@
 // deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 /** Shared fixtures of the AI transform tests: an app wired to a fresh fake OpenAI server. */
-import { BACKENDS, type Client, createTestApp, type TestApp } from "./harness.ts";
+import { BACKENDS, type Client, createTestApp, type Sanitizers, type TestApp } from "./harness.ts";
 import { type FakeHandler, startFakeOpenAI } from "./fakes/openai.ts";
 import { readSnapshot } from "../lib/kv/snapshot.ts";
 import { aiEngineFor } from "../lib/ai/engine.ts";
@@ -12,13 +12,14 @@ export type Fake = ReturnType<typeof startFakeOpenAI>;
 export function aiTest(
   name: string,
   fn: (app: TestApp, fake: Fake) => Promise<void>,
-  opts: { env?: Record<string, string>; handler?: FakeHandler; noModel?: boolean } = {},
+  opts: { env?: Record<string, string>; handler?: FakeHandler; noModel?: boolean } & Sanitizers =
+    {},
 ): void {
   for (const backend of BACKENDS) {
     Deno.test({
       name: `${name} [${backend}]`,
-      sanitizeResources: false,
-      sanitizeOps: false,
+      sanitizeOps: opts.sanitizeOps,
+      sanitizeResources: opts.sanitizeResources,
       async fn() {
         const fake = startFakeOpenAI(opts.handler);
         const env = opts.noModel ? { ...opts.env } : fake.env(opts.env);

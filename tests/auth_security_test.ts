@@ -54,8 +54,6 @@ async function signUpWithMail(app: TestApp, mail: Mail, email: string) {
 
 Deno.test({
   name: "pre-hijack: a squatted unverified account is taken over for the provider-verified owner",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, fake) => {
       // A bystander with a tenant of their own: nothing below may touch them.
@@ -104,8 +102,6 @@ Deno.test({
 
 Deno.test({
   name: "pre-hijack: a verified account is linked as before, its password and tokens kept",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, fake, mail) => {
       const { client: owner, token } = await signUpWithMail(app, mail, "grace@example.com");
@@ -130,8 +126,6 @@ Deno.test({
 
 Deno.test({
   name: "pre-hijack: an unverified provider email neither links nor takes over",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, fake) => {
       const squatter = await signUp(app, "victim@example.com");
@@ -146,8 +140,6 @@ Deno.test({
 
 Deno.test({
   name: "email verification: the mailed token verifies once; wrong, reused, expired ones are 400",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, _fake, mail) => {
       const { client, token } = await signUpWithMail(app, mail, "new@example.com");
@@ -216,8 +208,6 @@ Deno.test({
 Deno.test({
   name:
     "email verification: resend needs a session, replaces the token, is throttled, 409 when done",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, _fake, mail) => {
       const { client, token: first } = await signUpWithMail(app, mail, "slow@example.com");
@@ -262,8 +252,6 @@ Deno.test({
 
 Deno.test({
   name: "a mailed password reset proves the address: verified, and the squatter's tokens revoked",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, _fake, mail) => {
       const squatter = await signUp(app, "owner@example.com");
@@ -295,8 +283,6 @@ Deno.test({
 
 Deno.test({
   name: "accepting an invite does not verify: the inviter saw the token, so it proves nothing",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app) => {
       // The attacker invites the address they squat and accepts with the squatting account.
@@ -316,8 +302,6 @@ Deno.test({
 
 Deno.test({
   name: "OAuth takeover: the members and invites the squatter added are shown, then removed",
-  sanitizeResources: false,
-  sanitizeOps: false,
   fn: () =>
     withWorld(async (app, fake) => {
       const squatter = await signUp(app, "victim@example.com");

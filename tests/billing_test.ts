@@ -324,10 +324,8 @@ dbTest("webhook: 400 on invalid signature or payload, never 500", async (app) =>
 
 // ---- signature known-answer cases (tests/fixtures/corpora/webhook-vectors.json "stripe") ----
 
-// Sanitizers off: pure functions, but the dbTests before it leave PGlite's Postgres interval
-// timer (setitimer through node:timers), which may fire during this test; Deno 2.5 reports that.
 Deno.test(
-  { name: "stripe signature vectors", sanitizeOps: false, sanitizeResources: false },
+  { name: "stripe signature vectors" },
   async (t) => {
     const now = Date.UTC(2026, 0, 1);
     const ts = Math.floor(now / 1000);

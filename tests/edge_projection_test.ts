@@ -57,8 +57,6 @@ function flakyTest(
   for (const backend of BACKENDS) {
     Deno.test({
       name: `${name} [${backend}]`,
-      sanitizeResources: false,
-      sanitizeOps: false,
       async fn() {
         const flaky = flakyKv(await Deno.openKv(":memory:"));
         const app = await createTestApp(backend, { kv: flaky.kv, env });

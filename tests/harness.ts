@@ -65,7 +65,7 @@ function migratedPgliteDump(): Promise<Blob> {
     try {
       return new Blob([await Deno.readFile(file)]);
     } catch { /* not built yet */ }
-    const h = await openDb({});
+    const h = await openDb({ intervalTimer: false });
     const dump = await (h as unknown as { dump(): Promise<Blob> }).dump();
     await h.close();
     // Test modules run as workers of one process, so the temp name must be unique
@@ -86,66 +86,106 @@ function migratedPgliteDump(): Promise<Blob> {
 
 /**
  * A fresh, migrated database of its own (PostgreSQL: created now, dropped on close).
- * `keep` is for the pool: the database is named after this process and dropped by a
- * later run once the process is gone.
+ * PGlite is opened without its interval timer (lib/db/client.ts pgliteWithoutTimer): a
+ * pooled database outlives its test, and no timer of it may fire in a later one.
  */
-export async function openTestDb(
-  backend: Backend,
-  opts: { keep?: boolean } = {},
-): Promise<DbHandle> {
+export async function openTestDb(backend: Backend): Promise<DbHandle> {
   if (backend === "pglite") {
-    return await openDb({ loadDataDir: await migratedPgliteDump() }, false);
+    return await openDb({ loadDataDir: await migratedPgliteDump(), intervalTimer: false }, false);
   }
-  const base = Deno.env.get("TEST_DATABASE_URL")!;
-  const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
-  const name = opts.keep ? `cachely_p_${Deno.pid}_${suffix}` : `cachely_t_${suffix}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = await openDb({ url: url.toString(), maxConnections: 4 });
-  if (opts.keep) return handle;
+  const { url, name } = await createPostgresDb(false);
+  const handle = await openDb({ url, maxConnections: 4 });
   return {
     ...handle,
     async close() {
       await handle.close();
-      const a = postgres(base, { max: 1, onnotice: () => {} });
+      const a = postgres(Deno.env.get("TEST_DATABASE_URL")!, { max: 1, onnotice: () => {} });
       await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
     },
   };
 }
 
-const pools: Record<Backend, DbHandle[]> = { pglite: [], postgres: [] };
+/**
+ * Creates an empty PostgreSQL database on TEST_DATABASE_URL. `keep` is for the pool: the
+ * database is named after this process and dropped by a later run once the process is gone.
+ */
+async function createPostgresDb(keep: boolean): Promise<{ url: string; name: string }> {
+  const base = Deno.env.get("TEST_DATABASE_URL")!;
+  const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+  const name = keep ? `cachely_p_${Deno.pid}_${suffix}` : `cachely_t_${suffix}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), name };
+}
+
+/**
+ * The process's migrated databases between tests: PGlite handles (in memory, so kept open)
+ * and PostgreSQL URLs. A PostgreSQL database is kept but not its connections: their sockets
+ * and postgres.js's idle timers would outlive the test (the sanitizers are on).
+ */
+const pglitePool: DbHandle[] = [];
+const postgresPool: string[] = [];
 let staleDropped: Promise<void> | undefined;
 
 /** A migrated, empty database from the process's pool; close() gives it back. */
 async function acquirePooledDb(backend: Backend): Promise<DbHandle> {
-  if (backend === "postgres") staleDropped ??= dropDatabasesOfDeadProcesses();
-  await staleDropped;
-  let handle = pools[backend].pop();
-  if (handle) {
-    try {
-      await emptyAllTables(handle);
-    } catch {
-      await handle.close().catch(() => {});
-      handle = undefined;
-    }
-  }
-  handle ??= await openTestDb(backend, { keep: true });
-  const inner = handle;
+  return backend === "pglite" ? await acquirePglite() : await acquirePostgres();
+}
+
+async function acquirePglite(): Promise<DbHandle> {
+  let handle = pglitePool.pop();
+  if (handle) handle = await emptied(handle);
+  const inner = handle ?? await openTestDb("pglite");
   let released = false;
   return {
     ...inner,
     close() {
       if (!released) {
         released = true;
-        pools[backend].push(inner);
+        pglitePool.push(inner);
       }
       return Promise.resolve();
     },
   };
+}
+
+async function acquirePostgres(): Promise<DbHandle> {
+  staleDropped ??= dropDatabasesOfDeadProcesses();
+  await staleDropped;
+  let url = postgresPool.pop();
+  let handle: DbHandle | undefined;
+  if (url) handle = await emptied(await openDb({ url, maxConnections: 4 }, false));
+  if (!handle) {
+    url = (await createPostgresDb(true)).url;
+    handle = await openDb({ url, maxConnections: 4 });
+  }
+  const inner = handle;
+  const kept = url!;
+  let released = false;
+  return {
+    ...inner,
+    async close() {
+      if (released) return;
+      released = true;
+      await inner.close();
+      postgresPool.push(kept);
+    },
+  };
+}
+
+/** The database with every table emptied, or undefined (closed) when that failed. */
+async function emptied(h: DbHandle): Promise<DbHandle | undefined> {
+  try {
+    await emptyAllTables(h);
+    return h;
+  } catch {
+    await h.close().catch(() => {});
+    return undefined;
+  }
 }
 
 async function emptyAllTables(h: DbHandle): Promise<void> {
@@ -204,20 +244,27 @@ export async function createTestApp(backend: Backend, opts: TestAppOptions = {})
   return { ...app, clock, backend };
 }
 
+/**
+ * Sanitizer settings of a test whose leaks cannot be fixed where they arise: give them with a
+ * comment saying why. The default is Deno's: both on.
+ */
+export type Sanitizers = { sanitizeOps?: boolean; sanitizeResources?: boolean };
+
 /** Registers `fn` once per backend, with a fresh app that is closed afterwards. */
 export function dbTest(
   name: string,
   fn: (app: TestApp) => Promise<void>,
-  opts: TestAppOptions & { ignore?: boolean } = {},
+  opts: TestAppOptions & Sanitizers & { ignore?: boolean } = {},
 ): void {
+  const { sanitizeOps, sanitizeResources, ignore, ...appOpts } = opts;
   for (const backend of BACKENDS) {
     Deno.test({
       name: `${name} [${backend}]`,
-      ignore: opts.ignore,
-      sanitizeResources: false,
-      sanitizeOps: false,
+      ignore,
+      sanitizeOps,
+      sanitizeResources,
       async fn() {
-        const app = await createTestApp(backend, opts);
+        const app = await createTestApp(backend, appOpts);
         try {
           await fn(app);
         } finally {

@@ -37,13 +37,8 @@ async function signIn(client: Client, provider = "github", next = "/account/prof
   return await client.get(await authorize(client, provider, next));
 }
 
-/**
- * Sanitizers off: PGlite arms a Postgres interval timer (setitimer through node:timers) while a
- * query runs and may leave it pending across a test's end; Deno 2.5 reports that timer as a leak
- * (2.9 does not), and these tests share one PGlite per app, so it can't be awaited away.
- */
 function oauthTest(name: string, fn: () => Promise<void>) {
-  Deno.test({ name, fn, sanitizeOps: false, sanitizeResources: false });
+  Deno.test({ name, fn });
 }
 
 oauthTest(

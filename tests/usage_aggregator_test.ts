@@ -190,8 +190,6 @@ dbTest(
 for (const backend of BACKENDS) {
   Deno.test({
     name: `App.close() flushes pending usage before the database closes [${backend}]`,
-    sanitizeOps: false,
-    sanitizeResources: false,
     async fn() {
       const app = await createTestApp(backend);
       const id = await tenantId(app);

@@ -31,7 +31,15 @@ export type OpenDbOptions =
     /** Connect deadline, and the deadline of every statement (0: none, lib/db/deadline.ts). */
     requestTimeoutMs?: number;
   }
-  | { dataDir?: string; loadDataDir?: Blob };
+  | {
+    dataDir?: string;
+    loadDataDir?: Blob;
+    /**
+     * False: PostgreSQL's interval timer is never armed (tests, see pgliteWithoutTimer).
+     * Default true.
+     */
+    intervalTimer?: boolean;
+  };
 
 export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
   const handle = "url" in opts
@@ -90,7 +98,9 @@ const PGLITE_MEMORY_SETTINGS = [
   "temp_buffers=2MB",
 ];
 
-async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<DbHandle> {
+async function openPglite(
+  opts: { dataDir?: string; loadDataDir?: Blob; intervalTimer?: boolean },
+): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   if (opts.dataDir) await Deno.mkdir(opts.dataDir, { recursive: true });
@@ -98,6 +108,7 @@ async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promi
     dataDir: opts.dataDir,
     loadDataDir: opts.loadDataDir,
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS],
+    ...(opts.intervalTimer === false ? { extensions: { noTimer: pgliteWithoutTimer } } : {}),
   });
   await client.waitReady;
   return {
@@ -115,3 +126,40 @@ async function openPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promi
     ...({ dump: () => client.dumpDataDir("none") } as Record<string, unknown>),
   };
 }
+
+/**
+ * PostgreSQL's setitimer, as Emscripten builds it, is a JavaScript setTimeout. A statement runs
+ * synchronously inside WebAssembly, so that timer can never interrupt one (statement_timeout
+ * cannot fire in PGlite); what it does arm is the idle statistics flush (PGSTAT_IDLE_INTERVAL,
+ * 10 s after a statement that left statistics pending), and PostgreSQL leaves it running when
+ * that timeout is disabled. A test database that lives across tests (tests/harness.ts keeps a
+ * pool) would leave that timer to fire in a later test, which the test sanitizers rightly
+ * report (Deno 2.5 does). This PGlite extension replaces the timer with one never armed;
+ * pending statistics then wait for the next statement instead of an idle flush.
+ */
+const pgliteWithoutTimer = {
+  name: "without-interval-timer",
+  setup: (_pg: unknown, emscriptenOpts: EmscriptenOpts) => {
+    const instantiate = emscriptenOpts.instantiateWasm;
+    if (!instantiate) throw new Error("PGlite: no instantiateWasm to wrap");
+    return Promise.resolve({
+      emscriptenOpts: {
+        ...emscriptenOpts,
+        instantiateWasm: (imports: WasmImports, done: unknown) => {
+          // A renamed import would bring the timer back unnoticed: fail instead.
+          if (typeof imports.env?._setitimer_js !== "function") {
+            throw new Error("PGlite: no _setitimer_js import to replace");
+          }
+          imports.env._setitimer_js = () => 0;
+          return instantiate(imports, done);
+        },
+      },
+    });
+  },
+};
+
+type WasmImports = { env?: Record<string, unknown> };
+type EmscriptenOpts = {
+  instantiateWasm?: (imports: WasmImports, done: unknown) => unknown;
+  [k: string]: unknown;
+};
