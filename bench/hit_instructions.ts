@@ -2,13 +2,14 @@
  * In-process cache hits for instruction counting under valgrind (perf is not available on
  * the shared machine; callgrind counts are deterministic where wall clock is not):
  *
- *   valgrind --tool=callgrind --smc-check=all-non-file --dump-before=getloadavg \
+ *   valgrind --tool=callgrind --smc-check=all-non-file --dump-before=getifaddrs \
  *     deno run -A bench/hit_instructions.ts [hits]
  *
  * Two tenants (CDN offload off and on), each with a cached asset and a cached API
  * response; every (kind, tenant) pair is warmed up with 2,000 hits so V8 has optimised
  * the path, then measured in its own phase of `hits` hits (default 10,000) served through
- * `edge.handle`. `Deno.loadavg()` (libc getloadavg, called by nothing else) marks the
+ * `edge.handle`. `Deno.networkInterfaces()` (libc getifaddrs, called by nothing else; Deno 2.9
+ * reads /proc/loadavg itself, so `Deno.loadavg()` no longer reaches libc) marks the
  * phase boundaries, so callgrind writes one dump per phase: startup and warm-up in
  * `.1`, then asset/off, api/off, asset/on, api/on in `.2`–`.5`. Divide a phase's
  * instructions by `hits`. No sockets: the edge's JavaScript only, not Deno's HTTP server.
@@ -43,11 +44,11 @@ for (const [label, fx, path] of phases) {
   console.log(`${label}: cdn-cache-control ${r.headers.get("cdn-cache-control")}`);
 }
 for (const [label, fx, path] of phases) {
-  Deno.loadavg(); // phase boundary (callgrind --dump-before=getloadavg)
+  Deno.networkInterfaces(); // phase boundary (callgrind --dump-before=getifaddrs)
   const t0 = performance.now();
   for (let i = 0; i < hits; i++) await hit(fx, path);
   // wall clock, for a run outside valgrind (noisy on a shared machine)
   console.log(`${label}: ${((performance.now() - t0) * 1000 / hits).toFixed(2)} µs per hit`);
 }
-Deno.loadavg();
+Deno.networkInterfaces();
 await fixtures.close();
