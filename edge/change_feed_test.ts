@@ -13,7 +13,7 @@ const SNAPSHOT_MODULE = new URL("../lib/kv/snapshot.ts", import.meta.url).href;
 
 Deno.test({
   name: "change feed: a write by another process is seen within 250 ms",
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const dir = await Deno.makeTempDir();

@@ -402,7 +402,7 @@ async function localDatabases(): Promise<
 
 Deno.test({
   name: "cli: migrate applies migrations once; admin grant makes a registered user a master admin",
-  sanitizeResources: false,
+  sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeOps: false,
   async fn() {
     const { openDb } = await import("../lib/db/client.ts");

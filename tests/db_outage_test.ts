@@ -176,6 +176,7 @@ async function putUntilRecovered(o: Outage) {
   assertEquals(after.status, 200, after.text);
 }
 
+// pgTest: stops and restarts a PostgreSQL server (child processes) under the app
 const pgTest = { ignore: !BASE, sanitizeOps: false, sanitizeResources: false };
 
 Deno.test({

@@ -35,7 +35,7 @@ async function untilFresh(
 Deno.test({
   name: "changes on one instance reach a busy or idle other within 1 s (median 250 ms)",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn(t) {
     const world = await sharedWorld(BASE!, "cachely_fresh");

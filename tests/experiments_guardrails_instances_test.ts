@@ -32,7 +32,7 @@ async function visit(inst: Instance, host: string, path: string, ua: string) {
 Deno.test({
   name: "two instances: a variant turning 5xx is stopped once, and both serve control",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_guard");

@@ -16,7 +16,7 @@ if (!BASE) console.log("kv_file_replaced_test: skipped: TEST_DATABASE_URL is not
 Deno.test({
   name: "instances follow a KV file replaced under them instead of splitting",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_kvfile");

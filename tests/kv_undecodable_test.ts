@@ -94,7 +94,7 @@ Deno.test("get, getMany and a read-check-write treat an undecodable value as mis
 Deno.test({
   name:
     "a KV file written by a newer runtime: the instance starts and serves, rebuilt from the database",
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     // PostgreSQL when there is one, else the embedded database under DATA_DIR.

@@ -26,7 +26,7 @@ if (!BASE) {
 Deno.test({
   name: "many instances over one PostgreSQL and one KV file",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn(t) {
     const dir = await Deno.makeTempDir();

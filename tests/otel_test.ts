@@ -41,7 +41,7 @@ function startReceiver() {
 
 Deno.test({
   name: "with OTEL_DENO=true an edge request's span reaches an OTLP receiver with its attributes",
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const receiver = startReceiver();

@@ -40,7 +40,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 Deno.test({
   name: "PostgreSQL restart behind pgbouncer: no exit, 503 + Retry-After throughout, recovery",
   ignore: SKIP !== null,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const cluster = await throwawayCluster();

@@ -12,7 +12,7 @@ if (!BASE) console.log("purge_instances_test: skipped: TEST_DATABASE_URL is not 
 Deno.test({
   name: "a purge on one instance drops only what it names on another",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_purge");

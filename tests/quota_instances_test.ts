@@ -73,7 +73,7 @@ async function stop(i: Instance): Promise<void> {
 Deno.test({
   name: "two instances: the pause holds on both once the shared totals cross the limit",
   ignore: !DB_URL,
-  sanitizeResources: false,
+  sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeOps: false,
   async fn() {
     const name = `cachely_q_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;

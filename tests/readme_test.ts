@@ -73,7 +73,7 @@ async function waitUp(url: string, child: Deno.ChildProcess): Promise<void> {
 
 Deno.test({
   name: "README: every example runs as written against a real server",
-  sanitizeResources: false,
+  sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeOps: false,
   async fn() {
     const blocks = shBlocks(README);

@@ -45,7 +45,7 @@ async function apiVersion(kvPath: string, slug: string): Promise<number | undefi
 Deno.test({
   name: "restoring an older dump by the documented steps leaves no ghost and no stuck tenant",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_restore");

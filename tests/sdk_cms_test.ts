@@ -65,7 +65,7 @@ function checkUpstream(w: SdkWorld) {
 for (const backend of BACKENDS) {
   Deno.test({
     name: `sdk (built) in Deno: real contentful and @prismicio/client through Cachely [${backend}]`,
-    sanitizeResources: false,
+    sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
     sanitizeOps: false,
     async fn() {
       const w = await world(backend);
@@ -92,7 +92,7 @@ for (const backend of BACKENDS) {
 
   Deno.test({
     name: `sdk (built) in Node: real contentful and @prismicio/client through Cachely [${backend}]`,
-    sanitizeResources: false,
+    sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
     sanitizeOps: false,
     async fn() {
       const project = await nodeProject();

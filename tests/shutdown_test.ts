@@ -32,7 +32,7 @@ Deno.test({
   name:
     "SIGTERM with 8 s upstream requests in flight: exit within 5 s, each answered 503, usage flushed",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_stop");

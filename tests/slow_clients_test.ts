@@ -78,7 +78,7 @@ Deno.test({
     "200 slow connections (unfinished heads, stalled bodies) leave others fast; stalled bodies get 408",
   // the unfinished heads stay open until the server shuts down (no header timeout in Deno.serve)
   sanitizeResources: false,
-  sanitizeOps: false,
+  sanitizeOps: false, // the server ends its side of the 200 held sockets after the test closes them
   async fn() {
     const app = await createTestApp("pglite", { env: { BODY_IDLE_TIMEOUT_MS: "500" } });
     const server = serveOnLoopback(app.handler);

@@ -53,7 +53,7 @@ async function waitUntilListening(base: string, child: Deno.ChildProcess): Promi
 
 Deno.test({
   name: "main.ts serves README's walk-through on an empty DATA_DIR",
-  sanitizeResources: false,
+  sanitizeResources: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeOps: false,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "cachely-start-" });

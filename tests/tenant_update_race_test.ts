@@ -18,7 +18,7 @@ const ROUNDS = 30;
 Deno.test({
   name: "PUTs of different keys racing on two instances never undo each other",
   ignore: !BASE,
-  sanitizeOps: false,
+  sanitizeOps: false, // child processes: their pipes' readers and exit status settle after the test's stop()
   sanitizeResources: false,
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_race");

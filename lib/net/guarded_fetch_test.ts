@@ -443,7 +443,7 @@ Deno.test({
     "guardedFetch(): https to the pinned address, SNI and Host name the host, the certificate verified",
   // the relay's piped connections end after the test's own closes
   sanitizeResources: false,
-  sanitizeOps: false,
+  sanitizeOps: false, // openssl runs as a child process; the TLS relay's sockets settle after the test
   async fn() {
     const NAME = "shop.pinned.test";
     const { ca, cert, key } = await makeCerts(NAME);

@@ -15,7 +15,7 @@ const PASSWORD = "correct horse battery";
 Deno.test({
   name: "log-in in Chromium: no password in any URL without JavaScript; expiry comes back",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

@@ -16,7 +16,7 @@ const tls = (f: string) => Deno.readTextFileSync(new URL(`../fixtures/tls/${f}`,
 Deno.test({
   name: "cookie tossing in Chromium: a sibling host's cookies never replace the dashboard session",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

@@ -14,7 +14,7 @@ const backend = BACKENDS[BACKENDS.length - 1];
 Deno.test({
   name: `dashboard in Chromium: sign up, create a tenant, refresh its cache [${backend}]`,
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

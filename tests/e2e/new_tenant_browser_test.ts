@@ -15,7 +15,7 @@ const PASSWORD = "correct horse battery";
 Deno.test({
   name: "new-tenant form in Chromium: one CMS's fields, with and without JavaScript; banner; phone",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

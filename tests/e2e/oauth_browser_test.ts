@@ -12,7 +12,7 @@ import { browserApp, CHROMIUM, getAsPage, hasChromium, inCi } from "./browser.ts
 Deno.test({
   name: "oauth in Chromium: sign in, link a password account, refuse replays, show provider errors",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
@@ -110,7 +110,7 @@ Deno.test({
   name:
     "Google in Chromium: consent, PKCE, ID token or userinfo; unverified refused; claims a squat",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

@@ -182,7 +182,7 @@ async function keyboardWalk(page: Page) {
 Deno.test({
   name: "dashboard quality in Chromium: axe (light, dark), keyboard, 390 px, screenshots",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

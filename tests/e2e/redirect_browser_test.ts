@@ -23,7 +23,7 @@ function generatedNexts(host: string): string[] {
 Deno.test({
   name: "redirect after log-in in Chromium: a generated set of next= values stays on our origin",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

@@ -61,7 +61,7 @@ for (const backend of BACKENDS) {
   Deno.test({
     name: `sdk (built) in Chromium: fetch wrapper, asset URLs, tracker, bad input [${backend}]`,
     ignore: !hasChromium && !inCi,
-    sanitizeResources: false,
+    sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
     sanitizeOps: false,
     async fn() {
       if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

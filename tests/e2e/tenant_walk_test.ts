@@ -59,7 +59,7 @@ async function shoot(
 Deno.test({
   name: `tenant dashboard walk in Chromium [${backend}]`,
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

@@ -97,7 +97,7 @@ function website(app: TestApp, slug: string, endpoint: string) {
 Deno.test({
   name: `tracker in Chromium: capture, one event per click, reload, storage disabled [${backend}]`,
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);

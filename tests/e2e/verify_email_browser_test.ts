@@ -15,7 +15,7 @@ const linkIn = (text: string) => text.match(/https?:\/\/\S+\/verify-email\?token
 Deno.test({
   name: "email verification in Chromium: banner, resend, link needs the owner's session, confirm",
   ignore: !hasChromium && !inCi,
-  sanitizeResources: false,
+  sanitizeResources: false, // Chromium is a child process: Playwright's pipe to it settles after browser.close()
   sanitizeOps: false,
   async fn() {
     if (!hasChromium) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
