@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../tests/assert.ts";
 import { startChangeFeed } from "./change_feed.ts";
-import type { Change } from "../lib/kv/changes.ts";
+import { announceChange, type Change } from "../lib/kv/changes.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { createLogger } from "../lib/log.ts";
 
@@ -84,7 +84,6 @@ Deno.test({
     // Local KV notifies watchers of writes made in this process, which is all this needs:
     // the feed's watch branch (what Deno Deploy and KV Connect run) with its poll at 1 s+.
     const kv = await Deno.openKv(":memory:");
-    const { announceChange } = await import("../lib/kv/changes.ts");
     const got: { change: Change; at: number }[] = [];
     const feed = startChangeFeed(kv, {
       pollMs: 60_000,

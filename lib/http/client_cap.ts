@@ -27,21 +27,11 @@ function tooMany(limit: number): Response {
 
 export function capPendingPerClient(handler: Handler, o: ClientCapOptions): Handler {
   const pending = new Map<string, number>();
-  const publicCache = new Map<string, boolean>(); // bounded below: addresses seen pending
-  const isCapped = (ip: string) => {
-    let v = publicCache.get(ip);
-    if (v === undefined) {
-      if (publicCache.size >= 4096) publicCache.clear();
-      v = isPublicIp(ip);
-      publicCache.set(ip, v);
-    }
-    return v;
-  };
   return (req, info) => {
     const answer = handler(req, info);
     if (answer instanceof Response) return answer;
     const ip = clientIp(req, info?.remoteAddr, o.trusted);
-    if (!isCapped(ip)) return answer;
+    if (!isPublicIp(ip)) return answer;
     const n = pending.get(ip) ?? 0;
     if (n >= o.limit) {
       answer.then((r) => r.body?.cancel().catch(() => {}), () => {});
