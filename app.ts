@@ -1,23 +1,18 @@
 /**
- * The request handler: routes on the Host header. Tenant hosts, tenant preview
- * hosts and active custom domains go to the edge; every other host goes to the
- * management app (API and dashboard).
+ * The management app (API and dashboard) and the whole request handler: the host router
+ * (lib/http/host_router.ts) sends tenant hosts to the edge and every other host here.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./lib/http/env.ts";
 import type { Services } from "./lib/services.ts";
-import type { Edge, RequestInfo } from "./edge/types.ts";
+import type { Edge } from "./edge/types.ts";
+import type { Config } from "./lib/config.ts";
 import { loadApi } from "./routes/api/lazy.ts";
 import { metricsRefusal, metricsText } from "./lib/metrics/prometheus.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
-import { classifyHost, type HostClass } from "./lib/http/host.ts";
-import { clientIp, type TrustedProxies } from "./lib/http/client_ip.ts";
+import { type Handler, type OtherHosts, routeByHost } from "./lib/http/host_router.ts";
 
-/** Returns a Response directly for an edge hit (no promise), else a promise of one. */
-export type Handler = (
-  req: Request,
-  info?: Deno.ServeHandlerInfo,
-) => Response | Promise<Response>;
+export type { Handler } from "./lib/http/host_router.ts";
 
 export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -68,66 +63,13 @@ function lazyApi(s: Services): (c: Context<AppEnv>) => Promise<Response> {
   };
 }
 
-export function createHandler(s: Services, edge: Edge): Handler {
+/** The management app as the host router's handler for hosts that are not the edge's. */
+export function managementHandler(s: Services): OtherHosts {
   const app = createManagementApp(s);
-  const appHost = new URL(s.config.publicUrl).hostname;
-  const trusted = s.config.trustedProxies;
-  const hosts = new HostMemo(s.config.proxyDomain);
-  // Not async: a cache hit at the edge goes straight through without another promise.
-  return (req, info) => {
-    const host = hosts.classify(requestHost(req));
-    const reqInfo = new LazyRequestInfo(req, info, trusted);
-    if (host.kind !== "other") {
-      return edge.handle(req, { surface: host.kind, slug: host.slug }, reqInfo);
-    }
-    return routeOther(host.hostname, req, reqInfo);
-  };
-
-  async function routeOther(hostname: string, req: Request, reqInfo: LazyRequestInfo) {
-    if (hostname !== appHost && hostname !== "" && await edge.resolveDomain(hostname)) {
-      return edge.handle(req, { surface: "domain", hostname }, reqInfo);
-    }
-    return await app.fetch(req, { clientIp: reqInfo.clientIp });
-  }
+  return async (req, clientIp) => await app.fetch(req, { clientIp });
 }
 
-/** The client IP, worked out only when something asks (most cache hits never do). */
-class LazyRequestInfo implements RequestInfo {
-  #ip: string | undefined;
-  constructor(
-    private req: Request,
-    private info: Deno.ServeHandlerInfo | undefined,
-    private trusted: TrustedProxies,
-  ) {}
-  get clientIp(): string {
-    return this.#ip ??= clientIp(this.req, this.info?.remoteAddr, this.trusted);
-  }
-}
-
-/** classifyHost() memoised per Host header value (bounded). */
-class HostMemo {
-  private memo = new Map<string, HostClass>();
-  constructor(private proxyDomain: string) {}
-  classify(host: string): HostClass {
-    let c = this.memo.get(host);
-    if (c === undefined) {
-      c = classifyHost(host, this.proxyDomain);
-      if (this.memo.size >= 10_000) this.memo.clear();
-      this.memo.set(host, c);
-    }
-    return c;
-  }
-}
-
-/**
- * The request's host (with port). Deno.serve builds the URL's authority from the Host
- * header (or an absolute-form target, which RFC 9112 §3.2.2 says wins), so it is read
- * from the URL: a cache hit then never builds the request's Headers object, which
- * copies every request header out of the runtime (bench/ANALYSIS.md).
- */
-function requestHost(req: Request): string {
-  const url = req.url;
-  const s = url.indexOf("://") + 3;
-  const e = url.indexOf("/", s);
-  return url.slice(s, e === -1 ? url.length : e);
+/** The whole handler: the host router (lib/http/host_router.ts) over the edge and `management`. */
+export function createHandler(config: Config, edge: Edge, management: OtherHosts): Handler {
+  return routeByHost(config, edge, management);
 }

@@ -1,17 +1,39 @@
 /**
- * Entry point: parse the environment, open the database and KV, serve.
- * With no DATABASE_URL it runs on embedded PGlite and a local KV file under
- * DATA_DIR, generating ENCRYPTION_KEY there once.
+ * Entry point: parse the environment, start the edge on KV and serve, then start the
+ * database side behind it (cold start: tenant hosts answer before PostgreSQL or the
+ * management app have loaded; docs/architecture.md "Start-up"). With no DATABASE_URL it runs
+ * on embedded PGlite and a local KV file under DATA_DIR, generating ENCRYPTION_KEY there once.
  */
 import { bootMark, traceFirstAnswer } from "./lib/boot_trace.ts"; // first: marks evaluation
 import { ConfigError, loadCheckedConfig } from "./lib/config.ts";
-import { bootstrap } from "./lib/bootstrap.ts";
+import { startEdge } from "./lib/edge_boot.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
-import { SchemaNotCurrentError } from "./lib/db/migrate_lock.ts";
 import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
-import { keepRunningOnDatabaseErrors, startWhenDatabaseAnswers } from "./lib/db/outage_guard.ts";
+import { keepRunningOnDatabaseErrors } from "./lib/db/outage_guard.ts";
 import { createLogger } from "./lib/log.ts";
 import { capPendingPerClient } from "./lib/http/client_cap.ts";
+import { type Handler, routeByHost } from "./lib/http/host_router.ts";
+import { ControlGate, edgeAfterControl, notStartedYet } from "./lib/control_gate.ts";
+
+/**
+ * When the control half starts without a request asking for it: its modules' evaluation
+ * holds the thread for tens of milliseconds, so it waits for the request that woke the
+ * instance (Deno Deploy starts one for a request) to be answered, or for this long.
+ */
+const CONTROL_START_DELAY_MS = 50;
+
+/** `handler` that calls `then` once, after its first answer is on its way. */
+function afterFirstAnswer(handler: Handler, then: () => void): Handler {
+  let first = true;
+  return (req, info) => {
+    if (!first) return handler(req, info);
+    first = false;
+    const answer = handler(req, info);
+    const next = () => void setTimeout(then, 0);
+    Promise.resolve(answer).then(next, next);
+    return answer;
+  };
+}
 
 /** Exported for wrappers that run the server as is (tests/readme_test.ts). */
 export async function main() {
@@ -29,30 +51,47 @@ export async function main() {
   bootMark("config");
   const startLog = createLogger(config.logLevel);
   keepRunningOnDatabaseErrors(startLog);
-  let app;
-  try {
-    app = await startWhenDatabaseAnswers(() => bootstrap(config, { log: startLog }), startLog);
-  } catch (e) {
-    if (e instanceof SchemaNotCurrentError) {
-      console.error(e.message);
+  const part = await startEdge(config, { log: startLog });
+  bootMark("edge");
+  const log = part.log;
+  // The database side, loaded and started behind the edge (lib/bootstrap.ts), retried while
+  // the database cannot be reached (requests that need it get 503 meanwhile). Its own
+  // failures end the process: a schema that is not current, a bad setting.
+  const control = new ControlGate(
+    async () => {
+      const { startControl } = await import("./lib/bootstrap.ts");
+      const app = await startControl(config, part, {});
+      bootMark("control");
+      return app;
+    },
+    startLog,
+    async (e) => {
+      const { SchemaNotCurrentError } = await import("./lib/db/migrate_lock.ts");
+      if (e instanceof SchemaNotCurrentError) console.error(e.message);
+      else log.error("start-up failed", { error: e instanceof Error ? e.stack ?? e.message : e });
       Deno.exit(1);
-    }
-    throw e;
-  }
-  bootMark("bootstrap");
-  const log = app.services.log;
+    },
+  );
+  // A KV without the installation marker is reconciled from the database before the edge
+  // serves from it; a marked one serves at once (what the last run left is current enough).
+  const edge = part.kvInstallation === null ? edgeAfterControl(part.edge, control) : part.edge;
+  const handler = routeByHost(config, edge, async (req, clientIp) => {
+    const app = control.app ?? await control.ready();
+    return app ? await app.management(req, clientIp) : notStartedYet();
+  });
   const capped = config.clientMaxPending > 0
-    ? capPendingPerClient(app.handler, {
+    ? capPendingPerClient(handler, {
       limit: config.clientMaxPending,
       trusted: config.trustedProxies,
     })
-    : app.handler;
-  const gate = interruptible(capped);
+    : handler;
+  const gate = interruptible(afterFirstAnswer(capped, () => control.begin()));
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
     onListen: ({ port }) => {
       bootMark("listen");
+      setTimeout(() => control.begin(), CONTROL_START_DELAY_MS);
       log.info("cachely listening", {
         management: config.publicUrl,
         tenants: `http://<slug>.${config.proxyDomain}`,
@@ -63,7 +102,20 @@ export async function main() {
   }, traceFirstAnswer(gate.handler));
 
   // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: drain, answer what is left 503, flush, exit < 5 s.
-  exitOnSignals({ server, app, gate, deadlineMs: config.shutdownDeadlineMs, log });
+  exitOnSignals({
+    server,
+    app: {
+      flush: () => control.app?.flush() ?? part.usage.flush(),
+      close: async () => {
+        if (control.app) return await control.app.close();
+        await part.usage.stop();
+        part.close();
+      },
+    },
+    gate,
+    deadlineMs: config.shutdownDeadlineMs,
+    log,
+  });
 }
 
 if (import.meta.main) await main();

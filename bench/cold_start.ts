@@ -9,6 +9,7 @@
  */
 import postgres from "postgres";
 import { migrateUnderLock } from "../lib/db/migrate_lock.ts";
+import { withMainProcess } from "./main_proc.ts";
 
 const TRIALS = Number(Deno.env.get("COLD_START_TRIALS") ?? 7);
 const VERSIONS = (Deno.env.get("COLD_START_DENO_VERSIONS") ?? "2.5.7").split(",").filter(Boolean);
@@ -52,9 +53,14 @@ export type Answered = {
   marks?: Record<string, number> | null;
 };
 
+/** The request a cold start waits for the answer of: GET `/` unless given. */
+export type FirstRequest = (port: number) => Promise<Response>;
+
+const GET_ROOT: FirstRequest = (port) => fetch(`http://127.0.0.1:${port}/`);
+
 /**
  * Spawns `deno <args>` with PORT (default: a free one) and HOST set and waits for its first
- * HTTP answer on `/`. The caller stops the child (stopChild). `trace`: sets
+ * HTTP answer to `request` (GET `/`). The caller stops the child (stopChild). `trace`: sets
  * CACHELY_BOOT_TRACE=1 and reads the marks main.ts writes to stderr after that answer.
  */
 export async function spawnUntilAnswer(
@@ -63,6 +69,7 @@ export async function spawnUntilAnswer(
   port = freePort(),
   deno = Deno.execPath(),
   trace = false,
+  request: FirstRequest = GET_ROOT,
 ): Promise<Answered> {
   const t0 = performance.now();
   const child = new Deno.Command(deno, {
@@ -77,17 +84,19 @@ export async function spawnUntilAnswer(
     stderr: trace ? "piped" : "null",
   }).spawn();
   const marks = trace ? readMarks(child.stderr) : null;
+  let last = "";
   try {
     for (;;) {
       try {
-        const r = await fetch(`http://127.0.0.1:${port}/`);
+        const r = await request(port);
         await r.body?.cancel();
         const ms = performance.now() - t0;
         if (!marks) return { child, port, ms };
         const timeout = new Promise<null>((r) => setTimeout(() => r(null), 2_000));
         return { child, port, ms, marks: await Promise.race([marks, timeout]) };
-      } catch {
-        if (performance.now() - t0 > 30_000) throw new Error("no answer within 30 s");
+      } catch (e) {
+        last = e instanceof Error ? e.message : String(e);
+        if (performance.now() - t0 > 30_000) throw new Error(`no answer within 30 s: ${last}`);
         await new Promise((r) => setTimeout(r, 2));
       }
     }
@@ -127,8 +136,16 @@ async function coldStart(
   env: Record<string, string>,
   deno = Deno.execPath(),
   trace = false,
+  request?: FirstRequest,
 ): Promise<{ ms: number; marks?: Record<string, number> | null }> {
-  const { child, ms, marks } = await spawnUntilAnswer(args, env, freePort(), deno, trace);
+  const { child, ms, marks } = await spawnUntilAnswer(
+    args,
+    env,
+    freePort(),
+    deno,
+    trace,
+    request,
+  );
   await stopChild(child);
   return { ms, marks };
 }
@@ -175,52 +192,130 @@ const stats = (xs: number[]) => {
   } ms (${s.length} trials)`;
 };
 
+/**
+ * GET `path` with Host `host` over HTTP/1.1 on a fresh connection (fetch sends the URL's own
+ * host), read to its end; the answer's status alone.
+ */
+async function rawGet(port: number, host: string, path: string): Promise<Response> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(
+      new TextEncoder().encode(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    const head = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+    if (!status) throw new Error("no status line");
+    return new Response(null, { status });
+  } catch (e) {
+    try {
+      conn.close();
+    } catch { /* closed with its readable */ }
+    throw e;
+  }
+}
+
+/** A 200 to `request`, or an error (spawnUntilAnswer retries it until the 30 s bound). */
+function ok(request: FirstRequest): FirstRequest {
+  return async (port) => {
+    const r = await request(port);
+    if (r.status !== 200) {
+      await r.body?.cancel();
+      throw new Error(`status ${r.status}`);
+    }
+    return r;
+  };
+}
+
+/** `n` values of `xs`'s phase marks, by name, for the median line. */
+function collect(phases: Map<string, number[]>, marks: Record<string, number> | null | undefined) {
+  for (const [k, v] of Object.entries(marks ?? {})) phases.set(k, [...phases.get(k) ?? [], v]);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const phaseLine = (phases: Map<string, number[]>) =>
+  [...phases].map(([k, xs]) => `${k} ${median(xs).toFixed(0)}`).join(", ");
+
+/**
+ * One runtime: main.ts is started once to sign up and create tenant `bench` (API proxy to
+ * `origin`) and stopped, so KV holds its snapshot and marker as on any instance after the
+ * first; then TRIALS cold starts of each: a bare Deno.serve; main.ts until its first edge
+ * answer (GET /~api/cold/<n> on bench's host: the snapshot from KV, a miss to the origin);
+ * main.ts until its first management answer (GET / on the app's host).
+ */
+async function measure(base: string, origin: string, deno: string, bare: string) {
+  const version = new TextDecoder().decode(
+    (await new Deno.Command(deno, { args: ["-V"], stdout: "piped" }).output()).stdout,
+  ).trim();
+  // A KV file of its own per runtime: values Deno 2.9 wrote (V8 15's serialization) do not
+  // deserialize on 2.5 (docs/operations.md "Runtime version").
+  await withMainProcess(
+    base,
+    origin,
+    async (p) => {
+      await p.stop();
+      const env = { ...p.env, LOG_LEVEL: "error" };
+      const edge: number[] = [];
+      const management: number[] = [];
+      const plain: number[] = [];
+      const edgePhases = new Map<string, number[]>();
+      const managementPhases = new Map<string, number[]>();
+      for (let i = 0; i < TRIALS; i++) {
+        plain.push((await coldStart(["run", "-A", bare], {}, deno)).ms);
+        const first = ok((port) => rawGet(port, "bench.edge.test", `/~api/cold/${i}`));
+        const e = await coldStart(["run", "-A", MAIN], env, deno, true, first);
+        edge.push(e.ms);
+        collect(edgePhases, e.marks);
+        const m = await coldStart(["run", "-A", MAIN], env, deno, true, ok(GET_ROOT));
+        management.push(m.ms);
+        collect(managementPhases, m.marks);
+      }
+      console.log(`${version}, bare Deno.serve:                 ${stats(plain)}`);
+      console.log(`${version}, cachely first edge answer:       ${stats(edge)}`);
+      console.log(`${version}, cachely first management answer: ${stats(management)}`);
+      // In-process marks (lib/boot_trace.ts): median ms since the runtime's time origin.
+      console.log(
+        `${version}, edge answer phases (median ms in process): ${phaseLine(edgePhases)}`,
+      );
+      console.log(
+        `${version}, management answer phases (median ms in process): ${
+          phaseLine(managementPhases)
+        }`,
+      );
+    },
+    {},
+    [deno],
+  );
+}
+
 if (import.meta.main) {
   const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
   if (!base) {
     console.log("cold start: skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL)");
     Deno.exit(0);
   }
-  await withFreshDatabase(base, async (url, dir) => {
-    const bare = `${dir}/bare.ts`;
-    await Deno.writeTextFile(
-      bare,
-      'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
-    );
+  const dir = await Deno.makeTempDir();
+  const bare = `${dir}/bare.ts`;
+  await Deno.writeTextFile(
+    bare,
+    'Deno.serve({ port: Number(Deno.env.get("PORT")), hostname: "127.0.0.1" }, () => new Response("ok"));',
+  );
+  const origin = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (req) => Response.json({ path: new URL(req.url).pathname }),
+  );
+  try {
     const runtimes = [Deno.execPath(), ...await Promise.all(VERSIONS.map(denoBinary))];
     for (const deno of runtimes) {
-      const version = new TextDecoder().decode(
-        (await new Deno.Command(deno, { args: ["-V"], stdout: "piped" }).output()).stdout,
-      ).trim();
-      // A KV file of its own per runtime: values Deno 2.9 wrote (V8 15's serialization) do not
-      // deserialize on 2.5 (docs/operations.md "Runtime version").
-      const env = appEnv(url, await Deno.makeTempDir({ dir }));
-      const app: number[] = [];
-      const plain: number[] = [];
-      const phases = new Map<string, number[]>();
       try {
-        await coldStart(["run", "-A", MAIN], env, deno); // warm the module cache once
-        for (let i = 0; i < TRIALS; i++) {
-          plain.push((await coldStart(["run", "-A", bare], {}, deno)).ms);
-          const { ms, marks } = await coldStart(["run", "-A", MAIN], env, deno, true);
-          app.push(ms);
-          for (const [k, v] of Object.entries(marks ?? {})) {
-            phases.set(k, [...phases.get(k) ?? [], v]);
-          }
-        }
+        await measure(base, `http://127.0.0.1:${origin.addr.port}`, deno, bare);
       } catch (e) {
-        console.log(`${version}: failed: ${e instanceof Error ? e.message : e}`);
-        continue;
+        console.log(`${deno}: failed: ${e instanceof Error ? e.message : e}`);
       }
-      console.log(`${version}, bare Deno.serve:      ${stats(plain)}`);
-      console.log(`${version}, cachely (PostgreSQL): ${stats(app)}`);
-      // In-process marks (lib/boot_trace.ts): median ms since the runtime's time origin.
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      console.log(
-        `${version}, cachely phases (median ms in process): ${
-          [...phases].map(([k, xs]) => `${k} ${median(xs).toFixed(0)}`).join(", ")
-        }`,
-      );
     }
-  });
+  } finally {
+    await origin.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -16,6 +16,8 @@ export type MainProcess = {
   api: Target;
   /** What the process printed (stdout and stderr), for a failure's message. */
   output: string[];
+  /** Its environment: another process started with it shares the database and KV. */
+  env: Record<string, string>;
   stop(): Promise<void>;
 };
 
@@ -92,6 +94,7 @@ async function startMain(deno: string[], env: Record<string, string>): Promise<M
     pid: child.pid,
     port: first,
     output,
+    env,
     api: {
       name: "cachely (main.ts)",
       base: `http://127.0.0.1:${first}`,

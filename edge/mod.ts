@@ -35,9 +35,10 @@ export type EdgeOptions = {
   webCacheName?: string | null;
   /**
    * The database's installation id (table `installation`), carried in the default cache
-   * name: a fresh or restored database never reads another database's cached entries.
+   * name: a fresh or restored database never reads another database's cached entries. A
+   * promise when it is known only once the database answers (lib/edge_boot.ts).
    */
-  installationId?: string;
+  installationId?: string | Promise<string>;
 };
 
 export function createEdge(
@@ -78,8 +79,10 @@ function cacheOptions(deps: EdgeDeps, opts: EdgeOptions): EdgeCacheOptions {
       ? opts.webCacheName
       : config.kvPath === ":memory:"
       ? null
-      : opts.installationId
+      : typeof opts.installationId === "string"
       ? `cachely-edge-${opts.installationId}`
+      : opts.installationId
+      ? opts.installationId.then((id) => `cachely-edge-${id}`)
       : "cachely-edge",
     staleMs: config.staleIfErrorSeconds * 1000,
     memoryLimitBytes: config.edgeMemoryLimitMb === undefined

@@ -6,7 +6,7 @@
  * client retries elsewhere instead of seeing a cut connection), what they recorded is
  * flushed, and the process exits, with every step bounded so the total stays under 5 s.
  */
-import type { Handler } from "../app.ts";
+import type { Handler } from "./http/host_router.ts";
 import type { App } from "./bootstrap.ts";
 import type { Logger } from "./log.ts";
 import { ApiError } from "./errors.ts";
@@ -76,7 +76,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 /** Installs the SIGINT / SIGTERM handling described above. */
 export function exitOnSignals(opts: {
   server: Deno.HttpServer;
-  app: App;
+  app: Pick<App, "flush" | "close">;
   gate: { answerPending(): void };
   deadlineMs: number;
   log: Logger;

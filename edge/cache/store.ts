@@ -20,8 +20,11 @@ export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from 
 export type EdgeCacheOptions = {
   maxBytes: number;
   clock: { now(): number };
-  /** Web Cache API cache name; null keeps the cache in memory only. */
-  webCacheName: string | null;
+  /**
+   * Web Cache API cache name; null keeps the cache in memory only. A promise when the name
+   * (the database's installation id) is known only after start-up: the tier opens once it is.
+   */
+  webCacheName: string | Promise<string> | null;
   /** How long past its TTL an object may still be served (stale-if-error); older ones are dropped. */
   staleMs?: number;
   /**
@@ -66,8 +69,12 @@ export class EdgeCache {
   /** Last second-tier operation per key: puts and deletes of one key run in order. */
   private tierOps = new Map<string, Promise<unknown>>();
   private guard: MemoryGuard | null;
+  #tierName: string | null = null;
 
   constructor(private opts: EdgeCacheOptions) {
+    const name = opts.webCacheName;
+    if (typeof name === "string") this.#tierName = name;
+    else name?.then((n) => this.#tierName = n, () => {});
     // An object pushed out of memory leaves the second tier too: on a self-hosted
     // instance the Web Cache API is a directory without eviction of its own, so the
     // memory bound is what bounds it (Deno Deploy evicts by itself).
@@ -105,9 +112,9 @@ export class EdgeCache {
     return now < obj.storedAt + obj.ttlMs;
   }
 
-  /** The Web Cache API cache name of the second tier (null: memory only). */
+  /** The Web Cache API cache name of the second tier (null: memory only or not yet known). */
   get secondTierName(): string | null {
-    return this.opts.webCacheName;
+    return this.#tierName;
   }
 
   /** True when a second (Web Cache API) tier is configured. */
@@ -249,10 +256,13 @@ export class EdgeCache {
     return this.inflight.size;
   }
 
+  /** The second tier; null (this time) while its name is not known yet: never waited for. */
   private webCache(): Promise<Cache | null> {
+    const name = this.#tierName;
+    if (name === null) return Promise.resolve(null);
     this.web ??= (async () => {
       try {
-        return await caches.open(this.opts.webCacheName!);
+        return await caches.open(name);
       } catch {
         return null;
       }

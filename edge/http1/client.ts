@@ -184,7 +184,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
       const raw = concatBytes(pieces, total);
       if (coding === null) return { kind: "buffered", status, headers, body: raw, setCookie };
       try {
-        const body = decodeWhole(coding, raw, call.maxBuffer) as Bytes;
+        const body = await decodeWhole(coding, raw, call.maxBuffer) as Bytes;
         return { kind: "buffered", status, headers, body, setCookie };
       } catch (e) {
         if (!(e instanceof TooLarge)) throw new ProtocolError("undecodable body");

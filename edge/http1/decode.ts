@@ -4,7 +4,10 @@
  * its output bounded (a small body that inflates past the bound streams instead, so a
  * decompression bomb never fills memory); a streamed one through DecompressionStream.
  */
-import zlib from "node:zlib";
+// node:zlib is imported on the first coded body, not at start: the first node: module
+// starts Deno's Node compatibility layer, about 25 ms of a cold start (bench/cold_start.ts).
+type Zlib = typeof import("node:zlib");
+let zlib: Promise<Zlib> | undefined;
 
 /**
  * br only where DecompressionStream takes "brotli" (Deno 2.9; not 2.5, where a streamed br body
@@ -41,15 +44,20 @@ export function codingOf(value: string | undefined): Coding | null | "unsupporte
 export class TooLarge extends Error {}
 
 /** The decoded bytes, in a buffer of exactly their length. Throws TooLarge or a zlib error. */
-export function decodeWhole(coding: Coding, bytes: Uint8Array, max: number): Uint8Array {
+export async function decodeWhole(
+  coding: Coding,
+  bytes: Uint8Array,
+  max: number,
+): Promise<Uint8Array> {
   const opts = { maxOutputLength: Math.max(1, max) };
+  const z = await (zlib ??= import("node:zlib"));
   let out: Uint8Array;
   try {
     out = coding === "gzip"
-      ? zlib.gunzipSync(bytes, opts)
+      ? z.gunzipSync(bytes, opts)
       : coding === "deflate"
-      ? zlib.inflateSync(bytes, opts)
-      : zlib.brotliDecompressSync(bytes, opts);
+      ? z.inflateSync(bytes, opts)
+      : z.brotliDecompressSync(bytes, opts);
   } catch (e) {
     if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new TooLarge();
     throw e;

@@ -9,7 +9,7 @@
  * so a missing TRUSTED_PROXY_IP_HEADER never caps all traffic as one client. Memory: one
  * map entry per address with a request pending, removed when its last one answers.
  */
-import type { Handler } from "../../app.ts";
+import type { Handler } from "./host_router.ts";
 import { clientIp, type TrustedProxies } from "./client_ip.ts";
 import { isPublicIp } from "../net/ip.ts";
 import { tooManyRequests } from "../errors.ts";

@@ -1,26 +1,37 @@
-/** Usage from the edge: the aggregator wired to Postgres with the configured bounds. */
-import type { Services } from "../services.ts";
+/** Usage from the edge: the aggregator with the configured bounds, writing to `target`. */
+import type { Config } from "../config.ts";
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+import type { UsageFlushTarget } from "./types.ts";
 import { UsageAggregator } from "./aggregator.ts";
-import { postgresFlushTarget } from "./pg_target.ts";
 import { ThresholdGate } from "./threshold_gate.ts";
 import { RequestCounters } from "../metrics/request_counters.ts";
 
 export { UsageAggregator } from "./aggregator.ts";
 export { ThresholdGate } from "./threshold_gate.ts";
 
-/** Builds the aggregator for a program's services (not started; bootstrap starts it). */
-export function createUsageAggregator(s: Services): UsageAggregator {
-  s.requestCounters = new RequestCounters();
-  return new UsageAggregator({
-    metrics: s.requestCounters,
-    target: postgresFlushTarget(s.db),
-    clock: s.clock,
-    log: s.log,
-    flushIntervalMs: s.config.usage.flushIntervalMs,
-    flushMaxEntries: s.config.usage.flushMaxEntries,
-    requestLogSampleRate: s.config.usage.requestLogSampleRate,
-    requestLogMaxPerSecond: s.config.usage.requestLogMaxPerSecond,
+/**
+ * Builds the aggregator and the request counters it feeds (not started; the edge's start-up
+ * starts it). No PostgreSQL here: lib/bootstrap.ts hands the database target in.
+ */
+export function createUsageAggregator(
+  config: Config,
+  clock: Clock,
+  log: Logger,
+  target: UsageFlushTarget,
+): { usage: UsageAggregator; counters: RequestCounters } {
+  const counters = new RequestCounters();
+  const usage = new UsageAggregator({
+    metrics: counters,
+    target,
+    clock,
+    log,
+    flushIntervalMs: config.usage.flushIntervalMs,
+    flushMaxEntries: config.usage.flushMaxEntries,
+    requestLogSampleRate: config.usage.requestLogSampleRate,
+    requestLogMaxPerSecond: config.usage.requestLogMaxPerSecond,
     // Enabled once a check is registered (bootstrap registers the quota check).
-    thresholdGate: new ThresholdGate({ enabled: false, intervalMs: s.config.quotaCheckIntervalMs }),
+    thresholdGate: new ThresholdGate({ enabled: false, intervalMs: config.quotaCheckIntervalMs }),
   });
+  return { usage, counters };
 }

@@ -1,0 +1,171 @@
+/**
+ * The edge half of start-up (issue 22, cold start): KV, the edge, its usage aggregator and the
+ * KV change feed; no PostgreSQL, nothing of the management app. main.ts serves tenant hosts as
+ * soon as this is done and starts the control half (lib/bootstrap.ts `startControl`: database,
+ * services, management app, background loops) behind it. `bootstrap()` (tests, the CLI) runs
+ * both before anything is served.
+ */
+import type { Config } from "./config.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { createLogger, type Logger, LogRing, withLogRing } from "./log.ts";
+import { createEdge } from "../edge/mod.ts";
+import type { Edge, TransformRunner } from "../edge/types.ts";
+import type { EdgeCache } from "../edge/cache/store.ts";
+import type { SnapshotCache } from "../edge/snapshots.ts";
+import { createUsageAggregator } from "./usage/mod.ts";
+import type { UsageAggregator } from "./usage/aggregator.ts";
+import { DeferredFlushTarget } from "./usage/deferred_target.ts";
+import type { UsageFlushTarget } from "./usage/types.ts";
+import type { RequestCounters } from "./metrics/request_counters.ts";
+import { upstreamClient } from "../edge/upstream_client.ts";
+import { startChangeFeed } from "../edge/change_feed.ts";
+import { openFollowedKv } from "./kv/follow_file.ts";
+import { decodableKv } from "./kv/undecodable.ts";
+import { kvKeys } from "./kv/keys.ts";
+import { kvRetry } from "./kv/retry.ts";
+
+export type EdgeBootOptions = {
+  kv?: Deno.Kv;
+  clock?: Clock;
+  log?: Logger;
+  fetch?: typeof fetch;
+  resolveDns?: typeof Deno.resolveDns;
+};
+
+/** What the control half hands the edge once the database answers. */
+export type ControlBinding = {
+  usageTarget: UsageFlushTarget;
+  transform: TransformRunner;
+  /** The database's installation id. */
+  installation: string;
+};
+
+export type EdgePart = {
+  config: Config;
+  kv: Deno.Kv;
+  clock: Clock;
+  /** The program's logger, keeping recent entries in `logRing` (GET /api/admin/logs). */
+  log: Logger;
+  logRing: LogRing;
+  edge: Edge & { cache: EdgeCache; snapshots: SnapshotCache };
+  usage: UsageAggregator;
+  requestCounters: RequestCounters;
+  /**
+   * KV's installation marker when the edge started; null when KV is empty or unmarked, and
+   * then KV has to be reconciled from the database before the edge serves (main.ts waits).
+   */
+  kvInstallation: string | null;
+  /** Connects the edge to the database side (once). */
+  bind(control: ControlBinding): void;
+  close(): void;
+};
+
+/**
+ * Deno KV: on Deno Deploy the database assigned to the app (`Deno.openKv()`, nothing on
+ * disk); else KV_PATH (a file, `:memory:` or a KV Connect URL) or a file under DATA_DIR,
+ * which is created when missing. A local file is followed: replaced under this instance, it
+ * is reopened (lib/kv/follow_file.ts) and `onReopen` runs.
+ */
+async function openKv(config: Config, log: Logger, onReopen: () => void): Promise<Deno.Kv> {
+  if (config.denoDeploy) return await Deno.openKv();
+  const path = config.kvPath ?? `${config.dataDir}/kv.sqlite3`;
+  if (path === ":memory:" || /^https?:\/\//.test(path)) return await Deno.openKv(path);
+  if (!config.kvPath) await Deno.mkdir(config.dataDir, { recursive: true });
+  return (await openFollowedKv(path, { log, onReopen })).kv;
+}
+
+/** A transform runner that waits (bounded) for the real one: the database side builds it. */
+function deferredTransform(ready: Promise<TransformRunner>, waitMs: number): TransformRunner {
+  return {
+    async runtime(input) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the database is not connected yet")), waitMs);
+      });
+      try {
+        return await (await Promise.race([ready, late])).runtime(input);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** How long a `?transform=` request waits for the database side at start before passing through. */
+const TRANSFORM_WAIT_MS = 5_000;
+
+export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Promise<EdgePart> {
+  const clock = opts.clock ?? systemClock;
+  const logRing = new LogRing();
+  const log = withLogRing(
+    opts.log ?? createLogger(config.logLevel),
+    logRing,
+    config.logLevel,
+    () => clock.now(),
+  );
+  let kvReopened = () => {};
+  const opened = opts.kv ?? await openKv(config, log, () => kvReopened());
+  // A value a newer Deno wrote reads as missing, never as a crash (lib/kv/undecodable.ts).
+  const kv = decodableKv(opened, log);
+  const marker = (await kvRetry(() => kv.get<{ id: string }>(kvKeys.installation()))).value;
+  const target = new DeferredFlushTarget();
+  const { usage, counters } = createUsageAggregator(config, clock, log, target);
+  usage.start();
+  let bindTransform!: (t: TransformRunner) => void;
+  const transform = new Promise<TransformRunner>((r) => bindTransform = r);
+  let bindInstallation!: (id: string) => void;
+  const installation = marker?.id ??
+    new Promise<string>((r) => bindInstallation = r);
+  const edge = createEdge({
+    config,
+    kv,
+    clock,
+    log,
+    upstream: upstreamClient(config, opts.fetch),
+    resolveDns: opts.resolveDns ?? Deno.resolveDns,
+    usage,
+    transform: deferredTransform(transform, TRANSFORM_WAIT_MS),
+    // OTEL_DENO=true: the OpenTelemetry API is loaded, only then (docs/operations.md "Traces")
+    tracing: config.tracing ? (await import("../edge/telemetry.ts")).createTracing() : null,
+  }, { installationId: installation });
+  // A new KV file: nothing memoised from the old one holds; the projector's next tick
+  // finds the file unmarked (or another instance's) and reconciles it.
+  kvReopened = () => edge.invalidateAll();
+  const feed = followChanges(config, kv, log, edge);
+  return {
+    config,
+    kv,
+    clock,
+    log,
+    logRing,
+    edge,
+    usage,
+    requestCounters: counters,
+    kvInstallation: marker?.id ?? null,
+    bind(control) {
+      target.bind(control.usageTarget);
+      bindTransform(control.transform);
+      if (!marker) bindInstallation(control.installation);
+    },
+    close() {
+      feed?.stop();
+      edge.close();
+      kv.close();
+    },
+  };
+}
+
+/**
+ * Changes made by other instances reach this one through the KV change log; in-memory KV
+ * has no other instances (this process's own changes invalidate through the listeners).
+ */
+function followChanges(config: Config, kv: Deno.Kv, log: Logger, edge: Edge) {
+  if (config.kvPath === ":memory:") return null;
+  return startChangeFeed(kv, {
+    pollMs: config.edgeChangePollMs,
+    watch: config.denoDeploy || /^https?:\/\//.test(config.kvPath ?? ""),
+    onChange: (c) => c.kind === "tenant" ? edge.invalidate(c.id) : edge.invalidateQuota(c.id),
+    onGap: () => edge.invalidateAll(),
+    log,
+  });
+}
