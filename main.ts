@@ -5,12 +5,12 @@
  * on embedded PGlite and a local KV file under DATA_DIR, generating ENCRYPTION_KEY there once.
  */
 import { bootMark, traceFirstAnswer } from "./lib/boot_trace.ts"; // first: marks evaluation
-import { ConfigError, loadCheckedConfig } from "./lib/config.ts";
-import { startEdge } from "./lib/edge_boot.ts";
+import { type Config, ConfigError, loadCheckedConfig } from "./lib/config.ts";
+import { type EdgePart, startEdge } from "./edge/boot.ts";
 import { ensureEncryptionKey } from "./lib/secrets_bootstrap.ts";
 import { exitOnSignals, interruptible } from "./lib/shutdown.ts";
 import { keepRunningOnDatabaseErrors } from "./lib/db/outage_guard.ts";
-import { createLogger } from "./lib/log.ts";
+import { createLogger, type Logger } from "./lib/log.ts";
 import { capPendingPerClient } from "./lib/http/client_cap.ts";
 import { type Handler, routeByHost } from "./lib/http/host_router.ts";
 import { ControlGate, edgeAfterControl, notStartedYet } from "./lib/control_gate.ts";
@@ -35,6 +35,46 @@ function afterFirstAnswer(handler: Handler, then: () => void): Handler {
   };
 }
 
+/**
+ * The database side, loaded and started behind the edge (lib/bootstrap.ts), retried while
+ * the database cannot be reached (requests that need it get 503 meanwhile). Its own failures
+ * end the process: a schema that is not current, a bad setting.
+ */
+function controlHalf(config: Config, part: EdgePart, startLog: Logger): ControlGate {
+  return new ControlGate(
+    async () => {
+      const { startControl } = await import("./lib/bootstrap.ts");
+      const app = await startControl(config, part, {});
+      bootMark("control");
+      part.log.info("cachely ready", { ms: Math.round(performance.now()) });
+      return app;
+    },
+    startLog,
+    async (e) => {
+      const { SchemaNotCurrentError } = await import("./lib/db/migrate_lock.ts");
+      if (e instanceof SchemaNotCurrentError) console.error(e.message);
+      else {
+        part.log.error("start-up failed", {
+          error: e instanceof Error ? e.stack ?? e.message : e,
+        });
+      }
+      Deno.exit(1);
+    },
+  );
+}
+
+/** Flush and close for shutdown: the whole program's once started, else the edge half's. */
+function lifecycle(control: ControlGate, part: EdgePart) {
+  return {
+    flush: () => control.app?.flush() ?? part.usage.flush(),
+    close: async () => {
+      if (control.app) return await control.app.close();
+      await part.usage.stop();
+      part.close();
+    },
+  };
+}
+
 /** Exported for wrappers that run the server as is (tests/readme_test.ts). */
 export async function main() {
   bootMark("main");
@@ -54,24 +94,7 @@ export async function main() {
   const part = await startEdge(config, { log: startLog });
   bootMark("edge");
   const log = part.log;
-  // The database side, loaded and started behind the edge (lib/bootstrap.ts), retried while
-  // the database cannot be reached (requests that need it get 503 meanwhile). Its own
-  // failures end the process: a schema that is not current, a bad setting.
-  const control = new ControlGate(
-    async () => {
-      const { startControl } = await import("./lib/bootstrap.ts");
-      const app = await startControl(config, part, {});
-      bootMark("control");
-      return app;
-    },
-    startLog,
-    async (e) => {
-      const { SchemaNotCurrentError } = await import("./lib/db/migrate_lock.ts");
-      if (e instanceof SchemaNotCurrentError) console.error(e.message);
-      else log.error("start-up failed", { error: e instanceof Error ? e.stack ?? e.message : e });
-      Deno.exit(1);
-    },
-  );
+  const control = controlHalf(config, part, startLog);
   // A KV without the installation marker is reconciled from the database before the edge
   // serves from it; a marked one serves at once (what the last run left is current enough).
   const edge = part.kvInstallation === null ? edgeAfterControl(part.edge, control) : part.edge;
@@ -104,14 +127,7 @@ export async function main() {
   // SIGINT (Deno Deploy, Ctrl-C) or SIGTERM: drain, answer what is left 503, flush, exit < 5 s.
   exitOnSignals({
     server,
-    app: {
-      flush: () => control.app?.flush() ?? part.usage.flush(),
-      close: async () => {
-        if (control.app) return await control.app.close();
-        await part.usage.stop();
-        part.close();
-      },
-    },
+    app: lifecycle(control, part),
     gate,
     deadlineMs: config.shutdownDeadlineMs,
     log,

@@ -36,7 +36,7 @@ export type EdgeOptions = {
   /**
    * The database's installation id (table `installation`), carried in the default cache
    * name: a fresh or restored database never reads another database's cached entries. A
-   * promise when it is known only once the database answers (lib/edge_boot.ts).
+   * promise when it is known only once the database answers (edge/boot.ts).
    */
   installationId?: string | Promise<string>;
 };

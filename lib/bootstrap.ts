@@ -1,6 +1,6 @@
 /**
  * The control half of start-up and the whole program: `startControl` takes a started edge
- * (lib/edge_boot.ts) and adds the database, services, management app and background loops;
+ * (edge/boot.ts) and adds the database, services, management app and background loops;
  * `bootstrap` runs both halves (tests, the CLI, benches), so tests run the real wiring.
  * main.ts serves the edge first and runs `startControl` behind it (docs/architecture.md).
  */
@@ -22,7 +22,7 @@ import { quotaThresholdCheck } from "./billing/quota_check.ts";
 import { startOverageReporter } from "./billing/overage.ts";
 import { postgresFlushTarget } from "./usage/pg_target.ts";
 import { userUrlClient } from "../edge/upstream_client.ts";
-import { type EdgePart, startEdge } from "./edge_boot.ts";
+import { type EdgePart, startEdge } from "../edge/boot.ts";
 import { bootMark } from "./boot_trace.ts";
 
 export type App = {

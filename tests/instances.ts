@@ -66,8 +66,15 @@ export type Instance = {
   exited: Promise<number>;
 };
 
-/** Starts `deno run -A main.ts`; resolves once it listens (or rejects with its output). */
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
+/**
+ * Starts `deno run -A main.ts`; resolves once it is ready, its database side started too (or
+ * with `untilReady: false` once it listens: the edge serves from then on), or rejects with
+ * its output.
+ */
+export async function startInstance(
+  env: Record<string, string>,
+  { untilReady = true } = {},
+): Promise<Instance> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN],
     env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NO_COLOR: "1" },
@@ -77,6 +84,8 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
   const out: string[] = [];
   let resolvePort: (p: number) => void;
   const port = new Promise<number>((r) => resolvePort = r);
+  let resolveReady: () => void;
+  const ready = new Promise<void>((r) => resolveReady = r);
   const read = async (s: ReadableStream<Uint8Array>) => {
     const text = s.pipeThrough(
       new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>,
@@ -85,13 +94,17 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       out.push(line);
       const m = line.includes("cachely listening") ? line.match(/"port":(\d+)/) : null;
       if (m) resolvePort(Number(m[1]));
+      if (line.includes("cachely ready")) resolveReady();
     }
   };
   read(child.stdout);
   read(child.stderr);
   const exited = child.status.then((s) => s.code);
-  const first = await Promise.race([port, exited.then((c) => -1 - c)]);
-  if (first < 0) throw new Error(`instance exited before listening:\n${out.join("\n")}`);
+  const first = await Promise.race([
+    untilReady ? ready.then(() => port) : port,
+    exited.then((c) => -1 - c),
+  ]);
+  if (first < 0) throw new Error(`instance exited before it was ready:\n${out.join("\n")}`);
   return { port: first, child, out, exited };
 }
 
@@ -220,4 +233,21 @@ export async function sharedWorld(base: string, prefix: string) {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/** Creates a generic tenant `<prefix>-<random>` proxying `/~api` to `apiOrigin`: its slug and host. */
+export async function createTenantOn(
+  inst: Instance,
+  owner: Agent,
+  prefix: string,
+  apiOrigin: string,
+): Promise<{ slug: string; host: string }> {
+  const slug = `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+  const created = await owner.req(inst, "POST", "/api/tenants", {
+    slug,
+    cms: "generic",
+    apiOrigin,
+  });
+  if (created.status !== 201) throw new Error(`create tenant: ${created.status} ${created.text}`);
+  return { slug, host: `${slug}.localhost:8000` };
 }

@@ -8,7 +8,15 @@
  */
 import { assertEquals } from "./assert.ts";
 import { startUpstream } from "./fakes/upstream.ts";
-import { edgeFetch, type Instance, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
+import {
+  createTenantOn,
+  edgeFetch,
+  type Instance,
+  sharedWorld,
+  signUp,
+  startInstance,
+  stop,
+} from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("kv_file_replaced_test: skipped: TEST_DATABASE_URL is not set");
@@ -28,14 +36,7 @@ Deno.test({
       instances.push(await startInstance(world.env), await startInstance(world.env));
       const [a, b] = instances;
       const owner = await signUp(a);
-      const slug = `kvf-${crypto.randomUUID().slice(0, 8)}`;
-      const host = `${slug}.localhost:8000`;
-      const created = await owner.req(a, "POST", "/api/tenants", {
-        slug,
-        cms: "generic",
-        apiOrigin: up.url,
-      });
-      assertEquals(created.status, 201, created.text);
+      const { slug, host } = await createTenantOn(a, owner, "kvf", up.url);
       const before = (await edgeFetch(a, host, "/~api/item")).body;
       // The file goes; B restarts on a new one (as a supervisor or a deploy would).
       for (const f of ["", "-wal", "-shm"]) {

@@ -10,7 +10,15 @@
 import { assert, assertEquals } from "./assert.ts";
 import { DatabaseSync } from "node:sqlite";
 import { startUpstream } from "./fakes/upstream.ts";
-import { edgeFetch, type Instance, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
+import {
+  createTenantOn,
+  edgeFetch,
+  type Instance,
+  sharedWorld,
+  signUp,
+  startInstance,
+  stop,
+} from "./instances.ts";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 import { decodableKv, resetUndecodableNotice } from "../lib/kv/undecodable.ts";
 import type { Logger } from "../lib/log.ts";
@@ -115,14 +123,7 @@ Deno.test({
       const a = await startInstance(env);
       instances.push(a);
       const owner = await signUp(a);
-      const slug = `kvd-${crypto.randomUUID().slice(0, 8)}`;
-      const host = `${slug}.localhost:8000`;
-      const created = await owner.req(a, "POST", "/api/tenants", {
-        slug,
-        cms: "generic",
-        apiOrigin: up.url,
-      });
-      assertEquals(created.status, 201, created.text);
+      const { slug, host } = await createTenantOn(a, owner, "kvd", up.url);
       assertEquals((await edgeFetch(a, host, "/~api/item")).status, 200);
       await stop(a);
       instances.length = 0;

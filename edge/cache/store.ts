@@ -117,6 +117,20 @@ export class EdgeCache {
     return this.#tierName;
   }
 
+  /**
+   * Moves the second tier to cache `name` (the database's installation id turned out not to be
+   * the one KV named at start, edge/boot.ts): what memory holds came from the other
+   * installation's state and is dropped; the old tier is left to its own eviction.
+   */
+  useSecondTier(name: string): void {
+    if (this.opts.webCacheName === null || this.#tierName === name) return;
+    this.#tierName = name;
+    this.web = null;
+    const bound = this.lru.maxBytes;
+    this.lru.resize(0); // everything out, each entry released as on eviction
+    this.lru.resize(bound);
+  }
+
   /** True when a second (Web Cache API) tier is configured. */
   get hasSecondTier(): boolean {
     return this.opts.webCacheName !== null;

@@ -2,7 +2,7 @@
  * The request handler's first step: routes on the Host header. Tenant hosts, tenant preview
  * hosts and active custom domains go to the edge; every other host goes to `other` (the
  * management app: API and dashboard). Nothing of the management app is imported here, so
- * main.ts can serve the edge before that app has loaded (cold start, lib/edge_boot.ts).
+ * main.ts can serve the edge before that app has loaded (cold start, edge/boot.ts).
  */
 import type { Config } from "../config.ts";
 import type { Edge, RequestInfo } from "../../edge/types.ts";

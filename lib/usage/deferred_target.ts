@@ -1,5 +1,5 @@
 /**
- * The usage flush target before the database is connected (lib/edge_boot.ts): the edge counts
+ * The usage flush target before the database is connected (edge/boot.ts): the edge counts
  * from its first request, the PostgreSQL target arrives when the control half has started. A
  * flush before that fails like a flush during an outage: the deltas stay pending for the next.
  */

@@ -5,24 +5,24 @@
  * services, management app, background loops) behind it. `bootstrap()` (tests, the CLI) runs
  * both before anything is served.
  */
-import type { Config } from "./config.ts";
-import { type Clock, systemClock } from "./clock.ts";
-import { createLogger, type Logger, LogRing, withLogRing } from "./log.ts";
-import { createEdge } from "../edge/mod.ts";
-import type { Edge, TransformRunner } from "../edge/types.ts";
-import type { EdgeCache } from "../edge/cache/store.ts";
-import type { SnapshotCache } from "../edge/snapshots.ts";
-import { createUsageAggregator } from "./usage/mod.ts";
-import type { UsageAggregator } from "./usage/aggregator.ts";
-import { DeferredFlushTarget } from "./usage/deferred_target.ts";
-import type { UsageFlushTarget } from "./usage/types.ts";
-import type { RequestCounters } from "./metrics/request_counters.ts";
-import { upstreamClient } from "../edge/upstream_client.ts";
-import { startChangeFeed } from "../edge/change_feed.ts";
-import { openFollowedKv } from "./kv/follow_file.ts";
-import { decodableKv } from "./kv/undecodable.ts";
-import { kvKeys } from "./kv/keys.ts";
-import { kvRetry } from "./kv/retry.ts";
+import type { Config } from "../lib/config.ts";
+import { type Clock, systemClock } from "../lib/clock.ts";
+import { createLogger, type Logger, LogRing, withLogRing } from "../lib/log.ts";
+import { createEdge } from "./mod.ts";
+import type { Edge, TransformRunner } from "./types.ts";
+import type { EdgeCache } from "./cache/store.ts";
+import type { SnapshotCache } from "./snapshots.ts";
+import { createUsageAggregator } from "../lib/usage/mod.ts";
+import type { UsageAggregator } from "../lib/usage/aggregator.ts";
+import { DeferredFlushTarget } from "../lib/usage/deferred_target.ts";
+import type { UsageFlushTarget } from "../lib/usage/types.ts";
+import type { RequestCounters } from "../lib/metrics/request_counters.ts";
+import { upstreamClient } from "./upstream_client.ts";
+import { startChangeFeed } from "./change_feed.ts";
+import { openFollowedKv } from "../lib/kv/follow_file.ts";
+import { decodableKv } from "../lib/kv/undecodable.ts";
+import { kvKeys } from "../lib/kv/keys.ts";
+import { kvRetry } from "../lib/kv/retry.ts";
 
 export type EdgeBootOptions = {
   kv?: Deno.Kv;
@@ -126,7 +126,7 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
     usage,
     transform: deferredTransform(transform, TRANSFORM_WAIT_MS),
     // OTEL_DENO=true: the OpenTelemetry API is loaded, only then (docs/operations.md "Traces")
-    tracing: config.tracing ? (await import("../edge/telemetry.ts")).createTracing() : null,
+    tracing: config.tracing ? (await import("./telemetry.ts")).createTracing() : null,
   }, { installationId: installation });
   // A new KV file: nothing memoised from the old one holds; the projector's next tick
   // finds the file unmarked (or another instance's) and reconciles it.
@@ -146,6 +146,9 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
       target.bind(control.usageTarget);
       bindTransform(control.transform);
       if (!marker) bindInstallation(control.installation);
+      else if (marker.id !== control.installation && config.kvPath !== ":memory:") {
+        edge.cache.useSecondTier(`cachely-edge-${control.installation}`);
+      }
     },
     close() {
       feed?.stop();
