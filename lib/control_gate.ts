@@ -11,6 +11,12 @@ import { ApiError } from "./errors.ts";
 import { RETRY_AFTER_SECONDS } from "./db/unavailable.ts";
 import { startWhenDatabaseAnswers } from "./db/outage_guard.ts";
 
+/**
+ * How long a request waits for the control half to start: longer than the embedded database's
+ * first start (PGlite's initdb, a few seconds), short of a client's patience.
+ */
+const START_WAIT_MS = 20_000;
+
 export class ControlGate {
   #app: App | null = null;
   #waiting = false;
@@ -54,14 +60,24 @@ export class ControlGate {
 
   /**
    * The started program once it is (starting it if nobody has); null while the database
-   * cannot be reached.
+   * cannot be reached, or when it has not started within `waitMs` (a start that hangs leaves
+   * requests with a 503, never waiting without end).
    */
-  async ready(): Promise<App | null> {
+  async ready(waitMs = START_WAIT_MS): Promise<App | null> {
     this.begin();
-    for (;;) {
-      if (this.#app) return this.#app;
-      if (this.#waiting || this.#failed) return null;
-      await this.#changed.promise;
+    if (this.#app) return this.#app;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((r) => timer = setTimeout(() => r(null), waitMs));
+    try {
+      for (;;) {
+        if (this.#app) return this.#app;
+        if (this.#waiting || this.#failed) return null;
+        if (await Promise.race([this.#changed.promise.then(() => true), late]) === null) {
+          return null;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -70,7 +70,12 @@ Deno.test("edgeAfterControl: edge requests wait for the control half, then go st
 
 Deno.test("edgeAfterControl: 503 with Retry-After while the database cannot be reached", async () => {
   const edge = { handle: () => new Response("edge") } as unknown as Edge;
-  const gate = new ControlGate(() => Promise.reject(refused()), silentLogger, () => {});
+  let calls = 0;
+  const gate = new ControlGate(
+    () => ++calls === 1 ? Promise.reject(refused()) : Promise.resolve(fakeApp),
+    silentLogger,
+    () => {},
+  );
   const res = await edgeAfterControl(edge, gate).handle(
     new Request("http://t.example/"),
     { surface: "tenant", slug: "t" },
@@ -79,4 +84,16 @@ Deno.test("edgeAfterControl: 503 with Retry-After while the database cannot be r
   assertEquals(res.status, 503);
   assertEquals(res.headers.get("retry-after"), "5");
   assertEquals((await res.json()).error.code, "unavailable");
+  await new Promise((r) => setTimeout(r, 1_100)); // the retry, 1 s later, starts it
+  assertEquals(await gate.ready(), fakeApp);
+});
+
+Deno.test("ControlGate: a start that hangs leaves a waiting request with null after its bound", async () => {
+  const never = Promise.withResolvers<App>();
+  const gate = new ControlGate(() => never.promise, silentLogger, () => {});
+  const t0 = performance.now();
+  assertEquals(await gate.ready(50), null);
+  assert(performance.now() - t0 < 1_000);
+  never.resolve(fakeApp);
+  assertEquals(await gate.ready(50), fakeApp);
 });

@@ -86,7 +86,14 @@ Deno.test({
       instances.pop();
 
       // The second starts with the database unreachable (the gate drops every connection).
-      const b = await startInstance({ ...world.env, DATABASE_URL: gate.url }, {
+      // As on Deno Deploy: schema checked over the app's own connections (each bounded by
+      // DB_REQUEST_TIMEOUT_MS), not migrated at start.
+      const b = await startInstance({
+        ...world.env,
+        DATABASE_URL: gate.url,
+        MIGRATE_ON_START: "false",
+        DB_REQUEST_TIMEOUT_MS: "2000",
+      }, {
         untilReady: false,
       });
       instances.push(b);

@@ -29,17 +29,54 @@ export class SchemaNotCurrentError extends Error {
   }
 }
 
-/** Applies pending migrations on `url` under the advisory lock; returns the names applied. */
-export async function migrateUnderLock(url: string): Promise<string[]> {
+/** Seconds to get the migration connection (postgres.js's connect_timeout, and the whole wait). */
+const CONNECT_SECONDS = 10;
+
+const unreachable = (seconds: number) =>
+  Object.assign(new Error(`no database connection within ${seconds} s`), {
+    code: "CONNECT_TIMEOUT",
+  });
+
+/**
+ * The reserved connection, or a CONNECT_TIMEOUT error (a 503 "database unavailable", retried at
+ * start) after `seconds`: postgres.js keeps reconnecting, without end, to a server that
+ * accepts and drops connections, and its connect_timeout covers only the TCP connect.
+ */
+async function reserveWithin(sql: postgres.Sql, seconds: number): Promise<postgres.ReservedSql> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(unreachable(seconds)), seconds * 1000);
+  });
+  const reserved = sql.reserve();
+  try {
+    return await Promise.race([reserved, late]);
+  } catch (e) {
+    reserved.then((c) => c.release(), () => {}); // one that arrives late goes back with the pool
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Applies pending migrations on `url` under the advisory lock; returns the names applied.
+ * `connectSeconds`: the bound on getting its connection (tests shorten it).
+ */
+export async function migrateUnderLock(
+  url: string,
+  connectSeconds = CONNECT_SECONDS,
+): Promise<string[]> {
   const sql = postgres(url, {
     max: 1,
     prepare: false,
     idle_timeout: 0,
-    connect_timeout: 10,
+    connect_timeout: connectSeconds,
     onnotice: () => {},
   });
+  let connected = false;
   try {
-    const conn = await sql.reserve();
+    const conn = await reserveWithin(sql, connectSeconds);
+    connected = true;
     try {
       // Waits while another instance migrates; it then finds nothing left to do. The wait and
       // the migrations lift a role's statement_timeout (docs/operations.md sets one) for their
@@ -71,7 +108,8 @@ export async function migrateUnderLock(url: string): Promise<string[]> {
       conn.release();
     }
   } finally {
-    await sql.end({ timeout: 5 });
+    // Never connected: nothing to wait for (its reconnect loop is cut at once).
+    await sql.end({ timeout: connected ? 5 : 0 }).catch(() => {});
   }
 }
 

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { unavailableError } from "./unavailable.ts";
+import { isUnavailable, unavailableError } from "./unavailable.ts";
+import { migrateUnderLock } from "./migrate_lock.ts";
 import { DatabaseDeadlineError } from "./deadline.ts";
 import { startWhenDatabaseAnswers } from "./outage_guard.ts";
 import { silentLogger } from "../log.ts";
@@ -52,4 +53,27 @@ Deno.test("start-up waits while the database is unreachable, and only then", asy
   await startWhenDatabaseAnswers(() => Promise.reject(new Error("bad config")), silentLogger)
     .catch((e) => failed = e);
   assertEquals((failed as Error).message, "bad config");
+});
+
+Deno.test("migrations at start: a server that accepts and drops connections is a bounded 503", async () => {
+  // postgres.js reconnects to it without end; before the bound, start-up hung here for good.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const dropping = (async () => {
+    for await (const conn of listener) conn.close();
+  })();
+  const port = (listener.addr as Deno.NetAddr).port;
+  const t0 = performance.now();
+  let failed: unknown;
+  try {
+    await migrateUnderLock(`postgres://postgres@127.0.0.1:${port}/test`, 1);
+  } catch (e) {
+    failed = e;
+  } finally {
+    listener.close();
+    await dropping.catch(() => {});
+  }
+  const ms = performance.now() - t0;
+  assertEquals((failed as { code?: string })?.code, "CONNECT_TIMEOUT");
+  assert(isUnavailable(failed), "retried at start, 503 for a request");
+  assert(ms < 3_000, `bounded: ${Math.round(ms)} ms`);
 });

@@ -187,6 +187,8 @@ export class UsageAggregator implements UsageSink {
 
   /** Flushes everything pending in batches of at most flushMaxEntries. Never throws. */
   flush(): Promise<void> {
+    clearTimeout(this.#earlyFlush); // this flush takes what the early one would have
+    this.#earlyFlush = undefined;
     // One flush at a time; a caller arriving mid-flush waits for it and then runs its own.
     const run = (this.#flushing ?? Promise.resolve()).then(() => this.#flushAll());
     const tracked = run.finally(() => {
