@@ -69,8 +69,7 @@ function lifecycle(control: ControlGate, part: EdgePart) {
     flush: () => control.app?.flush() ?? part.usage.flush(),
     close: async () => {
       if (control.app) return await control.app.close();
-      await part.usage.stop();
-      part.close();
+      await part.close();
     },
   };
 }

@@ -57,7 +57,8 @@ export type EdgePart = {
   kvInstallation: string | null;
   /** Connects the edge to the database side (once). */
   bind(control: ControlBinding): void;
-  close(): void;
+  /** Stops the usage loop (flushing what it can), the change feed, the edge and KV. */
+  close(): Promise<void>;
 };
 
 /**
@@ -150,7 +151,8 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
         edge.cache.useSecondTier(`cachely-edge-${control.installation}`);
       }
     },
-    close() {
+    async close() {
+      await usage.stop();
       feed?.stop();
       edge.close();
       kv.close();

@@ -158,7 +158,7 @@ async function wireControl(
       await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
       await services.background.idle(); // mails started by requests
       services.userUrlClient.close();
-      part.close();
+      await part.close();
       await dbHandle.close();
     },
   };
@@ -173,14 +173,14 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   ]);
   if (db.status === "rejected" || part.status === "rejected") {
     if (db.status === "fulfilled" && !opts.dbHandle) await db.value.close().catch(() => {});
-    if (part.status === "fulfilled") part.value.close();
+    if (part.status === "fulfilled") await part.value.close();
     throw db.status === "rejected" ? db.reason : (part as PromiseRejectedResult).reason;
   }
   bootMark("db+kv");
   try {
     return await startControl(config, part.value, { ...opts, dbHandle: db.value });
   } catch (e) {
-    part.value.close();
+    await part.value.close();
     if (!opts.dbHandle) await db.value.close().catch(() => {});
     throw e;
   }
