@@ -1,18 +1,14 @@
 /**
- * The management app (API and dashboard) and the whole request handler: the host router
- * (lib/http/host_router.ts) sends tenant hosts to the edge and every other host here.
+ * The management app (API and dashboard): the host router (lib/http/host_router.ts) sends
+ * tenant hosts to the edge and every other host here.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./lib/http/env.ts";
 import type { Services } from "./lib/services.ts";
-import type { Edge } from "./edge/types.ts";
-import type { Config } from "./lib/config.ts";
 import { loadApi } from "./routes/api/lazy.ts";
 import { metricsRefusal, metricsText } from "./lib/metrics/prometheus.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
-import { type Handler, type OtherHosts, routeByHost } from "./lib/http/host_router.ts";
-
-export type { Handler } from "./lib/http/host_router.ts";
+import type { OtherHosts } from "./lib/http/host_router.ts";
 
 export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -67,9 +63,4 @@ function lazyApi(s: Services): (c: Context<AppEnv>) => Promise<Response> {
 export function managementHandler(s: Services): OtherHosts {
   const app = createManagementApp(s);
   return async (req, clientIp) => await app.fetch(req, { clientIp });
-}
-
-/** The whole handler: the host router (lib/http/host_router.ts) over the edge and `management`. */
-export function createHandler(config: Config, edge: Edge, management: OtherHosts): Handler {
-  return routeByHost(config, edge, management);
 }

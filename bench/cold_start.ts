@@ -228,7 +228,7 @@ function ok(request: FirstRequest): FirstRequest {
   };
 }
 
-/** `n` values of `xs`'s phase marks, by name, for the median line. */
+/** Adds one start's phase marks to `phases` (by name), for the median line. */
 function collect(phases: Map<string, number[]>, marks: Record<string, number> | null | undefined) {
   for (const [k, v] of Object.entries(marks ?? {})) phases.set(k, [...phases.get(k) ?? [], v]);
 }
@@ -255,7 +255,7 @@ async function measure(base: string, origin: string, deno: string, bare: string)
     origin,
     async (p) => {
       await p.stop();
-      const env = { ...p.env, LOG_LEVEL: "error" };
+      const env = p.env; // default settings, LOG_LEVEL included, as the program starts in production
       const edge: number[] = [];
       const management: number[] = [];
       const plain: number[] = [];

@@ -23,6 +23,7 @@ import { openFollowedKv } from "../lib/kv/follow_file.ts";
 import { decodableKv } from "../lib/kv/undecodable.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { kvRetry } from "../lib/kv/retry.ts";
+import { orAfter } from "../lib/timeout.ts";
 
 export type EdgeBootOptions = {
   kv?: Deno.Kv;
@@ -77,19 +78,10 @@ async function openKv(config: Config, log: Logger, onReopen: () => void): Promis
 
 /** A transform runner that waits (bounded) for the real one: the database side builds it. */
 function deferredTransform(ready: Promise<TransformRunner>, waitMs: number): TransformRunner {
-  return {
-    async runtime(input) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("the database is not connected yet")), waitMs);
-      });
-      try {
-        return await (await Promise.race([ready, late])).runtime(input);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+  const notYet = () => {
+    throw new Error("the database is not connected yet");
   };
+  return { runtime: async (input) => (await orAfter(ready, waitMs, notYet)).runtime(input) };
 }
 
 /** How long a `?transform=` request waits for the database side at start before passing through. */

@@ -11,7 +11,8 @@ import { createServices, type Services } from "./services.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import type { Edge } from "../edge/types.ts";
-import { createHandler, type Handler, managementHandler } from "../app.ts";
+import { managementHandler } from "../app.ts";
+import { type Handler, routeByHost } from "./http/host_router.ts";
 import { aiEngineFor, createTransformRunner } from "./ai/engine.ts";
 import { projectSlug } from "./edge_config/projector.ts";
 import { startProjector } from "./edge_config/loop.ts";
@@ -145,7 +146,7 @@ async function wireControl(
   return {
     services,
     edge,
-    handler: createHandler(config, edge, management),
+    handler: routeByHost(config, edge, management),
     management,
     async flush() {
       await Promise.all([usage.flush(), aiEngineFor(services).flush()]);

@@ -7,9 +7,9 @@
 import type { App } from "./bootstrap.ts";
 import type { Edge } from "../edge/types.ts";
 import type { Logger } from "./log.ts";
-import { ApiError } from "./errors.ts";
-import { RETRY_AFTER_SECONDS } from "./db/unavailable.ts";
+import { unavailable } from "./db/unavailable.ts";
 import { startWhenDatabaseAnswers } from "./db/outage_guard.ts";
+import { orAfter } from "./timeout.ts";
 
 /**
  * How long a request waits for the control half to start: longer than the embedded database's
@@ -63,21 +63,17 @@ export class ControlGate {
    * cannot be reached, or when it has not started within `waitMs` (a start that hangs leaves
    * requests with a 503, never waiting without end).
    */
-  async ready(waitMs = START_WAIT_MS): Promise<App | null> {
+  ready(waitMs = START_WAIT_MS): Promise<App | null> {
     this.begin();
-    if (this.#app) return this.#app;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<null>((r) => timer = setTimeout(() => r(null), waitMs));
-    try {
-      for (;;) {
-        if (this.#app) return this.#app;
-        if (this.#waiting || this.#failed) return null;
-        if (await Promise.race([this.#changed.promise.then(() => true), late]) === null) {
-          return null;
-        }
-      }
-    } finally {
-      clearTimeout(timer);
+    return orAfter(this.#settled(), waitMs, () => null);
+  }
+
+  /** The app once started, null as soon as the start waits for the database or failed. */
+  async #settled(): Promise<App | null> {
+    for (;;) {
+      if (this.#app) return this.#app;
+      if (this.#waiting || this.#failed) return null;
+      await this.#changed.promise;
     }
   }
 
@@ -90,13 +86,8 @@ export class ControlGate {
 
 /** The answer while the database side cannot start. */
 export function notStartedYet(): Response {
-  return new ApiError(
-    503,
-    "unavailable",
-    "Service starting: the database cannot be reached yet, try again shortly",
-    undefined,
-    { "retry-after": String(RETRY_AFTER_SECONDS) },
-  ).toResponse();
+  return unavailable("Service starting: the database cannot be reached yet, try again shortly")
+    .toResponse();
 }
 
 /**

@@ -9,8 +9,7 @@
 import type { Handler } from "./http/host_router.ts";
 import type { App } from "./bootstrap.ts";
 import type { Logger } from "./log.ts";
-import { ApiError } from "./errors.ts";
-import { RETRY_AFTER_SECONDS } from "./db/unavailable.ts";
+import { unavailable } from "./db/unavailable.ts";
 
 /** When the process exits at the latest, counted from the signal (Deploy kills at 5 s). */
 const EXIT_BY_MS = 4_800;
@@ -20,12 +19,9 @@ const ANSWER_GRACE_MS = 250;
 const CLOSE_MS = 500;
 
 function shuttingDown(): Response {
-  return new ApiError(
-    503,
-    "unavailable",
+  return unavailable(
     "Service restarting: the request was not finished, try again shortly",
-    undefined,
-    { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" },
+    { connection: "close" },
   ).toResponse();
 }
 

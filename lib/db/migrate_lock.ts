@@ -10,6 +10,7 @@ import postgres from "postgres";
 import type { Config } from "../config.ts";
 import type { DbHandle } from "./client.ts";
 import { applyMigrations, migrationNames } from "./migrate.ts";
+import { orAfter } from "../timeout.ts";
 
 /** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
 const LOCK_KEY = "27988617413977465";
@@ -43,18 +44,14 @@ const unreachable = (seconds: number) =>
  * accepts and drops connections, and its connect_timeout covers only the TCP connect.
  */
 async function reserveWithin(sql: postgres.Sql, seconds: number): Promise<postgres.ReservedSql> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(unreachable(seconds)), seconds * 1000);
-  });
   const reserved = sql.reserve();
   try {
-    return await Promise.race([reserved, late]);
+    return await orAfter(reserved, seconds * 1000, () => {
+      throw unreachable(seconds);
+    });
   } catch (e) {
     reserved.then((c) => c.release(), () => {}); // one that arrives late goes back with the pool
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

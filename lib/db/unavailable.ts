@@ -69,14 +69,18 @@ export function databaseErrorText(e: unknown): string {
   return parts.join(" <- ");
 }
 
+/** A 503 `unavailable` with Retry-After (and `headers`): every "try again shortly" answer. */
+export function unavailable(message: string, headers: Record<string, string> = {}): ApiError {
+  return new ApiError(503, "unavailable", message, undefined, {
+    "retry-after": String(RETRY_AFTER_SECONDS),
+    ...headers,
+  });
+}
+
 /** The 503 for an unreachable database, or null when `e` is some other error. */
 export function unavailableError(e: unknown): ApiError | null {
   if (!isUnavailable(e)) return null;
-  return new ApiError(
-    503,
-    "unavailable",
+  return unavailable(
     "Service temporarily unavailable: the database cannot be reached, try again shortly",
-    undefined,
-    { "retry-after": String(RETRY_AFTER_SECONDS) },
   );
 }
