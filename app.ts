@@ -9,9 +9,13 @@ import { loadApi } from "./routes/api/lazy.ts";
 import { metricsRefusal, metricsText } from "./lib/metrics/prometheus.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
 import type { OtherHosts } from "./lib/http/host_router.ts";
+import { nosniff } from "./lib/http/security_headers.ts";
+import { compressAnswers } from "./lib/http/page_compression.ts";
 
 export function createManagementApp(s: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("*", nosniff);
+  app.use("*", compressAnswers);
   app.use("*", withServices(s));
   const api = lazyApi(s);
   app.get("/metrics", async (c) => {

@@ -14,6 +14,8 @@ import { createLogger, type Logger } from "./lib/log.ts";
 import { capPendingPerClient } from "./lib/http/client_cap.ts";
 import { type Handler, routeByHost } from "./lib/http/host_router.ts";
 import { ControlGate, edgeAfterControl, notStartedYet } from "./lib/control_gate.ts";
+import { probeAnswer, type ReadinessParts } from "./lib/http/probes.ts";
+import { kvKeys } from "./lib/kv/keys.ts";
 
 /**
  * When the control half starts without a request asking for it: its modules' evaluation
@@ -63,6 +65,13 @@ function controlHalf(config: Config, part: EdgePart, startLog: Logger): ControlG
   );
 }
 
+/** The sign-up page's address; the port the server got when PORT=0 asked for any. */
+function signupUrl(publicUrl: string, port: number): string {
+  const url = new URL("/signup", publicUrl);
+  if (url.port === "0") url.port = String(port);
+  return url.href;
+}
+
 /** Flush and close for shutdown: the whole program's once started, else the edge half's. */
 function lifecycle(control: ControlGate, part: EdgePart) {
   return {
@@ -97,7 +106,14 @@ export async function main() {
   // A KV without the installation marker is reconciled from the database before the edge
   // serves from it; a marked one serves at once (what the last run left is current enough).
   const edge = part.kvInstallation === null ? edgeAfterControl(part.edge, control) : part.edge;
+  const readiness = (): ReadinessParts => ({
+    database: control.app ? () => control.app!.services.dbHandle.query("select 1") : null,
+    kv: () => part.kv.get(kvKeys.installation()),
+  });
   const handler = routeByHost(config, edge, async (req, clientIp) => {
+    // Probes first: a liveness check never waits for the database side to start.
+    const probe = probeAnswer(req, readiness);
+    if (probe) return await probe;
     const app = control.app ?? await control.ready();
     return app ? await app.management(req, clientIp) : notStartedYet();
   });
@@ -120,6 +136,8 @@ export async function main() {
         port,
         database: config.databaseUrl ? "postgres" : "pglite",
       });
+      // One plain line a person reads: where to go next (the JSON line above is for machines).
+      console.log(`Cachely is running: open ${signupUrl(config.publicUrl, port)}`);
     },
   }, traceFirstAnswer(gate.handler));
 

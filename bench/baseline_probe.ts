@@ -1,5 +1,5 @@
 /**
- * A fresh process's baseline (issue 14): `deno run -A main.ts` on a fresh, migrated
+ * A fresh process's baseline: `deno run -A main.ts` on a fresh, migrated
  * PostgreSQL database (MIGRATE_ON_START=false, KV_PATH=:memory:), spawned TRIALS times. Per
  * spawn: the milliseconds to the first HTTP answer, then one GET /login on the management
  * host and one GET on a tenant host, then VmRSS (and its anonymous and file-backed parts)

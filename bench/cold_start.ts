@@ -1,5 +1,5 @@
 /**
- * Cold start to first answer (issues 8, 22): `deno run -A main.ts` on PostgreSQL (already
+ * Cold start to first answer: `deno run -A main.ts` on PostgreSQL (already
  * migrated, MIGRATE_ON_START=false as on Deno Deploy) next to a bare `Deno.serve`,
  * each spawned TRIALS times; the time from spawn to the first HTTP answer. On the runtime
  * running this file and on each Deno of COLD_START_DENO_VERSIONS (default 2.5.7, Deno

@@ -1,5 +1,5 @@
 /**
- * Publish → fresh across instances (issue 22 item 2): four real processes
+ * Publish → fresh across instances: four real processes
  * (`deno run -A main.ts`, default settings) on one PostgreSQL database and one KV file.
  * 100 times: every instance caches the tenant's API answer, then instance 1's API bumps
  * the tenant's API cache version, and each instance is probed every 10 ms until it

@@ -3,32 +3,6 @@ import type { BenchContext, Check, ResultRow, Target, WrkOptions, WrkResult } fr
 import { rawGet } from "./http1.ts";
 import { cpuMicros } from "./rss.ts";
 
-/** Runs wrk ctx.rounds times against one target: medians, like interleaved(). */
-export async function bestOf(
-  ctx: BenchContext,
-  target: Target,
-  originPath: string,
-  opts: WrkOptions = {},
-): Promise<WrkResult> {
-  const all: WrkResult[] = [];
-  for (let i = 0; i < ctx.rounds; i++) {
-    const r = await ctx.wrk(target, originPath, opts);
-    ctx.log(
-      `  ${target.name} ${originPath} c=${opts.connections ?? ctx.connections}: ${
-        r.rps.toFixed(0)
-      } req/s p50 ${r.p50Ms.toFixed(3)} ms p99 ${r.p99Ms.toFixed(3)} ms errors ${r.errors}`,
-    );
-    all.push(r);
-  }
-  return {
-    ...all[0],
-    rps: median(all.map((r) => r.rps)),
-    p50Ms: median(all.map((r) => r.p50Ms)),
-    p99Ms: median(all.map((r) => r.p99Ms)),
-    errors: all.reduce((n, r) => n + r.errors, 0),
-  };
-}
-
 export function row(kase: string, target: string, r: WrkResult, note?: string): ResultRow {
   return { case: kase, target, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors, note };
 }

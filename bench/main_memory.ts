@@ -1,5 +1,5 @@
 /**
- * Memory of the process Deno Deploy runs (issue 22): `deno run -A main.ts` on PostgreSQL with
+ * Memory of the process Deno Deploy runs: `deno run -A main.ts` on PostgreSQL with
  * default settings (bench/main_proc.ts) takes MISSES distinct 2 KB misses from the bench origin
  * (the cache fills to its bound and then evicts), then rests. RSS is read from /proc every
  * 100 ms throughout, and nothing forces a collection: the peak is the highest sample, "at rest"

@@ -2,7 +2,7 @@
  * The cache-miss path in process, with an upstream client that answers at once from memory
  * (no sockets): what Cachely's own JavaScript costs per miss, beside a hit and a bare
  * Response (`deno bench -A bench/miss_path_bench.ts`). The upstream request itself is
- * measured by edge/http1's client against a real server (bench/ANALYSIS.md "Session 6").
+ * measured by edge/http1's client against a real server (bench/ANALYSIS.md "An upstream client of our own, an honest video reference, the header read").
  */
 import { edgeFixture } from "../tests/fakes/upstream.ts";
 import { instantUpstream } from "./instant_upstream.ts";

@@ -47,8 +47,8 @@ http {
   proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bench:32m max_size=2g inactive=10m use_temp_path=off;
   map $upstream_http_cdn_cache_control $not_for_cdn { "" 1; default 0; }
   # Cachely's EDGE_CACHE_MAX_OBJECT_BYTES (8 MiB) mirrored: larger bodies stream through.
-  # ([0-9], not \\d: a \\d in this template literal reached nginx as a plain "d", so until
-  # session 6 nginx cached the 50 MB video and served it from its disk cache.)
+  # ([0-9], not \\d: a \\d in this template literal reaches nginx as a plain "d", and nginx
+  # then caches the 50 MB video and serves it from its disk cache.)
   map $upstream_http_content_length $over_8mib { "~^([89][0-9]{6}|[0-9]{8,})$" 1; default 0; }
   upstream origin {
     server 127.0.0.1:${originPort};
@@ -60,7 +60,7 @@ http {
     # Video streams through uncached, as Cachely streams a body over its bound: proxy_cache
     # off, so a Range goes to the origin as Cachely forwards it (with proxy_cache on, nginx
     # fetches the whole 50 MB object for every range). Buffers tuned for streaming: the
-    # fastest of four set-ups measured (bench/ANALYSIS.md "Session 6").
+    # fastest of four set-ups measured (bench/ANALYSIS.md "An upstream client of our own, an honest video reference, the header read").
     location ~ /video/upload/ {
       proxy_pass http://origin;
       proxy_http_version 1.1;
@@ -135,7 +135,7 @@ const SHM = "/dev/shm/";
 /**
  * nginx's cache and temp files on tmpfs when the machine has one: Cachely's cache is in
  * memory, so the reference's is too. On this VM's ext4 a miss that nginx writes to disk
- * took 0.72 ms at p50 against 0.22 ms on tmpfs (bench/ANALYSIS.md "Session 7"): a
+ * took 0.72 ms at p50 against 0.22 ms on tmpfs (bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf"): a
  * disk-bound reference would flatter Cachely.
  */
 async function nginxDir(parent: string, port: number): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * How long KV takes to come back after a wipe (issue 22 item 6): one instance (the real
+ * How long KV takes to come back after a wipe: one instance (the real
  * bootstrap) on PostgreSQL with N tenants (one created through the API, the rest copied
  * from it in SQL with their generation rows and memberships), KV emptied, then the full
  * reconcile pass an instance runs at boot or at the next projector tick after it reads

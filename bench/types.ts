@@ -63,7 +63,7 @@ export type BenchContext = {
     /**
      * The clone, after reading If-None-Match, If-Modified-Since and Origin as a cache that
      * honours validators must (`/clonev`): reading any request header costs Deno.serve a
-     * copy of the header list and a promise (bench/ANALYSIS.md "Session 5").
+     * copy of the header list and a promise (bench/ANALYSIS.md "Hit templates, start-up imports, what the noise hides").
      */
     floorCloneRead: Target;
     /** nginx caching in front of Cachely's CDN-offload tenant (CDN stand-in). */

@@ -18,6 +18,7 @@ import { usageCommands } from "./commands/usage.ts";
 import { logCommands } from "./commands/logs.ts";
 import { domainCommands } from "./commands/domains.ts";
 import { localCommands } from "./commands/local.ts";
+import { previewCommands } from "./commands/preview.ts";
 
 export const COMMANDS: Command[] = [
   ...authCommands,
@@ -29,6 +30,7 @@ export const COMMANDS: Command[] = [
   ...usageCommands,
   ...logCommands,
   ...domainCommands,
+  ...previewCommands,
   ...localCommands,
 ];
 

@@ -6,6 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { useContext } from "preact/hooks";
 import { PageContext } from "./page_context.ts";
+import { safeNext } from "../lib/http/next.ts";
 import { type NavItem, USER_MENU } from "./nav.ts";
 import { Notice } from "../islands/Notice.tsx";
 import { VerifyEmailBanner } from "./VerifyEmailBanner.tsx";
@@ -31,6 +32,26 @@ export type LayoutProps = {
   children: ComponentChildren;
 };
 
+/**
+ * The `?next=` of the top bar's Log-in and Sign-up links: back to this page (an invite link
+ * keeps its token), or on the log-in and sign-up pages their own `next`; none from pages
+ * there is no point returning to.
+ * It passes safeNext() here too, so a foreign or control-laden `next` is never echoed into
+ * the page (the pages that read it check it again).
+ */
+const NO_COMING_BACK = new Set(["/", "/forgot-password", "/reset-password"]);
+
+function comeBack(path: string): string {
+  const url = new URL(path, "http://x");
+  const next = url.pathname === "/login" || url.pathname === "/signup"
+    ? url.searchParams.get("next")
+    : NO_COMING_BACK.has(url.pathname)
+    ? null
+    : path;
+  // Any origin does: only the path check matters, and the link is relative.
+  return next ? `?next=${encodeURIComponent(safeNext(next, "http://x"))}` : "";
+}
+
 export function Layout({ title, user, side, children }: LayoutProps) {
   const ctx = useContext(PageContext);
   return (
@@ -51,8 +72,8 @@ export function Layout({ title, user, side, children }: LayoutProps) {
           <nav aria-label="Account">
             {user ? <UserMenu user={user} /> : (
               <>
-                <a href="/login">Log in</a>
-                <a href="/signup">Sign up</a>
+                <a href={`/login${comeBack(ctx.path)}`}>Log in</a>
+                <a href={`/signup${comeBack(ctx.path)}`}>Sign up</a>
               </>
             )}
           </nav>
@@ -80,6 +101,7 @@ export function Layout({ title, user, side, children }: LayoutProps) {
               <VerifyEmailBanner
                 email={user.email}
                 canMail={user.mailConfigured !== false}
+                operator={user.isAdmin}
                 oauth={user.oauthProviders ?? []}
                 back={ctx.path}
               />

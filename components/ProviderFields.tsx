@@ -1,5 +1,5 @@
 /**
- * The provider part of a tenant form (issue 9): the identifier each CMS kind
+ * The provider part of a tenant form: the identifier each CMS kind
  * needs, the website domain, and the origins derived from them (with a sample
  * clean URL). Self-contained and server-rendered: every value shown comes from
  * `describeProvider` of the shared rule set (sdk/providers.ts), so what the form
@@ -9,12 +9,12 @@
  */
 import { Field, Hidden, Select } from "./ApiForm.tsx";
 import {
-  type CmsKind,
   describeProvider,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProviderEnv,
+  type ProviderKind,
   STORYBLOK_REGIONS,
 } from "../lib/providers/mod.ts";
 
@@ -50,7 +50,7 @@ const FIELD_TEXT: Record<FieldName, { label: string; hint: string; placeholder: 
   },
 };
 
-export const PROVIDER_LABELS: Record<CmsKind, string> = {
+export const PROVIDER_LABELS: Record<ProviderKind, string> = {
   contentful: "Contentful",
   prismic: "Prismic",
   sanity: "Sanity",
@@ -63,7 +63,7 @@ export const PROVIDER_LABELS: Record<CmsKind, string> = {
 
 export type ProviderFieldsProps = {
   /** Edit one tenant's kind (values filled in); absent → the create form, every kind. */
-  cms?: CmsKind;
+  cms?: ProviderKind;
   values?: Partial<Record<FieldName | "websiteDomain", string | null>>;
   /** The tenant host origin the sample clean URL uses. */
   tenantOrigin: string;
@@ -71,10 +71,10 @@ export type ProviderFieldsProps = {
   /** What the server derived for the stored values (edit mode shows it as is). */
   described?: ReturnType<typeof describeProvider>;
   /**
-   * The create form's chosen kind (issue 24): only its fields, with `cms` as a hidden input
+   * The create form's chosen kind: only its fields, with `cms` as a hidden input
    * (the kind is picked in a form of its own first, so it works without JavaScript).
    */
-  pick?: CmsKind;
+  pick?: ProviderKind;
 };
 
 /** Identifier fields, website domain and derived origins for one kind or all of them. */
@@ -103,7 +103,7 @@ export function ProviderFields(p: ProviderFieldsProps) {
   );
 }
 
-function KindGroup(p: ProviderFieldsProps & { kind: CmsKind }) {
+function KindGroup(p: ProviderFieldsProps & { kind: ProviderKind }) {
   const fields = PROVIDER_FIELDS[p.kind] as readonly FieldName[];
   const editing = p.cms !== undefined;
   // Placeholders stand in for missing identifiers, so the pattern of the origins shows.
@@ -148,15 +148,24 @@ function placeholderOf(f: FieldName): string {
   return f === "originUrl" ? "https://origin.example.com" : `{${f}}`;
 }
 
-/** The derived API and asset origins and one sample provider URL → clean tenant URL. */
+/**
+ * The API and asset origins and one sample provider URL → clean tenant URL. The API origin
+ * is the derived one unless `apiOrigin` (the tenant's stored, effective one) differs from it;
+ * data-api-origin says which is shown.
+ */
 export function DerivedOrigins(
-  { described }: { described: ReturnType<typeof describeProvider> },
+  { described, apiOrigin }: {
+    described: ReturnType<typeof describeProvider>;
+    apiOrigin?: string | null;
+  },
 ) {
+  const api = apiOrigin ?? described.api;
+  const kind = !api ? "none" : api === described.api ? "derived" : "configured";
   return (
     <dl class="derived-origins">
       <dt>API origin</dt>
-      <dd>
-        {described.api ? <code>{described.api}</code> : <span class="muted">set your own</span>}
+      <dd data-api-origin={kind}>
+        {api ? <code>{api}</code> : <span class="muted">set your own</span>}
       </dd>
       <dt>Asset origins</dt>
       <dd>

@@ -6,6 +6,7 @@
 import type { QuotaState } from "../lib/billing/quota.ts";
 import { Bytes } from "./ui.tsx";
 import { formatCount } from "../lib/dashboard/format.ts";
+import { PLAN_PAGE } from "../lib/errors.ts";
 
 export function QuotaBanner({ quota }: { quota: QuotaState }) {
   if (!quota.enabled || !quota.limits || !quota.percent) return null;
@@ -29,8 +30,8 @@ export function QuotaBanner({ quota }: { quota: QuotaState }) {
       </p>
       {quota.level === 100 && quota.paused && (
         <p>
-          Your tenants are paused until {quota.resumesAt.slice(0, 10)}{" "}
-          (UTC): visitors get 429. Upgrade to pro to resume now.
+          Your tenants are paused until {quota.resumesAt.slice(0, 10)} (UTC): visitors get 429.{" "}
+          <a href={PLAN_PAGE}>Upgrade to pro</a> to resume now.
         </p>
       )}
       {quota.level === 100 && !quota.paused && (

@@ -3,7 +3,7 @@
  * Pages live at /dashboard/<slug>/<path> ("" is the overview); each area's page is
  * routes/pages/tenant/<file>.tsx. The user pages and /admin belong to their own routes.
  */
-import type { Role } from "../lib/tenants/roles.ts";
+import type { Role } from "../lib/base/roles.ts";
 
 export type NavItem = { label: string; href: string; current?: boolean };
 
@@ -23,6 +23,7 @@ export const TENANT_AREAS: readonly TenantArea[] = [
   { path: "domains", label: "Domains", minRole: "viewer" },
   { path: "members", label: "Members", minRole: "viewer" },
   { path: "webhooks", label: "Webhooks", minRole: "editor" },
+  { path: "previews", label: "Previews", minRole: "editor" },
   { path: "ai", label: "AI transforms", minRole: "viewer" },
   { path: "ai-review", label: "AI review", minRole: "viewer" },
   { path: "experiments", label: "Experiments", minRole: "viewer" },
@@ -36,7 +37,7 @@ export function tenantHref(slug: string, path = ""): string {
   return `/dashboard/${encodeURIComponent(slug)}${path ? `/${path}` : ""}`;
 }
 
-/** The user menu (profile, password, tokens, billing); pages under /account/ (issue 11b). */
+/** The user menu (profile, password, tokens, billing): every page under /account/. */
 export const USER_MENU: readonly NavItem[] = [
   { label: "Profile", href: "/account/profile" },
   { label: "Password", href: "/account/password" },

@@ -2,10 +2,15 @@
 import type { ComponentChildren } from "preact";
 import { formatBytes } from "../lib/dashboard/format.ts";
 
-/** An empty state: what is missing and the next step. */
-export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+/**
+ * An empty state: what is missing and the next step. `name` says which list is empty
+ * (`data-empty`), so tests find it by structure rather than by its wording.
+ */
+export function Empty(
+  { title, name, children }: { title: string; name?: string; children?: ComponentChildren },
+) {
   return (
-    <div class="empty">
+    <div class="empty" data-empty={name ?? ""}>
       <p>
         <strong>{title}</strong>
       </p>
@@ -14,10 +19,10 @@ export function Empty({ title, children }: { title: string; children?: Component
   );
 }
 
-/** Why the caller cannot do something here, and who can. */
+/** Why the caller cannot do something here, and who can (`data-refusal`: the role needed). */
 export function Refusal({ need, role, what }: { need: string; role: string; what: string }) {
   return (
-    <p class="notice warn">
+    <p class="notice warn" data-refusal={need}>
       Your role ({role}) cannot {what}: that needs {need} or higher. Ask an admin of this tenant.
     </p>
   );

@@ -1,6 +1,6 @@
 /**
  * The asset proxy (SPEC "What the service does" 1, "The image/video host
- * integration"; issue 9). Clean tenant URLs, one rule set (sdk/providers.ts):
+ * integration"). Clean tenant URLs, one rule set (sdk/providers.ts):
  * a path of the tenant's provider (e.g. Contentful `/<asset>/<token>/<file>`,
  * Prismic `/<repo>/<file>`, Shopify `/cdn/shop/…`, the image host's
  * `/(image|video)/upload/…`) is routed by file type to one of the origins
@@ -18,6 +18,7 @@
 import type { EdgeContext, RequestContext } from "./context.ts";
 import {
   addConditional,
+  type Finishing,
   finishUpstream,
   methodNotAllowed,
   objectResponse,
@@ -37,7 +38,7 @@ import {
 import { cachingRules, forwardedEncoding, safeValue } from "./caching.ts";
 import { requestNoCache } from "./cache/freshness.ts";
 import { variantKey } from "./cache/vary.ts";
-import { BadPathError, checkPath, joinUpstream } from "./url_join.ts";
+import { BadPathError, checkPath, joinUpstream } from "../lib/net/url_join.ts";
 import { fetchUpstream, RequestHeaders, type UpstreamResult } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { ifRangeMatches, planRange, rangeResponseParts } from "./range.ts";
@@ -69,6 +70,7 @@ import {
   type TypeAllowList,
 } from "../lib/providers/content_types.ts";
 import { isBlockedBot } from "../lib/providers/bots.ts";
+import { compileStripQuery } from "../lib/providers/query_types.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { ASSET_PREFIX } from "../sdk/rewrite.ts";
 import { offloadable, previewRequested, withCdnHeaders } from "./cdn.ts";
@@ -99,6 +101,8 @@ type AssetPlan = {
   keyOrigin: (tenantOrigin: string) => string;
   bots: { blockBots: boolean; allowImageSearchBots: boolean };
   referer: string | null;
+  /** The tenant's stripQueryTypes: whether a path's kept query is dropped; null → never. */
+  stripsQuery: ((path: string) => boolean) | null;
   /**
    * ASSET_HEADERS plus the CDN headers when the tenant offloads (edge/cdn.ts), else
    * ASSET_HEADERS itself, so a tenant without offload pays one comparison per hit.
@@ -115,7 +119,7 @@ function shortHash(s: string): string {
   return (h >>> 0).toString(36);
 }
 
-/** The provider config of a snapshot (snapshots before issue 9 have kind and cloud only). */
+/** The provider config of a snapshot (older snapshots have kind and cloud only). */
 export function snapshotProvider(snap: EdgeSnapshot): ProviderConfig {
   return snap.provider ?? { cms: snap.cms, cloudName: snap.cloudName };
 }
@@ -141,6 +145,7 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
         allowImageSearchBots: a?.allowImageSearchBots ?? false,
       },
       referer: a?.referer ?? null,
+      stripsQuery: compileStripQuery(a?.stripQueryTypes),
       shared: withCdnHeaders(
         snap,
         ASSET_HEADERS,
@@ -185,7 +190,7 @@ function keptQuery(raw: string, previewParam: string): string {
   const memoKey = `${previewParam}\n${raw}`;
   let q = queryMemo.get(memoKey);
   if (q === undefined) {
-    // the preview-bypass parameter is never forwarded (issue 9)
+    // the preview-bypass parameter is never forwarded
     q = normaliseQuery(raw, [previewParam]);
     if (memoKey.length <= 512) {
       if (queryMemo.size >= 4096) queryMemo.clear();
@@ -209,7 +214,9 @@ export function assetRoute(ec: EdgeContext, rc: RequestContext): AssetRoute | nu
     if (!strict) checkPath(path); // `..`, encoded separators → 400 rather than 404
     return null;
   }
-  const query = t.query === "keep" ? keptQuery(rc.query, snap.api.previewParam) : "";
+  const query = t.query === "keep" && !plan.stripsQuery?.(t.path)
+    ? keptQuery(rc.query, snap.api.previewParam)
+    : "";
   return {
     kind: "fetch",
     key: assetKey(
@@ -286,7 +293,7 @@ export async function handleAsset(
       bytes: 0,
     };
   }
-  // Bots first: no cache lookup, no upstream fetch, no bytes (issue 9).
+  // Bots first: no cache lookup, no upstream fetch, no bytes.
   if (isBlockedBot(rc.req.headers.get("user-agent") ?? "", route.plan.bots)) {
     return {
       res: edgeError(403, "bot_blocked", "Forbidden: automated clients are not served", NOSNIFF),
@@ -330,7 +337,9 @@ export async function handleAsset(
       (ec.through.cache.hasSecondTier
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
-    if (obj && ec.through.cache.isFresh(obj, now)) return ranged(obj, rc, range, "HIT", now);
+    if (obj && !opts.revalidate && ec.through.cache.isFresh(obj, now)) {
+      return ranged(obj, rc, range, "HIT", now);
+    }
     const sliced = await fromSlices(ec, rc, route.plan, route.key, upstream, range, now);
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
   }
@@ -350,13 +359,23 @@ export async function handleAsset(
     opts,
   );
   if (served.kind !== "object") return refusedOr(otherResponse(served, head, ASSET_HEADERS));
-  if (range !== null) return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now());
+  if (range !== null) {
+    return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now(), served.fetched);
+  }
   const obj = served.obj;
   // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
   const extra = served.cache !== "STALE" && offloadable(obj)
     ? hitHeaders(rc, route.plan, obj)
     : ASSET_HEADERS;
-  return objectResponse(obj, head, served.cache, ec.deps.clock.now(), extra, rc.req);
+  return objectResponse(
+    obj,
+    head,
+    served.cache,
+    ec.deps.clock.now(),
+    extra,
+    rc.req,
+    served.fetched,
+  );
 }
 
 /**
@@ -394,21 +413,24 @@ function ranged(
   range: string,
   cache: "HIT" | "MISS" | "STALE",
   now: number,
+  fetched?: string,
 ): Outcome {
   if (obj.status !== 200 || !ifRangeMatches(rc.req.headers.get("if-range"), obj)) {
-    return objectResponse(obj, false, cache, now, ASSET_HEADERS);
+    return objectResponse(obj, false, cache, now, ASSET_HEADERS, undefined, fetched);
   }
   const plan = planRange(range, obj.body.byteLength);
-  if (plan.kind === "full") return objectResponse(obj, false, cache, now, ASSET_HEADERS);
+  if (plan.kind === "full") {
+    return objectResponse(obj, false, cache, now, ASSET_HEADERS, undefined, fetched);
+  }
   const part = rangeResponseParts(obj, plan);
   const partial = partialObject(part.status, part.headers, part.body, obj.storedAt, obj.ttlMs);
-  return objectResponse(partial, false, cache, now, ASSET_HEADERS);
+  return objectResponse(partial, false, cache, now, ASSET_HEADERS, undefined, fetched);
 }
 
 const FIXED_FORWARDED: Readonly<Record<string, string>> = { accept: "*/*" };
 
 /** Origin mode: the visitor's Accept (else any) and Accept-Encoding as the clients decode it. */
-function assetForwarded(req: Request): Record<string, string> {
+export function assetForwarded(req: Request): Record<string, string> {
   const out: Record<string, string> = { accept: safeValue(req.headers.get("accept")) ?? "*/*" };
   const enc = forwardedEncoding(req.headers.get("accept-encoding"));
   if (enc !== "") out["accept-encoding"] = enc;
@@ -456,24 +478,30 @@ async function fromSlices(
   range: string,
   now: number,
 ): Promise<Outcome | null> {
-  const load = async (start: number) => {
+  // A slice is stored, kept fresh and revalidated by the rules of a whole answer.
+  const rules = cachingRules(rc.snap, "assets");
+  const load = async (start: number, prev?: CachedObject) => {
     const headers = assetRequestHeaders(plan, { range: sliceRange(start) });
+    addConditional(headers, prev);
     const r = await fetchUpstream(ec.deps, {
       url: upstream,
       headers: headers.pairs,
       maxBuffer: SLICE_BYTES,
     });
-    return asSlice(partLoaded(ec, plan, r, plan.ttlMs), start);
+    return asSlice(partLoaded(ec, plan, r, plan.ttlMs, { rules, prev }), start);
   };
   const ifRange = rc.req.headers.get("if-range");
   const closed = closedRange(range, ec.deps.config.edgeCacheMaxObjectBytes);
   const streamed = closed ? null : streamRange(range);
   if (closed === null && streamed === null) return null;
-  const tmpl = closed && ifRange === null && templatedPart(ec.through, key, closed, now);
+  // origin mode: a request's no-cache revalidates the slices, as it does a whole answer
+  const revalidate = rules.origin && requestNoCache(rc.req);
+  const tmpl = closed && ifRange === null && !revalidate &&
+    templatedPart(ec.through, key, closed, now);
   if (tmpl) return tmpl;
   const answer = closed
-    ? await serveSlices(ec.through, key, closed, load)
-    : await streamSlices(ec.through, key, streamed!, load);
+    ? await serveSlices(ec.through, key, closed, load, revalidate)
+    : await streamSlices(ec.through, key, streamed!, load, revalidate);
   if (answer.kind === "forward") return null;
   if (answer.kind === "as-is") return passedOn(ec, answer.served);
   if (!ifRangeMatches(ifRange, answer.first)) {
@@ -492,7 +520,13 @@ async function fromSlices(
  * An upstream answer to a Range: never rewritten (a part of a text cannot be). A 416 is
  * passed on as its status and Content-Range only (its body would be the origin's error page).
  */
-function partLoaded(ec: EdgeContext, plan: AssetPlan, r: UpstreamResult, ttlMs: number): Loaded {
+function partLoaded(
+  ec: EdgeContext,
+  plan: AssetPlan,
+  r: UpstreamResult,
+  ttlMs: number,
+  slice?: Pick<Finishing, "rules" | "prev">,
+): Loaded {
   const now = ec.deps.clock.now();
   if (r.kind !== "error" && r.status === 416) {
     if (r.kind === "stream") r.body?.cancel().catch(() => {});
@@ -501,14 +535,29 @@ function partLoaded(ec: EdgeContext, plan: AssetPlan, r: UpstreamResult, ttlMs: 
   }
   return gateType(
     plan,
-    finishUpstream(r, { now, ttlMs, rewrite: (t) => t, location: () => null }),
+    finishUpstream(r, {
+      now,
+      ttlMs,
+      rewrite: (t) => t,
+      location: () => null,
+      ...(slice ? { ...slice, slice: true } : {}),
+    }),
   );
 }
 
 /** An upstream answer the edge did not cut itself, passed on uncached. */
 function passedOn(ec: EdgeContext, loaded: Loaded | Served): Outcome {
   if (loaded.kind === "object") {
-    return objectResponse(loaded.obj, false, "BYPASS", ec.deps.clock.now(), ASSET_HEADERS);
+    const now = ec.deps.clock.now();
+    return objectResponse(
+      loaded.obj,
+      false,
+      "BYPASS",
+      now,
+      ASSET_HEADERS,
+      undefined,
+      loaded.fetched,
+    );
   }
   return refusedOr(otherResponse(loaded, false, ASSET_HEADERS));
 }

@@ -1,5 +1,5 @@
 /**
- * The edge half of start-up (issue 22, cold start): KV, the edge, its usage aggregator and the
+ * The edge half of start-up (cold start): KV, the edge, its usage aggregator and the
  * KV change feed; no PostgreSQL, nothing of the management app. main.ts serves tenant hosts as
  * soon as this is done and starts the control half (lib/bootstrap.ts `startControl`: database,
  * services, management app, background loops) behind it. `bootstrap()` (tests, the CLI) runs
@@ -12,6 +12,7 @@ import { createEdge } from "./mod.ts";
 import type { Edge, TransformRunner } from "./types.ts";
 import type { EdgeCache } from "./cache/store.ts";
 import type { SnapshotCache } from "./snapshots.ts";
+import type { EdgeRequests } from "./requests.ts";
 import { createUsageAggregator } from "../lib/usage/mod.ts";
 import type { UsageAggregator } from "../lib/usage/aggregator.ts";
 import { DeferredFlushTarget } from "../lib/usage/deferred_target.ts";
@@ -20,10 +21,12 @@ import type { RequestCounters } from "../lib/metrics/request_counters.ts";
 import { upstreamClient } from "./upstream_client.ts";
 import { startChangeFeed } from "./change_feed.ts";
 import { openFollowedKv } from "../lib/kv/follow_file.ts";
+import { portableKv } from "../lib/kv/portable.ts";
 import { decodableKv } from "../lib/kv/undecodable.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { kvRetry } from "../lib/kv/retry.ts";
 import { orAfter } from "../lib/timeout.ts";
+import { redactRuntimeSpans } from "./span_redaction.ts";
 
 export type EdgeBootOptions = {
   kv?: Deno.Kv;
@@ -48,7 +51,7 @@ export type EdgePart = {
   /** The program's logger, keeping recent entries in `logRing` (GET /api/admin/logs). */
   log: Logger;
   logRing: LogRing;
-  edge: Edge & { cache: EdgeCache; snapshots: SnapshotCache };
+  edge: Edge & { cache: EdgeCache; snapshots: SnapshotCache; explain: EdgeRequests["explain"] };
   usage: UsageAggregator;
   requestCounters: RequestCounters;
   /**
@@ -56,6 +59,8 @@ export type EdgePart = {
    * then KV has to be reconciled from the database before the edge serves (main.ts waits).
    */
   kvInstallation: string | null;
+  /** Runs `listener` each time the KV file is reopened (replaced under this instance). */
+  onKvReopen(listener: () => void): void;
   /** Connects the edge to the database side (once). */
   bind(control: ControlBinding): void;
   /** Stops the usage loop (flushing what it can), the change feed, the edge and KV. */
@@ -88,6 +93,8 @@ function deferredTransform(ready: Promise<TransformRunner>, waitMs: number): Tra
 const TRANSFORM_WAIT_MS = 5_000;
 
 export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Promise<EdgePart> {
+  // Before anything is served or fetched: no secret of a URL in the runtime's own spans.
+  redactRuntimeSpans();
   const clock = opts.clock ?? systemClock;
   const logRing = new LogRing();
   const log = withLogRing(
@@ -98,8 +105,9 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
   );
   let kvReopened = () => {};
   const opened = opts.kv ?? await openKv(config, log, () => kvReopened());
-  // A value a newer Deno wrote reads as missing, never as a crash (lib/kv/undecodable.ts).
-  const kv = decodableKv(opened, log);
+  // Values stored in a form every runtime reads (lib/kv/portable.ts); one a newer Deno wrote
+  // before that form reads as missing, never as a crash (lib/kv/undecodable.ts).
+  const kv = decodableKv(portableKv(opened), log);
   const marker = (await kvRetry(() => kv.get<{ id: string }>(kvKeys.installation()))).value;
   const target = new DeferredFlushTarget();
   const { usage, counters } = createUsageAggregator(config, clock, log, target);
@@ -123,7 +131,11 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
   }, { installationId: installation });
   // A new KV file: nothing memoised from the old one holds; the projector's next tick
   // finds the file unmarked (or another instance's) and reconciles it.
-  kvReopened = () => edge.invalidateAll();
+  const reopenListeners = new Set<() => void>();
+  kvReopened = () => {
+    edge.invalidateAll();
+    for (const listener of reopenListeners) listener();
+  };
   const feed = followChanges(config, kv, log, edge);
   return {
     config,
@@ -135,6 +147,7 @@ export async function startEdge(config: Config, opts: EdgeBootOptions = {}): Pro
     usage,
     requestCounters: counters,
     kvInstallation: marker?.id ?? null,
+    onKvReopen: (listener) => reopenListeners.add(listener),
     bind(control) {
       target.bind(control.usageTarget);
       bindTransform(control.transform);

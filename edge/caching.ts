@@ -13,10 +13,17 @@ export type CachingRules = {
   swrMs: number;
   /** Store (and offload) answers that set a cookie; the cookie itself is still dropped. */
   ignoreSetCookie: boolean;
+  /** Origin mode: `swrMs` applies even where the origin did not allow stale answers. */
+  staleWhenOriginSilent: boolean;
 };
 
 /** Rules of a path without a tenant's settings: fixed TTL, no stale-while-revalidate. */
-export const FIXED_RULES: CachingRules = { origin: false, swrMs: 0, ignoreSetCookie: false };
+export const FIXED_RULES: CachingRules = {
+  origin: false,
+  swrMs: 0,
+  ignoreSetCookie: false,
+  staleWhenOriginSilent: false,
+};
 
 type PerPath = { api: CachingRules; assets: CachingRules; site: CachingRules };
 const memo = new WeakMap<EdgeSnapshot, PerPath>();
@@ -28,8 +35,9 @@ export function cachingRules(snap: EdgeSnapshot, path: keyof PerPath): CachingRu
     const c = snap.caching;
     const swrMs = (c?.staleWhileRevalidate ?? DEFAULT_SWR_SECONDS) * 1000;
     const ignoreSetCookie = c?.ignoreSetCookie === true;
-    const fixed = { origin: false, swrMs, ignoreSetCookie };
-    const paths = c?.cacheMode === "origin" ? { origin: true, swrMs, ignoreSetCookie } : fixed;
+    const staleWhenOriginSilent = c?.staleWhenOriginSilent === true;
+    const fixed = { origin: false, swrMs, ignoreSetCookie, staleWhenOriginSilent };
+    const paths = c?.cacheMode === "origin" ? { ...fixed, origin: true } : fixed;
     m = { api: fixed, assets: paths, site: paths };
     memo.set(snap, m);
   }

@@ -18,11 +18,21 @@ Deno.test("safeValue() forwards printable values of at most 1,000 characters", (
 
 Deno.test("cachingRules(): a snapshot without settings is fixed with a 60 s window; the API is always fixed", () => {
   const old = { tenantId: 1 } as EdgeSnapshot;
-  assertEquals(cachingRules(old, "site"), { origin: false, swrMs: 60_000, ignoreSetCookie: false });
+  assertEquals(cachingRules(old, "site"), {
+    origin: false,
+    swrMs: 60_000,
+    ignoreSetCookie: false,
+    staleWhenOriginSilent: false,
+  });
   const origin = {
     tenantId: 1,
     caching: { cacheMode: "origin", staleWhileRevalidate: 0, ignoreSetCookie: true },
   } as EdgeSnapshot;
-  assertEquals(cachingRules(origin, "assets"), { origin: true, swrMs: 0, ignoreSetCookie: true });
+  assertEquals(cachingRules(origin, "assets"), {
+    origin: true,
+    swrMs: 0,
+    ignoreSetCookie: true,
+    staleWhenOriginSilent: false,
+  });
   assertEquals(cachingRules(origin, "api").origin, false);
 });

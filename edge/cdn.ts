@@ -2,15 +2,16 @@
  * CDN offload headers (docs/decisions.md "CDN offload"): for tenants that opted in, a
  * shareable response tells a CDN in front (Deno Deploy's cache, Cloudflare, Fastly, an
  * nginx) to keep it for the tenant's TTL of that kind with `CDN-Cache-Control`, and tags
- * it with `Cache-Tag` so a cache-version bump can purge it. Deno Deploy reads both names
- * (its `Deno-` prefixed ones would only repeat them), so one of each is sent.
+ * it with `Cache-Tag` so a cache-version bump or a purge can purge it (the origin's own
+ * Cache-Tag values follow, in the tenant's namespace: `withOriginTags`). Deno Deploy reads
+ * both names (its `Deno-` prefixed ones would only repeat them), so one of each is sent.
  *
  * Callers decide per request (never experiments, preview-bypass requests, range requests,
  * STALE answers); `offloadable` decides per object (200, no private/no-store, no cookie).
  * A tenant without offload pays one property check per response.
  */
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
-import { type CdnKind, responseTags } from "../lib/cdn/tags.ts";
+import { type CdnKind, MAX_TAG_LENGTH, originTag, responseTags } from "../lib/cdn/tags.ts";
 import type { CachedObject } from "./cache/store.ts";
 
 type Pairs = readonly (readonly [string, string])[];
@@ -46,6 +47,31 @@ export function withCdnHeaders(
       ["cache-tag", responseTags(snap.tenantId, kind, profile).join(",")],
     ];
     if (m.size < 256) m.set(key, out);
+  }
+  return out;
+}
+
+/** Origin tags an offloaded answer carries at most (a CDN bounds the header's size). */
+const MAX_ORIGIN_TAGS = 64;
+const TENANT_TAG = /^cachely-t(\d+)$/;
+
+/**
+ * The Cache-Tag of an offloaded answer whose origin sent one: the tenant's tags, then the
+ * origin's, each in the tenant's namespace (lib/cdn/tags.ts `originTag`), the names a purge
+ * of that origin tag sends the CDN. `cdnTags` is the value withCdnHeaders made (its first
+ * entry is the tenant's tag); any other value is answered as it is.
+ */
+export function withOriginTags(cdnTags: string, origin: string): string {
+  const comma = cdnTags.indexOf(",");
+  const m = TENANT_TAG.exec(comma === -1 ? cdnTags : cdnTags.slice(0, comma));
+  if (m === null) return cdnTags;
+  const tenantId = Number(m[1]);
+  let out = cdnTags;
+  let n = 0;
+  for (const t of origin.split(/[\s,]+/)) {
+    if (t === "" || t.length > MAX_TAG_LENGTH || t.includes("*")) continue;
+    out += `,${originTag(tenantId, t)}`;
+    if (++n === MAX_ORIGIN_TAGS) break;
   }
   return out;
 }

@@ -11,6 +11,9 @@
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { routeMatches } from "../lib/experiments/route.ts";
 import { isBotUserAgent } from "../lib/experiments/bots.ts";
+import { networkHash, visitorHash } from "../lib/experiments/visitor.ts";
+
+export { visitorHash };
 
 export type Assignment = {
   experimentId: number;
@@ -20,6 +23,9 @@ export type Assignment = {
   transformProfile: string | null;
   /** Well-known bots get control and are not counted as exposures. */
   countExposure: boolean;
+  /** Counted visitors: who (the assignment hash) and from which network (guardrails). */
+  visitor?: number;
+  network?: number;
 };
 
 type CompiledVariant = { id: number; key: string; profile: string | null };
@@ -91,19 +97,29 @@ export function assignExperiment(
       if (e.control < 0) return null;
       return toAssignment(e, e.control, false);
     }
-    return toAssignment(e, pickVariant(e, visitorHash(e.idText, clientIp, userAgent)), true);
+    const visitor = visitorHash(e.idText, clientIp, userAgent);
+    return toAssignment(e, pickVariant(e, visitor), true, visitor, networkHash(clientIp));
   }
   return null;
 }
 
-function toAssignment(e: Compiled, i: number, countExposure: boolean): Assignment {
+function toAssignment(
+  e: Compiled,
+  i: number,
+  countExposure: boolean,
+  visitor?: number,
+  network?: number,
+): Assignment {
   const v = e.variants[i];
+  // One object shape whether counted or not (the hit path stays monomorphic).
   return {
     experimentId: e.id,
     variantId: v.id,
     variantKey: v.key,
     transformProfile: v.profile,
     countExposure,
+    visitor,
+    network,
   };
 }
 
@@ -113,34 +129,6 @@ function pickVariant(e: Compiled, hash: number): number {
   const cum = e.cumulative;
   for (let i = 0; i < cum.length; i++) if (bucket < cum[i]) return i;
   return cum.length - 1;
-}
-
-/** Longest user agent hashed; longer ones are cut (deterministically) to bound the work. */
-const MAX_UA_CHARS = 512;
-
-/**
- * FNV-1a over `${experimentId}:${ip}:${ua}` (UTF-16 code units), then murmur3's fmix32
- * finaliser: FNV alone mixes the last characters poorly into the high bits, and the
- * bucket is taken from the high bits. Exported for tests.
- */
-export function visitorHash(experimentId: string, ip: string, ua: string): number {
-  let h = 0x811c9dc5;
-  h = fnv(h, experimentId, experimentId.length);
-  h = Math.imul(h ^ 58, 0x01000193); // ":"
-  h = fnv(h, ip, ip.length);
-  h = Math.imul(h ^ 58, 0x01000193);
-  h = fnv(h, ua, Math.min(ua.length, MAX_UA_CHARS));
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-function fnv(h: number, s: string, n: number): number {
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
 }
 
 /** The four x-cachely-* headers (plus control's X-AI-Transform headers) for an assignment. */

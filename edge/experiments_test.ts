@@ -7,7 +7,8 @@ import {
 } from "./experiments.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import type { ExperimentSnapshot } from "../lib/experiments/snapshot_types.ts";
-import { BOT_UA_TOKENS, isBotUserAgent } from "../lib/experiments/bots.ts";
+import { isBotUserAgent } from "../lib/experiments/bots.ts";
+import { KNOWN_BOT_TOKENS } from "../lib/base/bots.ts";
 
 function snap(experiments: ExperimentSnapshot[]): EdgeSnapshot {
   return { experiments } as unknown as EdgeSnapshot;
@@ -192,7 +193,7 @@ const HUMAN_UAS = [
 
 Deno.test("isBotUserAgent() recognises the documented crawlers and not browsers", () => {
   for (const ua of BOT_UAS) assert(isBotUserAgent(ua), ua);
-  for (const token of BOT_UA_TOKENS) assert(isBotUserAgent(`Mozilla/5.0 (${token})`), token);
+  for (const token of KNOWN_BOT_TOKENS) assert(isBotUserAgent(`Mozilla/5.0 (${token})`), token);
   for (const ua of HUMAN_UAS) assert(!isBotUserAgent(ua), ua);
 });
 

@@ -1,9 +1,10 @@
 /**
  * Small HTTP helpers of the edge: error responses, request-target parsing
  * without allocating a URL object, and the header filter applied to every
- * upstream response before it is cached or returned.
+ * upstream response before it is cached or returned (names and values).
  */
 import type { ErrorCode } from "../lib/errors.ts";
+import { isSafeHeaderValue } from "../lib/http/header_value.ts";
 
 /** A JSON error in the API error shape (docs/decisions.md "Errors"), never cached. */
 export function edgeError(
@@ -28,8 +29,9 @@ export function edgeError(
  * constructor pre-builds a native copy of body and headers whenever it is given more than a
  * content-type; a Response made without headers and given them afterwards is sent from its
  * header list. Bare Deno.serve, 2 KB body, six headers, per request: 21.1k req/s through the
- * constructor, 25.6k this way (bench/ANALYSIS.md "Session 6"). Content-type is set, not
- * appended: a string body already has the constructor's default one.
+ * constructor, 25.6k this way (bench/ANALYSIS.md "An upstream client of our own, an honest
+ * video reference, the header read"). Content-type is set, not appended: a string body
+ * already has the constructor's default one.
  */
 export function responseWith(
   body: BodyInit | null,
@@ -82,7 +84,8 @@ const HOP_BY_HOP = new Set([
  * authentication challenges (they would prompt for the tenant's upstream
  * credentials), encoding and length (fetch has already decoded the body; the
  * length is recomputed), and upstream CORS and HSTS (the edge sets its own). `Age` is kept:
- * edge/respond.ts adds the time an answer is held here to it (RFC 9111 §5.1).
+ * edge/respond.ts adds the time an answer is held here to it (RFC 9111 §5.1). So is `Date`:
+ * it says when the origin made the answer, and Expires is read against it (RFC 9111 §4.2).
  */
 const DROPPED = new Set([
   ...HOP_BY_HOP,
@@ -99,7 +102,6 @@ const DROPPED = new Set([
   "access-control-allow-methods",
   "access-control-expose-headers",
   "access-control-max-age",
-  "date",
   "via",
   "server",
   "x-powered-by",
@@ -112,7 +114,11 @@ export function filterResponseHeaders(h: Headers): [string, string][] {
   return filterHeaderPairs(pairs);
 }
 
-/** The same filter over lower-case name/value pairs (edge/http1/client.ts). */
+/**
+ * The same filter over lower-case name/value pairs (edge/http1/client.ts). A field whose value
+ * holds a control byte (lib/http/header_value.ts) is dropped here, where it enters: it would
+ * be stored, replayed, and end the process in Deno 2.9's HTTP/1 writer.
+ */
 export function filterHeaderPairs(pairs: [string, string][]): [string, string][] {
   let extra: string[] | null = null;
   for (const [k, v] of pairs) {
@@ -123,7 +129,10 @@ export function filterHeaderPairs(pairs: [string, string][]): [string, string][]
   const out: [string, string][] = [];
   for (const p of pairs) {
     const k = p[0];
-    if (DROPPED.has(k) || k.startsWith("x-cachely-") || (extra !== null && extra.includes(k))) {
+    if (
+      DROPPED.has(k) || k.startsWith("x-cachely-") || (extra !== null && extra.includes(k)) ||
+      !isSafeHeaderValue(p[1])
+    ) {
       continue;
     }
     out.push(p);

@@ -18,13 +18,13 @@ import { kvSnapshotSource, SnapshotCache } from "./snapshots.ts";
 import { EdgeCache, type EdgeCacheOptions } from "./cache/store.ts";
 import { PurgeIndex } from "./cache/purges.ts";
 import { VaryIndex } from "./cache/vary.ts";
+import { FetchLog } from "./cache/fetch_log.ts";
 import type { EdgeContext } from "./context.ts";
 import { EdgeRequests } from "./requests.ts";
 import { TenantOrigins } from "./tenant_origin.ts";
+import { Prewarmer } from "./prewarm.ts";
 
-export type { Edge, EdgeDeps, EdgeTarget } from "./types.ts";
-export { edgeError } from "./http.ts";
-export { MAX_URL_LENGTH } from "./requests.ts";
+export type { Edge, EdgeDeps } from "./types.ts";
 
 export type EdgeOptions = {
   /**
@@ -44,7 +44,12 @@ export type EdgeOptions = {
 export function createEdge(
   deps: EdgeDeps,
   opts: EdgeOptions = {},
-): Edge & { cache: EdgeCache; snapshots: SnapshotCache } {
+): Edge & {
+  cache: EdgeCache;
+  snapshots: SnapshotCache;
+  prewarm: Prewarmer;
+  explain: EdgeRequests["explain"];
+} {
   const snapshots = new SnapshotCache(
     kvSnapshotSource(deps.kv),
     deps.clock,
@@ -54,19 +59,27 @@ export function createEdge(
   const cache = new EdgeCache(cacheOptions(deps, opts));
   const purges = new PurgeIndex();
   const origins = new TenantOrigins(deps.config.publicUrl, deps.config.proxyDomain);
-  const requests = new EdgeRequests(edgeContext(deps, cache, purges), snapshots, purges, origins);
+  const ec = edgeContext(deps, cache, purges);
+  const requests = new EdgeRequests(ec, snapshots, purges, origins);
+  // After a publish's entity purge, the answers it purged here are refetched (edge/prewarm.ts).
+  const prewarm = new Prewarmer(ec, snapshots, purges);
   return {
     handle: (req, target, info) => requests.handle(req, target, info),
     resolveDomain: async (hostname) => await snapshots.domain(hostname),
-    invalidate: (slug) => snapshots.invalidate(slug),
+    invalidate: (slug) => {
+      snapshots.invalidate(slug);
+      prewarm.changed(slug);
+    },
     invalidateQuota: (userId) => snapshots.invalidateQuota(userId),
     invalidateAll: () => snapshots.clear(),
+    explain: (target, url, method) => requests.explain(target, url, method),
     close: () => {
       cache.close();
       deps.upstream.close();
     },
     cache,
     snapshots,
+    prewarm,
   };
 }
 
@@ -100,6 +113,7 @@ function edgeContext(deps: EdgeDeps, cache: EdgeCache, purges: PurgeIndex): Edge
       clock: deps.clock,
       staleIfErrorMs: deps.config.staleIfErrorSeconds * 1000,
       vary: new VaryIndex(),
+      fetches: new FetchLog(),
       purges,
     },
     providers: {

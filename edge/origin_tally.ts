@@ -1,7 +1,7 @@
 /**
  * What one request cost the origin: upstream requests, bytes and time, counted by
  * fetchUpstream for the request whose handler is running (usage's originRequests and
- * originBytes, issue 23). Only the async path opens a tally: a hit answered synchronously
+ * originBytes). Only the async path opens a tally: a hit answered synchronously
  * fetches nothing. A coalesced miss counts on the request that made the fetch alone, so the
  * counters say what reached the origin.
  */

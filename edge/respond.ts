@@ -10,6 +10,19 @@ import { edgeError, isRewritable, responseWith } from "./http.ts";
 import { hitTemplates } from "./cache/hit_templates.ts";
 import { originFreshness, upstreamAgeMs } from "./cache/freshness.ts";
 import { type CachingRules, FIXED_RULES } from "./caching.ts";
+import { isMarkedChecked, markChecked } from "../lib/http/header_value.ts";
+import { withOriginTags } from "./cdn.ts";
+import { fetchParams, objectStatus, passStatus } from "./cache_status.ts";
+import { codedFor } from "./cache/variants.ts";
+
+/**
+ * `X-Cache` as the original product sent it: HIT, MISS or BYPASS only (monitoring built on it
+ * expects no other value), so a stale-served copy is a HIT there; `x-cachely-cache` keeps
+ * the detail (STALE).
+ */
+function xCache(cache: CacheOutcome): "HIT" | "MISS" | "BYPASS" {
+  return cache === "STALE" ? "HIT" : cache;
+}
 
 /** What a handler hands back to edge/requests.ts for usage accounting. */
 export type Outcome = {
@@ -34,19 +47,28 @@ const dec = new TextDecoder();
 
 /**
  * The object's headers with `extra` applied (an extra replaces a stored header of the
- * same name). Not memoised on the object: hits reuse the object's template (`sent`),
- * and a memo per stored entry cost memory on every miss (bench/ANALYSIS.md).
+ * same name, except that an offloaded answer's Cache-Tag keeps the origin's tags in the
+ * tenant's namespace: edge/cdn.ts). Not memoised on the object: hits reuse the object's
+ * template (`sent`), and a memo per stored entry cost memory on every miss (bench/ANALYSIS.md).
  */
 function replayHeaders(
   obj: CachedObject,
   extra: readonly (readonly [string, string])[],
 ): [string, string][] {
   const headers: [string, string][] = [];
+  let originTags: string | null = null;
   outer: for (const h of obj.headers) {
-    for (const e of extra) if (e[0] === h[0]) continue outer;
+    for (const e of extra) {
+      if (e[0] === h[0]) {
+        if (h[0] === "cache-tag") originTags = h[1];
+        continue outer;
+      }
+    }
     headers.push(h);
   }
-  for (const [k, v] of extra) headers.push([k, v]);
+  for (const [k, v] of extra) {
+    headers.push([k, k === "cache-tag" && originTags !== null ? withOriginTags(v, originTags) : v]);
+  }
   return headers;
 }
 
@@ -55,7 +77,7 @@ function replayHeaders(
  * Hot path of every hit: a GET hit answers a clone of a template Response kept for the
  * object per extra header list (edge/cache/hit_templates.ts), with Age set on the clone;
  * a clone skips the header validation, body copy and native pre-build of the Response
- * constructor (bench/ANALYSIS.md "Session 5"). Content-Length is left to the server, which
+ * constructor (bench/ANALYSIS.md "Hit templates, start-up imports, what the noise hides"). Content-Length is left to the server, which
  * knows the body's length. Age is sent only when it is above 0 (an absent Age means 0,
  * RFC 9111 §4.2.3).
  */
@@ -64,21 +86,30 @@ export function ageSeconds(obj: { storedAt: number }, now: number): number {
   return Math.max(0, Math.floor((now - obj.storedAt) / 1000));
 }
 
-/** A clone of a template Response, with Age when above 0 (templates are built with none). */
+/**
+ * A clone of a template Response, with Age when above 0 (templates are built with none);
+ * marked checked when the template was (edge/cache/hit_templates.ts).
+ */
 export function cloneAged(template: Response, age: number): Response {
   const res = template.clone();
+  if (isMarkedChecked(template)) markChecked(res);
   if (age > 0) res.headers.set("age", String(age));
   return res;
 }
 
 export function objectResponse(
-  obj: CachedObject,
+  stored: CachedObject,
   head: boolean,
   cache: CacheOutcome,
   now: number,
   extra: readonly (readonly [string, string])[],
   req?: Request,
+  /** The Cache-Status of the fetch that made the object (a MISS's; edge/cache_status.ts). */
+  fetched: string | null = null,
 ): Outcome {
+  // The representation the request accepts (edge/cache/variants.ts); without a request (a
+  // range's whole-object fallback) the identity body.
+  const obj = req === undefined ? stored : codedFor(stored, req);
   // RFC 9110 §13.1: a matching If-None-Match, or failing that an If-Modified-Since no
   // older than Last-Modified, on GET/HEAD is 304 without a body. Request headers are read
   // only when the object has a validator to compare (not on every hit).
@@ -87,13 +118,14 @@ export function objectResponse(
     notModified(req, obj.etag, obj.lastModified)
   ) {
     const headers = replayHeaders(obj, extra);
-    headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
+    headers.push(["x-cachely-cache", cache], ["x-cache", xCache(cache)]);
+    headers.push(["cache-status", objectStatus(cache, fetched, remainingMs(obj, now))]);
     return { res: responseWith(null, 304, headers), cache, bytes: 0 };
   }
   // Upstream Age plus the time held here (storedAt is set back by the upstream Age).
   const age = ageSeconds(obj, now);
   if (head) {
-    const headers = responseHeaders(obj, extra, cache, age);
+    const headers = responseHeaders(obj, extra, cache, age, now, fetched);
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: responseWith(null, obj.status, headers), cache, bytes: 0 };
   }
@@ -106,7 +138,7 @@ export function objectResponse(
         () =>
           new Response(obj.body, {
             status: obj.status,
-            headers: responseHeaders(obj, extra, cache, 0),
+            headers: responseHeaders(obj, extra, cache, 0, now, null),
           }),
         obj.body.byteLength,
       );
@@ -122,7 +154,7 @@ export function objectResponse(
   // object that may never be hit again (or, like a range's part, is not cached).
   const body = NULL_BODY.has(obj.status) ? null : obj.body;
   return {
-    res: responseWith(body, obj.status, responseHeaders(obj, extra, cache, age)),
+    res: responseWith(body, obj.status, responseHeaders(obj, extra, cache, age, now, fetched)),
     cache,
     bytes: body?.byteLength ?? 0,
   };
@@ -141,18 +173,29 @@ function hitBefore(obj: CachedObject): boolean {
   return false;
 }
 
-/** The full header list of a response for `obj`: stored, extra, cache outcome, Age. */
+/**
+ * The full header list of a response for `obj`: stored, extra, cache outcome (a hit's
+ * Cache-Status is a constant, so a hit template carries it prebuilt), Age.
+ */
 function responseHeaders(
   obj: CachedObject,
   extra: readonly (readonly [string, string])[],
   cache: CacheOutcome,
   age: number,
+  now: number,
+  fetched: string | null,
 ): [string, string][] {
   const headers = replayHeaders(obj, extra);
-  // x-cache: the name customers' tooling already reads (issue 9)
-  headers.push(["x-cachely-cache", cache], ["x-cache", cache]);
+  // x-cache: the name customers' tooling already reads
+  headers.push(["x-cachely-cache", cache], ["x-cache", xCache(cache)]);
+  headers.push(["cache-status", objectStatus(cache, fetched, remainingMs(obj, now))]);
   if (age > 0) headers.push(["age", String(age)]);
   return headers;
+}
+
+/** Freshness left to `obj` at `now` in ms (negative once expired). */
+function remainingMs(obj: CachedObject, now: number): number {
+  return obj.storedAt + obj.ttlMs - now;
 }
 
 /** RFC 9110 §13.2.2 order: If-None-Match decides when present; else If-Modified-Since. */
@@ -188,12 +231,23 @@ export function otherResponse(
   cache: CacheOutcome = "BYPASS",
 ): Outcome {
   if (served.kind === "error") {
-    return { res: edgeError(served.status, served.code, served.message), cache: null, bytes: 0 };
+    const res = edgeError(served.status, served.code, served.message);
+    res.headers.set(
+      "cache-status",
+      passStatus("MISS", served.originStatus ?? null, served.code.replaceAll("_", "-")),
+    );
+    return { res, cache: null, bytes: 0 };
   }
   const headers = new Headers(served.headers);
-  for (const [k, v] of extra) headers.set(k, v);
+  for (const [k, v] of extra) {
+    const origin = k === "cache-tag" ? headers.get(k) : null;
+    headers.set(k, origin !== null ? withOriginTags(v, origin) : v);
+  }
   headers.set("x-cachely-cache", cache);
-  headers.set("x-cache", cache);
+  headers.set("x-cache", xCache(cache));
+  // a stream is a forwarded range, or a body too large to store (slices say their outcome)
+  const detail = served.status === 206 ? "range" : "size";
+  headers.set("cache-status", passStatus(cache, served.status, detail));
   if (served.length !== null) headers.set("content-length", String(served.length));
   const bodiless = head || NULL_BODY.has(served.status);
   if (bodiless) served.body?.cancel().catch(() => {});
@@ -223,15 +277,17 @@ export type Finishing = {
   rules?: CachingRules;
   /** The expired copy the request revalidated: a 304 refreshes it without a body. */
   prev?: CachedObject;
+  /** A slice fetch (edge/slices.ts): a 206 may be stored, by the same rules as a 200. */
+  slice?: boolean;
 };
 
-/** True when upstream asked a shared cache not to store the response (RFC 9111 §5.2.2). */
-export function forbidsStore(headers: [string, string][]): boolean {
-  for (const [k, v] of headers) {
-    if (k === "cache-control" && /\b(?:no-store|private)\b/i.test(v)) return true;
-  }
-  return false;
-}
+/**
+ * Fields addressed to Cachely alone, read for the caching decision and never passed on
+ * (RFC 9213 §2.1: a targeted field is for its target): `Cachely-CDN-Cache-Control`, and
+ * `Surrogate-Control`, which surrogates consume (docs/decisions.md "HTTP caching: what the
+ * origin allows"). `CDN-Cache-Control` is passed on: it addresses every CDN on the path.
+ */
+const CONSUMED: ReadonlySet<string> = new Set(["cachely-cdn-cache-control", "surrogate-control"]);
 
 /**
  * Adds the conditional request headers for revalidating `prev` (RFC 9111 §4.3.1):
@@ -257,14 +313,25 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "error") return r;
   if (r.status >= 500) {
     if (r.kind === "stream") r.body?.cancel().catch(() => {});
-    return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
+    return {
+      kind: "error",
+      status: 502,
+      code: "upstream_error",
+      message: "Upstream failed",
+      originStatus: r.status,
+    };
   }
   const secrets = f.secrets?.length ? f.secrets : null;
   const buffered = r.kind === "buffered";
   const headers: [string, string][] = [];
+  let consumed: [string, string][] | null = null;
   for (const [k, v0] of r.headers) {
     // A stored copy's Age is computed from storedAt; a stream passes the origin's on.
     if (k === "age" && buffered) continue;
+    if (CONSUMED.has(k)) {
+      (consumed ??= []).push([k, v0]);
+      continue;
+    }
     const v = k === "location" && f.location ? f.location(v0) : v0;
     if (v === null) continue;
     if (secrets && secrets.some((s) => v.includes(s))) continue;
@@ -273,7 +340,7 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "stream") return { ...r, headers };
   const rules = f.rules ?? FIXED_RULES;
   const ageMs = upstreamAgeMs(r.headers);
-  if (r.status === 304 && f.prev !== undefined && f.prev.status === 200) {
+  if (r.status === 304 && f.prev !== undefined && (f.prev.status === 200 || f.slice)) {
     // The copy left the cache while the request ran and its slab holds other bodies now.
     if (!f.prev.readable) {
       return { kind: "error", status: 502, code: "upstream_error", message: "Upstream failed" };
@@ -281,7 +348,8 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     // RFC 9111 §4.3.4: the stored headers, updated with those of the 304
     const names = new Set(headers.map((h) => h[0]));
     const merged = f.prev.headers.filter((h) => !names.has(h[0])).concat(headers);
-    return stored(200, merged, f.prev.body, f, rules, ageMs, r.setCookie === true);
+    const cookie = r.setCookie === true;
+    return stored(f.prev.status, merged, f.prev.body, f, rules, ageMs, cookie, consumed, 304);
   }
   let body: Bytes = NULL_BODY.has(r.status) ? new Uint8Array(0) : r.body;
   const ct = headers.find((h) => h[0] === "content-type")?.[1] ?? "";
@@ -291,14 +359,15 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     if (out !== text) body = enc.encode(out) as Bytes;
     if (f.parsed) headers.push(["x-parsed", "true"]);
   }
-  return stored(r.status, headers, body, f, rules, ageMs, r.setCookie === true);
+  return stored(r.status, headers, body, f, rules, ageMs, r.setCookie === true, consumed);
 }
 
 /**
  * The object of an upstream answer with its freshness: in fixed mode the tenant's TTL, in
  * origin mode what the headers say; stale windows and storability by the rules common to
  * both (docs/decisions.md "HTTP caching"). `storedAt` is set back by the upstream Age, so
- * Age and freshness count the time the answer spent in caches upstream.
+ * Age and freshness count the time the answer spent in caches upstream. The result carries
+ * the Cache-Status parameters of the fetch (`fetched`, edge/cache_status.ts).
  */
 function stored(
   status: number,
@@ -308,25 +377,63 @@ function stored(
   rules: CachingRules,
   ageMs: number,
   setCookie: boolean,
+  consumed: [string, string][] | null,
+  originStatus = status,
 ): Loaded {
   const cookie = setCookie && !rules.ignoreSetCookie;
-  const fr = originFreshness(headers, f.now);
-  let cacheable = status === 200 && fr.storable && !cookie;
+  const fr = originFreshness(consumed === null ? headers : headers.concat(consumed), f.now);
   let ttlMs: number;
+  let why = whyNotStored(status, f.slice === true, fr.refusal, cookie);
   if (rules.origin) {
     ttlMs = fr.lifetimeMs;
     const validator = headers.some((h) => h[0] === "etag" || h[0] === "last-modified");
-    // Any other Vary, or nothing to keep it fresh or revalidate it with: not stored.
-    if (fr.vary === null || (ttlMs <= 0 && !validator)) cacheable = false;
+    // A Vary of `*`, or nothing to keep it fresh or revalidate it with: not stored.
+    if (why === null && fr.vary === null) why = "vary";
+    if (why === null && ttlMs <= 0 && !validator) why = "no-lifetime";
   } else {
     ttlMs = f.ttlMs + ageMs; // the full TTL here, whatever its age upstream
   }
+  const cacheable = why === null;
   const obj = cachedObject(status, headers, body, f.now - ageMs, ttlMs, cookie);
   obj.sieMs = fr.noStale ? 0 : fr.sieMs ?? -1;
-  obj.swrMs = fr.noStale || !cacheable
-    ? 0
-    : rules.origin
-    ? fr.swrMs ?? (fr.hasLifetime ? rules.swrMs : 0)
-    : rules.swrMs;
-  return { kind: "object", obj, cacheable, vary: rules.origin ? fr.vary ?? "" : undefined };
+  obj.swrMs = fr.noStale || !cacheable ? 0 : staleWindowMs(fr, rules, f.ttlMs);
+  const fetched = fetchParams(originStatus, cacheable ? ttlMs - ageMs : null, why);
+  return {
+    kind: "object",
+    obj,
+    cacheable,
+    vary: rules.origin ? fr.vary ?? "" : undefined,
+    fetched,
+  };
+}
+
+/** Why an answer may not be stored whatever its freshness (null: it may). */
+function whyNotStored(
+  status: number,
+  slice: boolean,
+  refusal: "no-store" | "private" | null,
+  cookie: boolean,
+): string | null {
+  if (status !== 200 && !(slice && status === 206)) return "status";
+  if (refusal !== null) return refusal;
+  return cookie ? "set-cookie" : null;
+}
+
+/**
+ * How long an expired copy may be answered while it is refreshed (RFC 5861). Origin mode:
+ * only with the origin's permission (RFC 9111 §4.2.4): its `stale-while-revalidate=N`; with
+ * only `stale-if-error=N`, the tenant's window up to N; otherwise none, unless the tenant
+ * opted in (`staleWhenOriginSilent`). Fixed mode: the tenant's window, at most the TTL, so an
+ * answer is never older than twice the TTL.
+ */
+function staleWindowMs(
+  fr: ReturnType<typeof originFreshness>,
+  rules: CachingRules,
+  ttlMs: number,
+): number {
+  if (!rules.origin) return Math.min(rules.swrMs, ttlMs);
+  if (fr.swrMs !== null) return fr.swrMs;
+  if (!fr.hasLifetime) return 0;
+  if (rules.staleWhenOriginSilent) return rules.swrMs;
+  return fr.sieMs !== null ? Math.min(rules.swrMs, fr.sieMs) : 0;
 }

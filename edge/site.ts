@@ -15,8 +15,16 @@ import {
 } from "./respond.ts";
 import { siteKey } from "./cache/keys.ts";
 import { normaliseQuery } from "../lib/cache/query.ts";
-import { freshInMemory, lookupKey, type ReadOptions, readThrough } from "./cache/through.ts";
-import { BadPathError, checkPath, joinUpstream, parseBase } from "./url_join.ts";
+import {
+  freshInMemory,
+  type Loaded,
+  lookupKey,
+  type ReadOptions,
+  readThrough,
+  type Served,
+} from "./cache/through.ts";
+import { PREVIEW_TOKEN_PARAM } from "../lib/preview/link_token.ts";
+import { BadPathError, checkPath, joinUpstream, parseBase } from "../lib/net/url_join.ts";
 import { fetchUpstream, RequestHeaders } from "./upstream.ts";
 import { edgeError, oversizeHeaders } from "./http.ts";
 import { offloadable, previewRequested, withCdnHeaders } from "./cdn.ts";
@@ -24,6 +32,8 @@ import type { CachedObject } from "./cache/store.ts";
 import { cachingRules, forwardedEncoding, safeValue } from "./caching.ts";
 import { requestNoCache } from "./cache/freshness.ts";
 import { variantKey } from "./cache/vary.ts";
+import { compileLocaleLookup } from "../lib/base/locales.ts";
+import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 
 const SITE_HEADERS: [string, string][] = [["x-cachely-edge", "1"]];
 const UA = "Cachely-Edge/1";
@@ -37,18 +47,8 @@ export async function handleSite(
   const head = rc.method === "HEAD";
   if (rc.method !== "GET" && !head) return methodNotAllowed(rc.method, "GET, HEAD");
   const snap = rc.snap;
-  const query = normaliseQuery(rc.query, [snap.api.previewParam]);
-  const primary = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
-  const rules = cachingRules(snap, "site");
-  // Origin mode: the visitor's negotiation headers go to the origin and key its variants.
-  const forwarded = rules.origin ? siteForwarded(rc.req) : FIXED_FORWARDED;
-  const opts: ReadOptions = rules.origin
-    ? {
-      revalidate: requestNoCache(rc.req),
-      variant: (vary) => variantKey(primary, vary, forwarded),
-    }
-    : {};
-  const key = lookupKey(ec.through, primary, opts.variant);
+  const { query, primary, rules, forwarded, opts, preview } = sitePlan(rc);
+  const key = preview ? null : lookupKey(ec.through, primary, opts.variant);
   const hit = key !== null && !opts.revalidate ? freshInMemory(ec.through, key) : undefined;
   if (hit) {
     return objectResponse(hit, head, "HIT", ec.deps.clock.now(), siteHeaders(rc, hit), rc.req);
@@ -67,7 +67,7 @@ export async function handleSite(
   if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
   const url = joinUpstream(origin, rc.path, query);
   const base = parseBase(origin);
-  const served = await readThrough(ec.through, primary, async (prev) => {
+  const load = async (prev?: CachedObject): Promise<Loaded> => {
     const headers = new RequestHeaders({ ...forwarded, "user-agent": UA });
     addConditional(headers, prev);
     const r = await fetchUpstream(ec.deps, {
@@ -94,15 +94,80 @@ export async function handleSite(
         }
       },
     });
-  }, opts);
+  };
+  if (preview) return previewPage(await load(), head, ec.deps.clock.now());
+  const served = await readThrough(ec.through, primary, load, opts);
   if (served.kind !== "object") return otherResponse(served, head, SITE_HEADERS);
+  return servedPage(served, head, ec.deps.clock.now(), rc);
+}
+
+/**
+ * What the cache does with a page request before anything is served: its key, the headers it
+ * forwards (and keys variants by), and whether it is a preview link's (never stored). Also
+ * read by the "why isn't this URL cached?" explanation (edge/explain.ts).
+ */
+export function sitePlan(rc: RequestContext) {
+  const snap = rc.snap;
+  const query = normaliseQuery(rc.query, [snap.api.previewParam]);
+  let primary = siteKey(snap.tenantId, snap.versions.html, rc.tenantOrigin, rc.path, query);
+  const rules = cachingRules(snap, "site");
+  // Origin mode: the visitor's negotiation headers go to the origin and key its variants.
+  let forwarded = rules.origin ? siteForwarded(rc.req) : FIXED_FORWARDED;
+  const lookup = localeLookup(snap);
+  if (lookup !== null) {
+    // The tenant's locales: Accept-Language becomes one of them, for the origin and the key.
+    const locale = lookup(rc.req.headers.get("accept-language"));
+    forwarded = { ...forwarded, "accept-language": locale };
+    // Fixed mode keys it itself (origin mode keys it when the origin says it varies on it).
+    if (!rules.origin) primary += `|l=${locale}`;
+  }
+  const opts: ReadOptions = rules.origin
+    ? {
+      revalidate: requestNoCache(rc.req),
+      variant: (vary) => variantKey(primary, vary, forwarded),
+    }
+    : {};
+  // A page opened with a preview link may render drafts: fetched, never stored, private.
+  const preview = rc.query.includes("preview") &&
+    new URLSearchParams(rc.query).has(PREVIEW_TOKEN_PARAM);
+  return { query, primary, rules, forwarded, opts, preview };
+}
+
+/** The answer for a page served as an object (HIT, MISS or STALE). */
+function servedPage(
+  served: Served & { kind: "object" },
+  head: boolean,
+  now: number,
+  rc: RequestContext,
+): Outcome {
   const obj = served.obj;
   // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
   const extra = served.cache !== "STALE" && offloadable(obj) ? siteHeaders(rc, obj) : SITE_HEADERS;
-  return objectResponse(obj, head, served.cache, ec.deps.clock.now(), extra, rc.req);
+  return objectResponse(obj, head, served.cache, now, extra, rc.req, served.fetched);
+}
+
+/** A page fetched for a preview link: never stored, private. */
+function previewPage(r: Loaded, head: boolean, now: number): Outcome {
+  const out = r.kind === "object"
+    ? objectResponse(r.obj, head, "BYPASS", now, SITE_HEADERS, undefined, r.fetched)
+    : otherResponse(r, head, SITE_HEADERS);
+  out.res.headers.set("cache-control", "private, no-store");
+  return out;
 }
 
 const FIXED_FORWARDED: Readonly<Record<string, string>> = { accept: "text/html,*/*;q=0.8" };
+
+/** The tenant's Accept-Language lookup, compiled once per snapshot; null without locales. */
+const lookups = new WeakMap<EdgeSnapshot, ((header: string | null) => string) | null>();
+function localeLookup(snap: EdgeSnapshot): ((header: string | null) => string) | null {
+  let l = lookups.get(snap);
+  if (l === undefined) {
+    const locales = snap.caching?.locales;
+    l = locales?.length ? compileLocaleLookup(locales) : null;
+    lookups.set(snap, l);
+  }
+  return l;
+}
 
 /**
  * The negotiation headers an origin-mode site fetch carries (docs/decisions.md "HTTP
@@ -130,6 +195,8 @@ function siteHeaders(
 ): readonly (readonly [string, string])[] {
   const snap = rc.snap;
   if (snap.cdnOffload !== true || obj.noCdn) return SITE_HEADERS;
+  // Negotiated to the tenant's locales: a CDN keyed by URL would mix the languages.
+  if (localeLookup(snap) !== null) return SITE_HEADERS;
   if (rc.query !== "" && previewRequested(rc.query, snap.api.previewParam)) return SITE_HEADERS;
   const ttl = cachingRules(snap, "site").origin ? null : snap.cacheTtl;
   return withCdnHeaders(snap, SITE_HEADERS, "site", "html", null, ttl);

@@ -22,7 +22,7 @@ import type { CachedObject } from "./cache/store.ts";
 import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
 import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
 import { sliceKey } from "./cache/keys.ts";
-import { ageSeconds, cloneAged, forbidsStore, objectResponse, type Outcome } from "./respond.ts";
+import { ageSeconds, cloneAged, objectResponse, type Outcome } from "./respond.ts";
 import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
 import type { UpstreamStream } from "../lib/net/upstream_types.ts";
 
@@ -66,12 +66,13 @@ function sliceTotal(obj: CachedObject, start: number): number | null {
 }
 
 /**
- * A slice loader's result as readThrough should keep it: a proper slice is cacheable unless
- * the upstream forbids storing it; anything else is passed on uncached.
+ * A slice loader's result as readThrough should keep it: a proper slice is cacheable when a
+ * whole answer with its headers would be (edge/respond.ts finishUpstream: no no-store,
+ * private or Set-Cookie, a lifetime or a validator); anything else is passed on uncached.
  */
 export function asSlice(loaded: Loaded, start: number): Loaded {
   if (loaded.kind !== "object") return loaded;
-  const ok = sliceTotal(loaded.obj, start) !== null && !forbidsStore(loaded.obj.headers);
+  const ok = loaded.cacheable && sliceTotal(loaded.obj, start) !== null;
   return ok === loaded.cacheable ? loaded : { ...loaded, cacheable: ok };
 }
 
@@ -103,9 +104,12 @@ type SliceReader = (start: number) => Promise<Served>;
 function sliceReader(
   through: ThroughContext,
   key: string,
-  load: (start: number) => Promise<Loaded>,
+  load: (start: number, prev?: CachedObject) => Promise<Loaded>,
+  revalidate: boolean,
 ): SliceReader {
-  return (start) => readThrough(through, sliceKey(key, start, SLICE_BYTES), () => load(start));
+  const opts = { revalidate };
+  return (start) =>
+    readThrough(through, sliceKey(key, start, SLICE_BYTES), (prev) => load(start, prev), opts);
 }
 
 /** The slice a range starts in, its object's total length and headers; or the decision. */
@@ -165,9 +169,11 @@ export async function serveSlices(
   through: ThroughContext,
   key: string,
   [a, b]: [number, number],
-  load: (start: number) => Promise<Loaded>,
+  load: (start: number, prev?: CachedObject) => Promise<Loaded>,
+  /** The request asked for revalidation (origin mode): no slice is answered unasked. */
+  revalidate = false,
 ): Promise<SliceAnswer> {
-  const slice = sliceReader(through, key, load);
+  const slice = sliceReader(through, key, load, revalidate);
   const o = await openAt(slice, a);
   if (o.kind !== "open") return o;
   const { first, firstStart, total, base } = o;
@@ -256,9 +262,10 @@ export async function streamSlices(
   through: ThroughContext,
   key: string,
   [a, b]: [number, number],
-  load: (start: number) => Promise<Loaded>,
+  load: (start: number, prev?: CachedObject) => Promise<Loaded>,
+  revalidate = false,
 ): Promise<SliceAnswer | SliceStream> {
-  const slice = sliceReader(through, key, load);
+  const slice = sliceReader(through, key, load, revalidate);
   const o = await openAt(slice, a);
   if (o.kind !== "open") return o;
   const { first, firstStart, total, base } = o;

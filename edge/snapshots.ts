@@ -109,7 +109,7 @@ export class SnapshotCache {
    * invalidate (which deletes the entry) during the read means the read may predate
    * the change, so it is dropped and the next request reads again. Nothing else
    * decides, so no interleaving of invalidations and reloads leaves an entry whose
-   * reload never lands (issue 22: a global counter did, and served it for hours).
+   * reload never lands (a global counter did, and served it for hours).
    */
   private memo<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> | T {
     const now = this.clock.now();

@@ -1,7 +1,7 @@
 /**
- * Issue 22 "a wedged snapshot": an invalidation (of any tenant) arriving while a reload
- * runs must not leave the entry un-reloadable. First the reproduction from the issue on
- * real KV, then a property test that interleaves writes, invalidations, clock steps,
+ * A wedged snapshot: an invalidation (of any tenant) arriving while a reload runs must not
+ * leave the entry un-reloadable. First the reproduction (a global counter served one snapshot
+ * for hours) on real KV, then a property test that interleaves writes, invalidations, clock steps,
  * reads and out-of-order read completions at random and checks every answer against
  * the bound.
  */
@@ -15,7 +15,7 @@ import { prng } from "../tests/sequential_sim.ts";
 const snap = (slug: string, tenantId: number) =>
   ({ v: 1, slug, tenantId, domains: [] }) as unknown as EdgeSnapshot;
 
-Deno.test("SnapshotCache: an unrelated invalidation during a reload does not wedge the entry (issue 22 reproduction)", async () => {
+Deno.test("SnapshotCache: an unrelated invalidation during a reload does not wedge the entry (a global counter once served one snapshot for hours)", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const clock = new ManualClock();

@@ -1,5 +1,5 @@
 /**
- * The edge's OpenTelemetry attributes (issue 23, docs/operations.md "Traces"). With
+ * The edge's OpenTelemetry attributes (docs/operations.md "Traces"). With
  * OTEL_DENO=true Deno opens a span for every request Deno.serve answers and exports it over
  * OTLP; Deno registers its tracer with npm:@opentelemetry/api, so the active span here is
  * that request span. The edge adds what only it knows: the tenant's slug, the cache outcome,
@@ -21,9 +21,8 @@ export function createTracing(): EdgeTracing {
       span.setAttribute("cachely.tenant", a.tenant);
       span.setAttribute("cachely.cache", a.cache ?? "none");
       span.setAttribute("cachely.kind", a.kind);
-      // Deno sets http.response.status_code itself once the response is sent. It also records
-      // url.full and url.query when the span opens, and an attribute set again is appended,
-      // not replaced: the query cannot be taken out here (docs/operations.md "Traces").
+      // Deno sets http.response.status_code itself once the response is sent; its url.full,
+      // url.path and url.query reach the exporter redacted (edge/span_redaction.ts).
       if (a.upstreamRequests > 0) {
         span.setAttribute("cachely.upstream.requests", a.upstreamRequests);
         span.setAttribute("cachely.upstream.duration_ms", Math.round(a.upstreamMs * 100) / 100);

@@ -8,6 +8,8 @@ import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/log.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import type { UpstreamClient, UpstreamResult } from "../lib/net/upstream_types.ts";
+import type { PathRoute } from "./route.ts";
+import type { PurgeMatch } from "./cache/purges.ts";
 
 /** Where a request landed: a tenant host, its preview host, or an active custom domain. */
 export type EdgeTarget =
@@ -30,18 +32,27 @@ export type UsageRecord = {
   cache: CacheOutcome | null;
   kind: "api" | "asset" | "site" | "other";
   durationMs: number;
-  /** A bot refused on the asset path (issue 9): counted as blocked, never as bandwidth. */
+  /** A bot refused on the asset path: counted as blocked, never as bandwidth. */
   blocked?: boolean;
   /** Upstream requests this request made (0 or absent for a hit), their bytes and time. */
   originRequests?: number;
   originBytes?: number;
   originMs?: number;
+  /** The last origin answer's status when the request reached the origin (a 5xx the visitor got as 502). */
+  originStatus?: number;
   /**
    * A background refresh (stale-while-revalidate) that a recorded request started: it counts
    * its origin request and bytes only, not as a request, bandwidth or a cache outcome.
    */
   background?: boolean;
-  experiment?: { experimentId: number; variantId: number; variantKey: string } | null;
+  experiment?: {
+    experimentId: number;
+    variantId: number;
+    variantKey: string;
+    /** The visitor's hash and network hash (edge/experiments.ts), for guardrails. */
+    visitor?: number;
+    network?: number;
+  } | null;
 };
 
 /** Receives usage from the edge; must never block or throw into the request. */
@@ -107,4 +118,30 @@ export type Edge = {
   invalidateAll(): void;
   /** Closes idle upstream connections (shutdown). */
   close(): void;
+};
+
+/** What the edge knows about a URL's caching (edge/explain.ts), read by lib/cache/explain.ts. */
+/** One reason a request is not served from the cache, in words a user reads. */
+export type Blocker = { code: string; message: string };
+
+export type Explanation = {
+  kind: PathRoute["kind"];
+  cacheMode: "fixed" | "origin";
+  /** Whether a GET of the URL may be answered from the cache at all. */
+  eligible: boolean;
+  blockers: Blocker[];
+  /** The primary cache key, or null when the request is never keyed. */
+  key: string | null;
+  /** The request headers the origin said the key varies on (origin mode), when known. */
+  varyOn: string | null;
+  stored: {
+    storedAt: number;
+    ttlMs: number;
+    status: number;
+    fresh: boolean;
+    /** Stored before a purge that matches it: the next request drops it. */
+    purged: boolean;
+  } | null;
+  lastFetch: { at: number; cacheStatus: string } | null;
+  lastPurge: PurgeMatch | null;
 };

@@ -10,7 +10,7 @@ import { checkedAddress, UnsafeUrlError } from "../lib/net/ssrf.ts";
 import type { UpstreamResult } from "../lib/net/upstream_types.ts";
 import { countOrigin } from "./origin_tally.ts";
 
-export type { UpstreamFailure, UpstreamResult } from "../lib/net/upstream_types.ts";
+export type { UpstreamResult } from "../lib/net/upstream_types.ts";
 
 export type UpstreamRequest = {
   url: URL;
@@ -23,7 +23,7 @@ export type UpstreamRequest = {
 /**
  * Upstream request headers as pairs with Headers' `set`: fetch copies an array of pairs
  * without going through a Headers object and its iterator, ~4 µs less per miss
- * (bench/ANALYSIS.md "Session 4").
+ * (bench/ANALYSIS.md "Misses, the header set, transformed hits").
  */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_VALUE = /[\r\n\0]|[^\0-\u00ff]/;

@@ -1,5 +1,5 @@
 /**
- * DNS rebinding (issue 26): the edge connects to the address that passed the SSRF check.
+ * DNS rebinding: the edge connects to the address that passed the SSRF check.
  * The resolver answers a public address, then loopback; the connect step resolves again
  * when it is given no address (as the system would), so an unpinned edge reaches the
  * loopback canary. The fetch fallback sends a pinned http call to the checked IP with the

@@ -46,10 +46,21 @@ export function recordRequest(
       durationMs: performance.now() - t0,
       ...(out.blocked ? { blocked: true } : {}),
       ...(tally && tally.requests > 0
-        ? { originRequests: tally.requests, originBytes: tally.bytes, originMs: tally.ms }
+        ? {
+          originRequests: tally.requests,
+          originBytes: tally.bytes,
+          originMs: tally.ms,
+          ...(tally.status !== undefined ? { originStatus: tally.status } : {}),
+        }
         : {}),
       experiment: a && a.countExposure
-        ? { experimentId: a.experimentId, variantId: a.variantId, variantKey: a.variantKey }
+        ? {
+          experimentId: a.experimentId,
+          variantId: a.variantId,
+          variantKey: a.variantKey,
+          visitor: a.visitor,
+          network: a.network,
+        }
         : null,
     });
   } catch {

@@ -10,6 +10,7 @@ import { prepareSchema } from "./db/migrate_lock.ts";
 import { createServices, type Services } from "./services.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
+import { shutdownSteps } from "./shutdown_steps.ts";
 import type { Edge } from "../edge/types.ts";
 import { managementHandler } from "../app.ts";
 import { type Handler, routeByHost } from "./http/host_router.ts";
@@ -47,10 +48,10 @@ export type BootstrapOptions = {
 };
 
 /** Opens the database and brings its schema up to date (or refuses: MIGRATE_ON_START=false). */
-async function openMigratedDb(config: Config): Promise<DbHandle> {
+async function openMigratedDb(config: Config, log?: Logger): Promise<DbHandle> {
   const db = await openDb(
     config.databaseUrl
-      ? { url: config.databaseUrl, requestTimeoutMs: config.dbRequestTimeoutMs }
+      ? { url: config.databaseUrl, requestTimeoutMs: config.dbRequestTimeoutMs, log }
       : { dataDir: `${config.dataDir}/pg` },
     false,
   );
@@ -81,7 +82,7 @@ export async function startControl(
   part: EdgePart,
   opts: ControlOptions = {},
 ): Promise<App> {
-  const dbHandle = opts.dbHandle ?? await openMigratedDb(config);
+  const dbHandle = opts.dbHandle ?? await openMigratedDb(config, part.log);
   try {
     return await wireControl(config, part, dbHandle, opts);
   } catch (e) {
@@ -122,6 +123,7 @@ async function wireControl(
     snapshotAgeSeconds: edge.snapshots.snapshotAgeSeconds(),
     kvReadErrors: edge.snapshots.loadErrors,
   });
+  services.edgeExplain = (target, url, method) => edge.explain(target, url, method);
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
   services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves
@@ -140,6 +142,7 @@ async function wireControl(
   });
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
   services.projectorStatus = projector.status;
+  part.onKvReopen(() => projector.checkKvNow()); // an older copy restored: repaired at once
   const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
   const management = managementHandler(services);
@@ -149,18 +152,24 @@ async function wireControl(
     handler: routeByHost(config, edge, management),
     management,
     async flush() {
+      await dbHandle.renewIfSuspect?.(); // a stuck pool must not take the final flush with it
       await Promise.all([usage.flush(), aiEngineFor(services).flush()]);
     },
     async close() {
+      // Each step has its own budget (lib/shutdown_steps.ts); the loops' timers stop at once
+      // and their last tick is waited for only after the final flush.
+      const steps = shutdownSteps(log);
       stopOverage();
-      await projector.stop();
-      await guardrails.stop();
-      await usage.stop(); // flush pending usage before the database goes away
-      await aiEngineFor(services).flush(); // queued AI transform runs and outputs, likewise
-      await services.background.idle(); // mails started by requests
+      const loops = Promise.all([projector.stop(), guardrails.stop()]);
+      loops.catch(() => {}); // awaited below, after the flush; a failure is logged there
+      await steps.run("usage flush", () => usage.stop(), 1_500); // before the database goes
+      await steps.run("ai flush", () => aiEngineFor(services).flush(), 500); // likewise
+      await steps.run("loops", () => loops, 300);
+      await steps.run("background", () => services.background.idle(), 300); // mails sent
       services.userUrlClient.close();
-      await part.close();
-      await dbHandle.close();
+      await steps.run("edge close", () => part.close(), 500);
+      await steps.run("database close", () => dbHandle.close(), 500);
+      log.debug("closed", { stepsMs: steps.took }); // a step cut at its budget is a warning
     },
   };
 }
@@ -169,7 +178,7 @@ async function wireControl(
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<App> {
   // The database (connect, schema check) and the edge (KV) start at once.
   const [db, part] = await Promise.allSettled([
-    opts.dbHandle ? Promise.resolve(opts.dbHandle) : openMigratedDb(config),
+    opts.dbHandle ? Promise.resolve(opts.dbHandle) : openMigratedDb(config, opts.log),
     startEdge(config, opts),
   ]);
   if (db.status === "rejected" || part.status === "rejected") {

@@ -24,6 +24,11 @@ const EnvSchema = z.object({
   PROXY_DOMAIN: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, "must be a hostname with optional port")
     .optional(),
   CNAME_TARGET: z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, "must be a hostname").optional(),
+  // Legacy targets (the original product's) customers' domains still CNAME to: comma-separated.
+  CNAME_TARGETS: z.string().regex(
+    /^\s*[a-z0-9-]+(\.[a-z0-9-]+)+\s*(,\s*[a-z0-9-]+(\.[a-z0-9-]+)+\s*)*,?\s*$/i,
+    "must be a comma-separated list of hostnames",
+  ).optional(),
   PUBLIC_URL: origin.optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
@@ -66,7 +71,7 @@ const EnvSchema = z.object({
     .optional(),
   MIGRATE_ON_START: bool.default(true),
   DB_REQUEST_TIMEOUT_MS: intIn(100, 120_000).default(5_000),
-  SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(4_000),
+  SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(2_000),
   CLIENT_MAX_PENDING: intIn(0, 100_000).default(256),
   DENO_DEPLOY: bool.optional(),
   // 48 MiB: what fits a 400 MB process with the runtime, V8 and churn (docs/operations.md "Memory")
@@ -208,6 +213,8 @@ export type Config = {
   proxyDomain: string;
   /** The one host every custom domain may CNAME to (besides its tenant host); no port. */
   cnameTarget: string;
+  /** Legacy hosts a custom domain may also CNAME to (CNAME_TARGETS), lower-case; not shown. */
+  legacyCnameTargets: string[];
   /** Origin of the management app, used in links (webhook URLs, invites). */
   publicUrl: string;
   dataDir: string;
@@ -377,6 +384,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     proxyDomain,
     cnameTarget: (e.CNAME_TARGET ??
       `proxy.${(e.PROXY_DOMAIN ?? "localhost").replace(/:\d+$/, "")}`).toLowerCase(),
+    legacyCnameTargets: (e.CNAME_TARGETS ?? "").split(",").map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     publicUrl,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
@@ -423,7 +432,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     migrationDatabaseUrl: e.MIGRATION_DATABASE_URL,
     migrateOnStart: e.MIGRATE_ON_START,
     dbRequestTimeoutMs: e.DB_REQUEST_TIMEOUT_MS,
-    shutdownDeadlineMs: Math.min(e.SHUTDOWN_DEADLINE_MS, 4_500),
+    shutdownDeadlineMs: Math.min(e.SHUTDOWN_DEADLINE_MS, 2_000),
     clientMaxPending: e.CLIENT_MAX_PENDING,
     denoDeploy: e.DENO_DEPLOY ?? false,
     edgeCacheMaxBytes: e.EDGE_CACHE_MAX_BYTES,
@@ -455,9 +464,4 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     stripeMeters: { requests: e.STRIPE_METER_REQUESTS, bytes: e.STRIPE_METER_BYTES },
     oauth: oauthProviders(e),
   };
-}
-
-/** True when billing (and so plan limits) is configured. */
-export function billingEnabled(config: Config): boolean {
-  return config.stripe.secretKey !== undefined;
 }

@@ -6,7 +6,7 @@ export type ErrorDetails = Record<string, unknown>;
 
 /**
  * Every `error.code` the API answers, with what it means: a closed list, so a new code is a
- * deliberate, documented addition (OpenAPI lists them; docs/decisions.md "Error codes").
+ * deliberate, documented addition (OpenAPI lists them; docs/decisions.md "Errors and input").
  */
 export const ERROR_CODES = {
   bad_request: "The body, query or a path parameter is invalid; `details.fields` names each field.",
@@ -124,7 +124,10 @@ export const unauthorized = (message = "Authentication required") =>
   new ApiError(401, "unauthorized", message);
 export const forbidden = (message = "Forbidden", code: ErrorCode = "forbidden") =>
   new ApiError(403, code, message);
-/** Where the plans are shown: every refusal that names a plan links there (issue 24). */
+/** Where the plans are shown: every refusal that names a plan links there. */
+/** Seconds a client is asked to wait before retrying a 503 (database, KV, start-up). */
+export const RETRY_AFTER_SECONDS = 5;
+
 export const PLAN_PAGE = "/account/billing#plans";
 /** A 403 naming a plan, with the plan page in `details.planPage` and in the message. */
 export const planRefusal = (message: string, code: "plan_limit" | "plan_required") =>

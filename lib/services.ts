@@ -11,6 +11,7 @@ import type { Clock } from "./clock.ts";
 import type { Logger, LogRing } from "./log.ts";
 import type { UsageAggregator } from "./usage/aggregator.ts";
 import type { UpstreamClient } from "./net/upstream_types.ts";
+import type { EdgeExplainer } from "./cache/explain.ts";
 import { Background } from "./background.ts";
 
 /** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
@@ -48,6 +49,8 @@ export type Services = {
   requestCounters?: RequestCounters;
   /** The edge cache's size for GET /metrics, set by bootstrap. */
   edgeCacheStats?: EdgeCacheStats;
+  /** Asks this instance's edge why a URL is (not) cached (lib/cache/explain.ts), set by bootstrap. */
+  edgeExplain?: EdgeExplainer;
   /** The edge projector loop's state for GET /metrics, set by bootstrap. */
   projectorStatus?: () => ProjectorStatus;
   /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */

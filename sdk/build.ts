@@ -18,6 +18,55 @@ const here = (p: string) => new URL(p, import.meta.url).pathname;
 /** Optional peers: only the entry point that wraps them imports them. */
 const PEERS = { contentful: ">=10 <12", "@prismicio/client": ">=7 <8" };
 
+/** dist/package.json: exports per entry point, types for both TypeScript resolutions. */
+function manifest(jsr: { name: string; version: string }) {
+  return {
+    name: jsr.name,
+    version: jsr.version,
+    description:
+      "Cachely client library: fetch wrapper, provider helpers (Contentful, Prismic, …), URL rewriting, experiment tracker and setup command",
+    type: "module",
+    license: "MIT",
+    sideEffects: false,
+    exports: {
+      ".": { types: "./types/mod.d.ts", import: "./cachely.mjs", default: "./cachely.mjs" },
+      "./contentful": {
+        types: "./types/contentful.d.ts",
+        import: "./contentful.mjs",
+        default: "./contentful.mjs",
+      },
+      "./prismic": {
+        types: "./types/prismic.d.ts",
+        import: "./prismic.mjs",
+        default: "./prismic.mjs",
+      },
+      "./tracker": {
+        types: "./types/tracker.d.ts",
+        import: "./cachely-tracker.mjs",
+        default: "./cachely-tracker.mjs",
+      },
+      "./tracker.js": "./cachely-tracker.js",
+      "./package.json": "./package.json",
+    },
+    types: "./types/mod.d.ts",
+    // TypeScript's moduleResolution "node" (node10) ignores exports: the subpaths' types for it
+    // (a tsconfig.json that Next writes itself uses it).
+    typesVersions: {
+      "*": {
+        contentful: ["./types/contentful.d.ts"],
+        prismic: ["./types/prismic.d.ts"],
+        tracker: ["./types/tracker.d.ts"],
+      },
+    },
+    bin: { cachely: "./bin/cachely.mjs" },
+    peerDependencies: PEERS,
+    peerDependenciesMeta: Object.fromEntries(
+      Object.keys(PEERS).map((p) => [p, { optional: true }]),
+    ),
+    engines: { node: ">=18" },
+  };
+}
+
 /** The npm package files as { path → text }, built in memory. */
 export async function buildSdk(): Promise<Map<string, string>> {
   const jsr = JSON.parse(await Deno.readTextFile(here("./jsr.json"))) as {
@@ -51,42 +100,7 @@ export async function buildSdk(): Promise<Map<string, string>> {
     })
   ));
   await esbuild.stop();
-  const pkg = {
-    name: jsr.name,
-    version: jsr.version,
-    description:
-      "Cachely client library: fetch wrapper, provider helpers (Contentful, Prismic, …), URL rewriting, experiment tracker and setup command",
-    type: "module",
-    license: "MIT",
-    sideEffects: false,
-    exports: {
-      ".": { types: "./types/mod.d.ts", import: "./cachely.mjs", default: "./cachely.mjs" },
-      "./contentful": {
-        types: "./types/contentful.d.ts",
-        import: "./contentful.mjs",
-        default: "./contentful.mjs",
-      },
-      "./prismic": {
-        types: "./types/prismic.d.ts",
-        import: "./prismic.mjs",
-        default: "./prismic.mjs",
-      },
-      "./tracker": {
-        types: "./types/tracker.d.ts",
-        import: "./cachely-tracker.mjs",
-        default: "./cachely-tracker.mjs",
-      },
-      "./tracker.js": "./cachely-tracker.js",
-      "./package.json": "./package.json",
-    },
-    types: "./types/mod.d.ts",
-    bin: { cachely: "./bin/cachely.mjs" },
-    peerDependencies: PEERS,
-    peerDependenciesMeta: Object.fromEntries(
-      Object.keys(PEERS).map((p) => [p, { optional: true }]),
-    ),
-    engines: { node: ">=18" },
-  };
+  const pkg = manifest(jsr);
   const files = new Map<string, string>(
     entries.map(([, out], i) => [here(`./dist/${out}`), built[i].outputFiles![0].text]),
   );

@@ -56,6 +56,9 @@ export type ContentfulClientOptions = {
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
 export const CONTENTFUL_PLACEHOLDER_TOKEN = "cachely-proxy";
 
+/** The original product's name for transformResponse on this CMS's asset URLs. */
+export { transformContentfulAssetUrls } from "./legacy_transform.ts";
+
 const FN = "createContentfulCachelyAdapter";
 
 /** Builds the contentful client options; every option is checked now. */

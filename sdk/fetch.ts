@@ -8,7 +8,9 @@
  */
 import type { ProviderEnv } from "./providers.ts";
 import { type CachelyProvider, type ProviderInput, resolveProvider } from "./provider_registry.ts";
+import type { Rewriter } from "./rewrite.ts";
 import { optionError, resolveTenantOrigin, type TenantTarget } from "./tenant_origin.ts";
+import { PREVIEW_TOKEN_PARAM } from "./preview.ts";
 
 /** The tracker side of experiments: anything with captureFromResponse (createTracker's). */
 export type ExperimentCapture = { captureFromResponse(response: Response): unknown };
@@ -26,6 +28,11 @@ export type CachelyFetchOptions = TenantTarget & {
   preview?: boolean;
   /** The tenant's preview parameter name (default `preview`). */
   previewParam?: string;
+  /**
+   * An editor's preview-link token (sdk/preview.ts): drafts through the edge, never cached.
+   * Server side only (Next.js draft mode, Nuxt preview): it opens drafts to whoever holds it.
+   */
+  previewToken?: string;
   /** AI transform profile: adds `?transform=<profile>` to proxied calls. */
   transform?: string;
   /** A tracker (createTracker / createCachelyExperimentTracker) to capture assignments. */
@@ -92,16 +99,30 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   }
   const inner = options.fetch ?? defaultFetch(tenantOrigin);
   if (typeof inner !== "function") throw optionError(FN, "fetch", "must be a function");
-  const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
+  const rewriteOff = options.rewriteAssets === false;
+  const rewriters = new Map<CachelyProvider, Rewriter>();
+  /** The asset rewriter of `p` (a provider derived from an API URL has its own). */
+  const rewriterOf = (p: CachelyProvider): Rewriter | null => {
+    if (rewriteOff) return null;
+    let r = rewriters.get(p);
+    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    return r;
+  };
+  /** The provider answers were last rewritten for (rewriteAssets() uses it). */
+  let current = provider;
   const proxyBase = `${tenantOrigin}/~api`;
-  const apis = provider.apiOrigins.map((o) => {
-    const u = new URL(o);
-    return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
-  });
+  const apisOf = (p: CachelyProvider) =>
+    p.apiOrigins.map((o) => {
+      const u = new URL(o);
+      return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
+    });
+  const apis = apisOf(provider);
 
-  /** The proxied URL, or null when the request is not for the CMS API. */
-  function proxied(raw: string): URL | null {
+  /** The proxied URL and the provider it belongs to, or null when it is not a CMS API call. */
+  function proxied(raw: string): { url: URL; via: CachelyProvider } | null {
     let u: URL;
+    // A relative or already proxied path: the API the last call named.
+    let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
       // A relative path is an API path: "/entries" → /~api/entries.
       u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
@@ -112,7 +133,9 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
       ) {
         // already proxied
       } else {
-        const api = apis.find((a) =>
+        const derived = provider.fromApiUrl?.(u) ?? null;
+        via = derived ?? provider;
+        const api = (derived ? apisOf(derived) : apis).find((a) =>
           u.origin === a.origin &&
           (a.path === "" || u.pathname === a.path || u.pathname.startsWith(a.path + "/"))
         );
@@ -123,8 +146,9 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
     if (options.preview) u.searchParams.set(previewParam, "1");
+    if (options.previewToken) u.searchParams.set(PREVIEW_TOKEN_PARAM, options.previewToken);
     if (options.transform) u.searchParams.set("transform", String(options.transform));
-    return u;
+    return { url: u, via };
   }
 
   const cachelyFetch = async function (
@@ -133,7 +157,9 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   ): Promise<Response> {
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? (input as Request).url : String(input);
-    const target = proxied(raw);
+    const route = proxied(raw);
+    const target = route?.url;
+    if (route) current = route.via;
     let res: Response;
     if (target) {
       const headers = new Headers(
@@ -154,6 +180,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
         capture.captureFromResponse(res);
       } catch { /* the tracker never breaks a request */ }
     }
+    const rewrite = rewriterOf(route?.via ?? current);
     if (!rewrite || !res.body || !isJson(res)) return res;
     const text = await res.text();
     const headers = new Headers(res.headers);
@@ -173,8 +200,8 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   return Object.assign(cachelyFetch, {
     tenantOrigin,
     provider,
-    proxyUrl: (url: string | URL) => proxied(String(url))?.toString() ?? String(url),
-    rewriteAssets: (text: string) => (rewrite ? rewrite(text) : text),
+    proxyUrl: (url: string | URL) => proxied(String(url))?.url.toString() ?? String(url),
+    rewriteAssets: (text: string) => rewriterOf(current)?.(text) ?? text,
   }) as CachelyFetch;
 }
 

@@ -3,6 +3,8 @@
  *
  * - `createResponseTransformer` / `transformResponse`: rewrite image/video host
  *   URLs in JSON to the tenant host, then run your own transformers;
+ *   `transformPrismicAssetUrls` / `transformContentfulAssetUrls` are its original names
+ *   for one CMS;
  * - `createUrlRewriter` / `rewriteUrl`: the client-side URL rewriter (keeps the
  *   cloud name as the first path segment);
  * - `compileRewriter`: the rewriting core the edge itself uses;
@@ -30,6 +32,12 @@ export {
   type TransformerOptions,
   transformResponse,
 } from "./transformer.ts";
+export {
+  type ContentfulAssetUrlOptions,
+  type PrismicAssetUrlOptions,
+  transformContentfulAssetUrls,
+  transformPrismicAssetUrls,
+} from "./legacy_transform.ts";
 export {
   createUrlRewriter,
   DEFAULT_ASSET_ORIGIN,
@@ -96,3 +104,12 @@ export {
 
 // The experiment tracker (owned by the experiments area) is exported below.
 export * from "./tracker.ts";
+export {
+  nextPreviewRoute,
+  nextPreviewToken,
+  nuxtPreviewMode,
+  PREVIEW_COOKIE,
+  PREVIEW_TOKEN_PARAM,
+  previewTokenFrom,
+  withPreviewToken,
+} from "./preview.ts";

@@ -39,6 +39,9 @@ export type CachelyPrismicClientOptions =
     fetch?: typeof fetch;
   };
 
+/** The original product's name for transformResponse on this CMS's asset URLs. */
+export { transformPrismicAssetUrls } from "./legacy_transform.ts";
+
 const FN = "createCachelyPrismicClient";
 
 /**

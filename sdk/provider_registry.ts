@@ -35,6 +35,11 @@ export type CachelyProvider = {
   readonly apiOrigins: readonly string[];
   /** Compiles the rewriter of this provider's asset URLs to clean tenant URLs. */
   rewriter(tenantOrigin: string, opts?: { keepCloudName?: boolean }): Rewriter;
+  /**
+   * Set when the identifier was not given and every API URL carries it (Prismic's
+   * `<repo>.cdn.prismic.io`): the provider a URL names, null for a URL of no such API.
+   */
+  readonly fromApiUrl?: (url: URL) => CachelyProvider | null;
 };
 
 /** What a registry entry says about a kind. */
@@ -148,6 +153,16 @@ function sourcesFor(id: string, o: { host: string; base: string }): SourceRule[]
   }
 }
 
+/**
+ * The API origin of a bare API host for a provider id: Shopify's tenant apiOrigin is
+ * `https://<store>/api` (sdk/providers.ts), so the store's `/api/<version>/graphql.json`
+ * must be proxied as `/~api/<version>/graphql.json`, not `/~api/api/…`.
+ */
+function kindApiOrigin(id: string, o: { host: string; base: string; origin: string }): string {
+  if (id !== "shopify" || o.base || !isHostname(o.host)) return o.origin;
+  return deriveOrigins({ cms: "shopify", storeDomain: o.host }).api ?? o.origin;
+}
+
 /** `host[:port]` or `http(s)://host[:port][/base]` → origin parts; null when neither. */
 function parseHostOrOrigin(raw: unknown): { host: string; base: string; origin: string } | null {
   const s = String(raw ?? "").trim();
@@ -199,7 +214,7 @@ export function createGenericProvider(opts: GenericProviderOptions = {}): Cachel
   const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
     const o = parseHostOrOrigin(raw);
     if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
-    return o.origin;
+    return kindApiOrigin(id, o);
   });
   if (opts.apiHost !== undefined) {
     const api = parseApiOrigin(opts.apiHost);
@@ -311,6 +326,9 @@ export function resolveProvider(
     }
     return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? undefined });
   }
+  if (cfg.cms === "prismic" && !cfg.repository && apiOrigin === null) {
+    return prismicFromUrls(cfg, opts.env);
+  }
   for (const f of providerRegistry[cfg.cms].required) {
     if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
   }
@@ -327,5 +345,36 @@ export function resolveProvider(
     apiOrigins: api ? [api] : [],
     rewriter: (tenantOrigin, o = {}) =>
       compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
+  };
+}
+
+/** `<repo>.cdn.prismic.io` (the client's default) or `<repo>.prismic.io`, API under /api/v2. */
+const PRISMIC_API_RE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(?:cdn\.)?prismic\.io$/;
+
+/**
+ * Prismic without a repository (the original docs' `provider: "prismic"`): the repository
+ * is read from each API URL, and that repository's provider proxies and rewrites it.
+ */
+function prismicFromUrls(cfg: ProviderConfig, env?: ProviderEnv): CachelyProvider {
+  const known = new Map<string, CachelyProvider>();
+  return {
+    kind: "prismic",
+    id: "prismic",
+    config: { ...cfg },
+    apiOrigin: null,
+    apiOrigins: [],
+    rewriter: (tenantOrigin, o = {}) =>
+      compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
+    fromApiUrl(url) {
+      const m = PRISMIC_API_RE.exec(url.hostname);
+      if (!m || url.protocol !== "https:" || !/^\/api\/v2(\/|$)/.test(url.pathname)) return null;
+      let p = known.get(m[1]);
+      if (!p) {
+        p = resolveProvider({ ...cfg, repository: m[1] }, { env });
+        // one entry per repository a page talks to: a handful
+        if (known.size < 64) known.set(m[1], p);
+      }
+      return p;
+    },
   };
 }

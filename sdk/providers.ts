@@ -248,7 +248,7 @@ const STORYBLOK_HOSTS: Record<StoryblokRegion, { assets: string; api: string }> 
 };
 
 /**
- * Derives API and asset origins from the identifier (the table of issue 9 /
+ * Derives API and asset origins from the identifier (the table in
  * docs/providers.md). Without the identifier a kind derives nothing.
  */
 export function deriveOrigins(cfg: ProviderConfig, env: ProviderEnv = {}): DerivedOrigins {

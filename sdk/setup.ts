@@ -12,7 +12,14 @@ import {
   type ProviderKind,
 } from "./providers.ts";
 import { resolveTenantOrigin } from "./tenant_origin.ts";
-import { detectProject, type Framework, type PackageJson } from "./setup_detect.ts";
+import { type FlagSpec, parseArgs, UsageError } from "./args.ts";
+import {
+  detectProject,
+  type Framework,
+  FRAMEWORK_NAMES,
+  isFramework,
+  type PackageJson,
+} from "./setup_detect.ts";
 import { type CachelyConfigFile, setupChanges } from "./setup_code.ts";
 import {
   envExampleWith,
@@ -20,6 +27,7 @@ import {
   genericHosts,
   helperCode,
   helperPath,
+  proxyUrlVariable,
 } from "./setup_files.ts";
 import {
   NUXT_PRISMIC_CLIENT_FILES,
@@ -35,14 +43,14 @@ export type SetupIo = {
   /** The file's text, or null when it does not exist. */
   readFile(name: string): Promise<string | null>;
   writeFile(name: string, text: string): Promise<void>;
+  /** Throws (naming the path) when `name` may not be written: a symbolic link, outside --dir. */
+  checkWrite?(name: string): Promise<void>;
   /** True when `name` is a directory of the project (Nuxt's utils/). */
   isDir?(name: string): Promise<boolean>;
   /** True when questions can be asked (a terminal and no --yes). */
   interactive: boolean;
   ask(question: string): Promise<string>;
 };
-
-class UsageError extends Error {}
 
 /** --flag → provider config field. */
 const ID_FLAGS: Record<string, keyof ProviderConfig> = {
@@ -57,20 +65,25 @@ const ID_FLAGS: Record<string, keyof ProviderConfig> = {
   "origin-url": "originUrl",
   "video-origin": "videoOrigin",
 };
-const STRING_FLAGS = new Set([
-  "tenant",
-  "custom-domain",
-  "proxy-domain",
-  "provider",
-  "framework",
-  "api-origin",
-  "proxy-url",
-  "api-hosts",
-  "asset-hosts",
-  "dir",
-  ...Object.keys(ID_FLAGS),
-]);
-const BOOL_FLAGS = new Set(["yes", "force", "json", "help", "dry-run"]);
+/** Every flag `setup` and `init` take (bin.ts reads --dir with it too). */
+export const SETUP_FLAGS: FlagSpec = {
+  tenant: "string",
+  "custom-domain": "string",
+  "proxy-domain": "string",
+  provider: "string",
+  framework: "string",
+  "api-origin": "string",
+  "proxy-url": "string",
+  "api-hosts": "string",
+  "asset-hosts": "string",
+  dir: "string",
+  ...Object.fromEntries(Object.keys(ID_FLAGS).map((f) => [f, "string" as const])),
+  yes: "bool",
+  force: "bool",
+  json: "bool",
+  help: "bool",
+  "dry-run": "bool",
+};
 
 export const HELP = `usage: cachely <setup|init> [provider] [options]
 
@@ -94,9 +107,10 @@ options:
   --proxy-url <url>         the tenant host for CACHELY_PROXY_URL (instead of --tenant)
   --api-hosts <h1,h2>       generic providers: API hosts proxied under /~api/
   --asset-hosts <h1,h2>     generic providers: asset hosts rewritten to the tenant host
-  --dir <path>              the project directory (default: the current one)
+  --dir <path>              the project directory (default: the current one); setup
+                            writes only inside it, never through a symbolic link
   --dry-run                 print every action, write nothing
-  --framework <name>        override the detected framework
+  --framework <name>        override the detected framework: ${FRAMEWORK_NAMES.join(", ")}
   --yes                     never ask; fail on what is missing (CI); overwrite files
                             setup did not write (never without it). Installs nothing.
   --force                   overwrite an existing ${CONFIG_FILE}
@@ -105,38 +119,203 @@ options:
 
 exit codes: 0 ok, 1 failed, 2 usage`;
 
-function parse(argv: string[]) {
-  const flags: Record<string, string | boolean> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith("--")) {
-      positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf("=");
-    const name = a.slice(2, eq === -1 ? undefined : eq);
-    if (BOOL_FLAGS.has(name) && eq === -1) flags[name] = true;
-    else if (STRING_FLAGS.has(name)) {
-      const v = eq !== -1 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new UsageError(`Option --${name} needs a value`);
-      flags[name] = v;
-    } else throw new UsageError(`Unknown option: --${name}`);
+/** What every step of one run reads: the I/O, the command and its flags. */
+type Run = {
+  io: SetupIo;
+  command: "setup" | "init";
+  flags: Record<string, string | boolean>;
+  /** A string flag's value, undefined when absent. */
+  str(flag: string): string | undefined;
+  /** Questions may be asked (a terminal and no --yes). */
+  interactive: boolean;
+  sdkVersion: string;
+};
+
+type Action = { file: string; text: string; what: string };
+
+/** package.json, or {} when the project has none. */
+async function readPackageJson(io: SetupIo): Promise<PackageJson> {
+  const text = await io.readFile("package.json");
+  if (text === null) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error("package.json is not valid JSON");
   }
-  return { flags, positionals };
+}
+
+/** --provider, else the positional or detected kind, else asked, else generic; with its ids. */
+async function chooseProvider(run: Run, fallback: string | undefined): Promise<ProviderConfig> {
+  const { io, str, interactive } = run;
+  let kind = str("provider") ?? fallback;
+  if (!kind && interactive) {
+    kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
+  }
+  kind ??= "generic";
+  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`Invalid --provider: ${kind} (one of ${PROVIDER_KINDS.join(", ")})`);
+  }
+  const provider: ProviderConfig = { cms: kind as ProviderKind };
+  for (const [flag, field] of Object.entries(ID_FLAGS)) {
+    const v = str(flag);
+    if (v !== undefined && PROVIDER_FIELDS[provider.cms].includes(field)) {
+      (provider as Record<string, unknown>)[field] = v;
+    }
+  }
+  const first = PROVIDER_FIELDS[provider.cms][0];
+  if (first && !provider[first] && interactive && provider.cms !== "storyblok") {
+    const v = (await io.ask(`${provider.cms} ${String(first)}: `)).trim();
+    if (v) (provider as Record<string, unknown>)[first] = v;
+  }
+  return provider;
 }
 
 /**
- * Runs `setup` or `init`; returns the exit code.
+ * The config file's content, the tenant origin and the generic hosts, checked as the SDK checks
+ * them at runtime, so a config that is written works; a bad value is named as its flag.
  */
-// Long: the command-line flow read top to bottom as the user meets it (parse, provider, tenant
-// target, config, the file actions, --dry-run, --json, the printed next steps); its pieces are
-// already helpers (detectProject, helperCode, nuxtPrismicClient, setupChanges) and what remains is
-// the order and the one try that turns any error into exit code 2 or 1.
+async function resolveConfig(run: Run, provider: ProviderConfig, framework: Framework) {
+  const { io, str, command } = run;
+  let tenant = str("tenant");
+  const customDomain = str("custom-domain");
+  const proxyUrl = str("proxy-url");
+  if (!tenant && !customDomain && !proxyUrl) {
+    if (!run.interactive) {
+      throw new UsageError("Missing --tenant (or --custom-domain, --proxy-url)");
+    }
+    tenant = (await io.ask("Cachely tenant slug: ")).trim();
+  }
+  const target = proxyUrl && !tenant && !customDomain
+    ? { tenantOrigin: proxyUrl }
+    : { tenant, customDomain, proxyDomain: str("proxy-domain") };
+  const hostList = (flag: string) => str(flag)?.split(",").map((h) => h.trim()).filter(Boolean);
+  let origin: string;
+  let hosts = genericHosts(provider);
+  try {
+    origin = resolveTenantOrigin(`cachely ${command}`, target);
+    resolveProvider(provider as ProviderInput, {
+      fn: `cachely ${command}`,
+      apiOrigin: str("api-origin"),
+    });
+    const apiHosts = hostList("api-hosts");
+    const assetHosts = hostList("asset-hosts");
+    if (apiHosts || assetHosts) {
+      // checked as the SDK will at runtime (an Error naming apiHosts[i] / assetHosts[i])
+      createGenericProvider({ id: provider.cms, apiHosts, assetHosts });
+      hosts = {
+        apiHosts: apiHosts ?? hosts.apiHosts,
+        assetHosts: assetHosts ?? hosts.assetHosts,
+      };
+    }
+  } catch (e) {
+    // a bad flag value, named as the flag
+    throw new UsageError(
+      (e as Error).message.replace(
+        /invalid option (api|asset)Hosts(\[\d+\])?/,
+        "invalid option --$1-hosts$2",
+      )
+        .replace("invalid option tenantOrigin", "invalid option --proxy-url"),
+    );
+  }
+  const config: CachelyConfigFile = {
+    ...(customDomain ? { customDomain } : tenant ? { tenant } : { proxyUrl: origin }),
+    ...(target.proxyDomain && !customDomain ? { proxyDomain: target.proxyDomain } : {}),
+    provider,
+    ...(str("api-origin") ? { apiOrigin: str("api-origin") } : {}),
+    framework,
+    sdkVersion: run.sdkVersion,
+  };
+  return { config, origin, hosts };
+}
+
+/**
+ * The code files `setup` writes (the helper, the Nuxt Prismic client, .env.example), and the
+ * helper it leaves alone because setup did not write it (never overwritten without --yes).
+ */
+async function codeActions(
+  run: Run,
+  config: CachelyConfigFile,
+  origin: string,
+  hosts: ReturnType<typeof genericHosts>,
+  dryRun: boolean,
+) {
+  const { io, flags } = run;
+  const { provider, framework } = config;
+  const actions: Action[] = [];
+  const skipped: string[] = [];
+  let prismicClient: PrismicClientStep | null = null;
+  const hasUtils = (await io.isDir?.("utils")) ?? false;
+  const file = helperPath(framework, hasUtils, provider.cms === "prismic");
+  const existing = await io.readFile(file);
+  if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
+    skipped.push(file); // not ours: never overwritten without --yes
+  } else {
+    actions.push({
+      file,
+      text: helperCode(provider, framework, hasUtils, run.sdkVersion, hosts),
+      what: existing === null ? "write" : "overwrite",
+    });
+  }
+  if (provider.cms === "prismic" && framework === "nuxt") {
+    prismicClient = await nuxtPrismicClient(io, {
+      yes: flags.yes === true,
+      ask: run.interactive && !dryRun,
+    });
+    if (prismicClient?.text) {
+      actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
+    }
+  }
+  const variable = proxyUrlVariable(framework);
+  const env = envExampleWith(await io.readFile(".env.example"), origin, variable);
+  if (env !== null) {
+    actions.push({ file: ".env.example", text: env, what: `add ${variable} to` });
+  }
+  return { actions, skipped, prismicClient };
+}
+
+/** --dry-run: every action it would take, nothing written. */
+function printDryRun(
+  io: SetupIo,
+  actions: Action[],
+  skipped: string[],
+  prismicClient: PrismicClientStep | null,
+): void {
+  for (const a of actions) io.out(`would ${a.what} ${a.file}`);
+  for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
+  if (prismicClient && !prismicClient.text) {
+    io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
+  }
+  io.out("would install nothing (npm install @cachely/sdk is yours to run)");
+}
+
+/** The printed next steps of `setup`: install, env, code. */
+function nextSteps(changes: ReturnType<typeof setupChanges>, sdkVersion: string): string {
+  return `
+1. Install (setup installs nothing): npm install <Cachely URL>/sdk/cachely-sdk-${sdkVersion}.tgz
+   (your Cachely instance serves it; the tenant's Overview shows the whole command)
+
+2. Env (.env / your host's settings):
+${changes.env.map((l) => `   ${l}`).join("\n")}${
+    changes.removeEnv.length
+      ? `\n   remove from anything the browser sees: ${changes.removeEnv.join(", ")}
+   (store the token on the tenant instead: Cachely dashboard → API proxy)`
+      : ""
+  }
+
+3. Code (${changes.file}):
+
+${changes.code}
+`;
+}
+
+/** Runs `setup` or `init`; returns the exit code. */
+// Long: the command-line flow read top to bottom as the user meets it (parse, provider, config,
+// the file actions, --dry-run, --json, the summary); the steps are helpers above and what remains
+// is their order and the one try that turns any error into exit code 2 or 1.
 export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string): Promise<number> {
   let parsed;
   try {
-    parsed = parse(argv);
+    parsed = parseArgs(argv, SETUP_FLAGS);
   } catch (e) {
     io.err(`${(e as Error).message}\n\n${HELP}`);
     return 2;
@@ -155,134 +334,43 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
   const positionalProvider = positionals[1];
   const writesCode = command === "setup" || positionalProvider !== undefined;
   const dryRun = flags["dry-run"] === true;
-  const str = (k: string) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined);
-  const interactive = io.interactive && !flags.yes;
+  const run: Run = {
+    io,
+    command,
+    flags,
+    str: (k) => (typeof flags[k] === "string" ? (flags[k] as string) : undefined),
+    interactive: io.interactive && !flags.yes,
+    sdkVersion,
+  };
   try {
     if (!flags.force && (await io.readFile(CONFIG_FILE)) !== null) {
       throw new UsageError(`${CONFIG_FILE} exists: pass --force to overwrite it`);
     }
-    const pkgText = await io.readFile("package.json");
-    let pkg: PackageJson = {};
-    if (pkgText !== null) {
-      try {
-        pkg = JSON.parse(pkgText);
-      } catch {
-        throw new Error("package.json is not valid JSON");
-      }
-    }
-    const detected = detectProject(pkg);
-    const framework = (str("framework") ?? detected.framework) as Framework;
-
-    let kind = str("provider") ?? positionalProvider ?? detected.provider ?? undefined;
-    if (!kind && interactive) {
-      kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
-    }
-    kind ??= "generic";
-    if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
-      throw new UsageError(`Invalid --provider: ${kind} (one of ${PROVIDER_KINDS.join(", ")})`);
-    }
-    const provider: ProviderConfig = { cms: kind as ProviderKind };
-    for (const [flag, field] of Object.entries(ID_FLAGS)) {
-      const v = str(flag);
-      if (v !== undefined && PROVIDER_FIELDS[provider.cms].includes(field)) {
-        (provider as Record<string, unknown>)[field] = v;
-      }
-    }
-    const first = PROVIDER_FIELDS[provider.cms][0];
-    if (first && !provider[first] && interactive && provider.cms !== "storyblok") {
-      const v = (await io.ask(`${provider.cms} ${String(first)}: `)).trim();
-      if (v) (provider as Record<string, unknown>)[first] = v;
-    }
-
-    let tenant = str("tenant");
-    const customDomain = str("custom-domain");
-    const proxyUrl = str("proxy-url");
-    if (!tenant && !customDomain && !proxyUrl) {
-      if (!interactive) throw new UsageError("Missing --tenant (or --custom-domain, --proxy-url)");
-      tenant = (await io.ask("Cachely tenant slug: ")).trim();
-    }
-    const target = proxyUrl && !tenant && !customDomain
-      ? { tenantOrigin: proxyUrl }
-      : { tenant, customDomain, proxyDomain: str("proxy-domain") };
-    const hostList = (flag: string) => str(flag)?.split(",").map((h) => h.trim()).filter(Boolean);
-    // The same checks the SDK makes at runtime, so a config that is written works.
-    let origin: string;
-    let hosts = genericHosts(provider);
-    try {
-      origin = resolveTenantOrigin(`cachely ${command}`, target);
-      resolveProvider(provider as ProviderInput, {
-        fn: `cachely ${command}`,
-        apiOrigin: str("api-origin"),
-      });
-      const apiHosts = hostList("api-hosts");
-      const assetHosts = hostList("asset-hosts");
-      if (apiHosts || assetHosts) {
-        // checked as the SDK will at runtime (an Error naming apiHosts[i] / assetHosts[i])
-        createGenericProvider({ id: provider.cms, apiHosts, assetHosts });
-        hosts = {
-          apiHosts: apiHosts ?? hosts.apiHosts,
-          assetHosts: assetHosts ?? hosts.assetHosts,
-        };
-      }
-    } catch (e) {
-      // a bad flag value, named as the flag
+    const detected = detectProject(await readPackageJson(io));
+    const framework = run.str("framework") ?? detected.framework;
+    if (!isFramework(framework)) {
       throw new UsageError(
-        (e as Error).message.replace(
-          /invalid option (api|asset)Hosts(\[\d+\])?/,
-          "invalid option --$1-hosts$2",
-        )
-          .replace("invalid option tenantOrigin", "invalid option --proxy-url"),
+        `Invalid --framework: ${framework} (one of ${FRAMEWORK_NAMES.join(", ")})`,
       );
     }
-
-    const config: CachelyConfigFile = {
-      ...(customDomain ? { customDomain } : tenant ? { tenant } : { proxyUrl: origin }),
-      ...(target.proxyDomain && !customDomain ? { proxyDomain: target.proxyDomain } : {}),
-      provider,
-      ...(str("api-origin") ? { apiOrigin: str("api-origin") } : {}),
-      framework,
-      sdkVersion,
-    };
+    const provider = await chooseProvider(
+      run,
+      positionalProvider ?? detected.provider ?? undefined,
+    );
+    const { config, origin, hosts } = await resolveConfig(run, provider, framework);
     // Every action first, so --dry-run can print them all and write nothing.
-    const actions: { file: string; text: string; what: string }[] = [
+    const code = writesCode
+      ? await codeActions(run, config, origin, hosts, dryRun)
+      : { actions: [], skipped: [], prismicClient: null };
+    const { skipped, prismicClient } = code;
+    const actions: Action[] = [
       { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" },
+      ...code.actions,
     ];
-    const skipped: string[] = [];
-    let prismicClient: PrismicClientStep | null = null;
-    if (writesCode) {
-      const hasUtils = (await io.isDir?.("utils")) ?? false;
-      const file = helperPath(framework, hasUtils, provider.cms === "prismic");
-      const existing = await io.readFile(file);
-      if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
-        skipped.push(file); // not ours: never overwritten without --yes
-      } else {
-        actions.push({
-          file,
-          text: helperCode(provider, framework, hasUtils, sdkVersion, hosts),
-          what: existing === null ? "write" : "overwrite",
-        });
-      }
-      if (provider.cms === "prismic" && framework === "nuxt") {
-        prismicClient = await nuxtPrismicClient(io, {
-          yes: flags.yes === true,
-          ask: interactive && !dryRun,
-        });
-        if (prismicClient?.text) {
-          actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
-        }
-      }
-      const env = envExampleWith(await io.readFile(".env.example"), origin);
-      if (env !== null) {
-        actions.push({ file: ".env.example", text: env, what: "add CACHELY_PROXY_URL to" });
-      }
-    }
+    // Every target checked before anything is written: a refusal leaves the project as it was.
+    for (const a of actions) await io.checkWrite?.(a.file);
     if (dryRun) {
-      for (const a of actions) io.out(`would ${a.what} ${a.file}`);
-      for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
-      if (prismicClient && !prismicClient.text) {
-        io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
-      }
-      io.out("would install nothing (npm install @cachely/sdk is yours to run)");
+      printDryRun(io, actions, skipped, prismicClient);
       return 0;
     }
     for (const a of actions) await io.writeFile(a.file, a.text);
@@ -290,29 +378,20 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
     const clientNote = prismicClient?.text ? null : prismicClient;
     const changes = command === "setup" ? setupChanges(config) : null;
     if (flags.json) {
-      io.out(
-        JSON.stringify(
-          {
-            ok: true,
-            file: CONFIG_FILE,
-            config,
-            tenantOrigin: origin,
-            detected,
-            changes,
-            ...(prismicClient
-              ? {
-                prismicClient: {
-                  file: prismicClient.file,
-                  patched: prismicClient.text !== undefined,
-                  reason: prismicClient.reason,
-                },
-              }
-              : {}),
-          },
-          null,
-          2,
-        ),
-      );
+      const client = prismicClient && {
+        file: prismicClient.file,
+        patched: prismicClient.text !== undefined,
+        reason: prismicClient.reason,
+      };
+      const report = {
+        ok: true,
+        file: CONFIG_FILE,
+        config,
+        tenantOrigin: origin,
+        detected,
+        changes,
+      };
+      io.out(JSON.stringify({ ...report, ...(client ? { prismicClient: client } : {}) }, null, 2));
       return 0;
     }
     io.out(`Wrote ${CONFIG_FILE} (tenant host ${origin}, ${provider.cms}, ${framework})`);
@@ -322,24 +401,7 @@ export async function runSetup(argv: string[], io: SetupIo, sdkVersion: string):
     if (clientNote?.instructions) {
       io.out(prismicClientInstructions(clientNote.file, clientNote.reason!));
     }
-    if (changes) {
-      io.out(`
-1. Install (setup installs nothing): npm install ./cachely-sdk-${sdkVersion}.tgz
-   (the tarball: \`deno task sdk:pack\` on your Cachely checkout)
-
-2. Env (.env / your host's settings):
-${changes.env.map((l) => `   ${l}`).join("\n")}${
-        changes.removeEnv.length
-          ? `\n   remove from anything the browser sees: ${changes.removeEnv.join(", ")}
-   (store the token on the tenant instead: Cachely dashboard → API proxy)`
-          : ""
-      }
-
-3. Code (${changes.file}):
-
-${changes.code}
-`);
-    }
+    if (changes) io.out(nextSteps(changes, sdkVersion));
     return 0;
   } catch (e) {
     io.err(`Error: ${(e as Error).message}`);

@@ -1,6 +1,7 @@
 /** The exact code and env changes `cachely setup` prints for a framework and provider. */
 import type { ProviderConfig } from "./providers.ts";
 import { ENV_PREFIX, type Framework } from "./setup_detect.ts";
+import { proxyUrlVariable } from "./setup_files.ts";
 
 /** The config file `setup` and `init` write (cachely.config.json). */
 export type CachelyConfigFile = {
@@ -49,8 +50,19 @@ export function setupChanges(cfg: CachelyConfigFile): SetupChanges {
   const env: string[] = [];
   const target: string[] = [];
   if (cfg.proxyUrl) {
-    env.push(`CACHELY_PROXY_URL=${cfg.proxyUrl}`);
-    target.push(`tenantOrigin: ${envRef(cfg.framework, "CACHELY_PROXY_URL")}`);
+    const variable = proxyUrlVariable(cfg.framework);
+    env.push(`${variable}=${cfg.proxyUrl}`);
+    if (cfg.framework === "nuxt") {
+      // NUXT_PUBLIC_ variables only fill runtimeConfig.public keys the config declares.
+      env.push('nuxt.config: runtimeConfig: { public: { cachelyProxyUrl: "" } }');
+    }
+    target.push(
+      `tenantOrigin: ${
+        cfg.framework === "nuxt"
+          ? "useRuntimeConfig().public.cachelyProxyUrl"
+          : envRef(cfg.framework, variable)
+      }`,
+    );
   } else if (cfg.customDomain) {
     env.push(`${v("CACHELY_CUSTOM_DOMAIN")}=${cfg.customDomain}`);
     target.push(`customDomain: ${envRef(cfg.framework, v("CACHELY_CUSTOM_DOMAIN"))}`);

@@ -40,6 +40,13 @@ export const ENV_PREFIX: Record<Framework, string> = {
   unknown: "",
 };
 
+/** Every framework name setup knows (--framework takes only these). */
+export const FRAMEWORK_NAMES = Object.keys(ENV_PREFIX) as Framework[];
+
+export function isFramework(name: string): name is Framework {
+  return (FRAMEWORK_NAMES as string[]).includes(name);
+}
+
 export type PackageJson = {
   name?: string;
   dependencies?: Record<string, string>;

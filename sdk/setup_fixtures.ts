@@ -1,4 +1,19 @@
-/** Nuxt Prismic client files for the setup tests (setup_test.ts, setup_typecheck_test.ts). */
+/** Fixtures for the setup tests: the built bin's runner and Nuxt Prismic client files. */
+
+const BIN = new URL("./dist/bin/cachely.mjs", import.meta.url).pathname;
+
+/** Runs the built bin in Node in `dir`. */
+export async function bin(dir: string, args: string[]) {
+  const out = await new Deno.Command("node", {
+    args: [BIN, ...args],
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
 
 /** The client a Slice Machine Nuxt project starts with (trivially patchable). */
 export const NUXT_CLIENT = `import * as prismic from "@prismicio/client";

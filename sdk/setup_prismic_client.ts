@@ -1,5 +1,5 @@
 /**
- * The Prismic onboarder's patch of a Nuxt project's own client (issue 24): @nuxtjs/prismic
+ * The Prismic onboarder's patch of a Nuxt project's own client: @nuxtjs/prismic
  * takes its client from `~/app/prismic/client` (its `client` option's default). When that
  * file is trivial (one `createClient(repository[, options])` of `@prismicio/client` and no
  * other use of that import), `cachely setup prismic` swaps the call for

@@ -1,5 +1,5 @@
 /**
- * Every file `cachely setup` writes type-checks as the user's project compiles it (issue 24):
+ * Every file `cachely setup` writes type-checks as the user's project compiles it:
  * the helper for each provider kind and framework, the Nuxt Prismic composable, and the
  * patched app/prismic/client (.ts, and .js with checkJs). The TypeScript compiler (npm) runs
  * on a virtual project whose node_modules holds the built package (sdk/dist, through its
@@ -38,8 +38,14 @@ const FRAMEWORKS: [Framework, boolean][] = [
   ["unknown", false],
 ];
 
-/** What @types/node gives a Next or Nuxt project (the helpers read process.env). */
-const ENV_DTS = "declare const process: { env: Record<string, string | undefined> };\n";
+/**
+ * The ambient types a project has: @types/node's process.env (Next, Nuxt), vite/client's
+ * import.meta.env (Vite) and Nuxt's auto-imported useRuntimeConfig (.nuxt/ types).
+ */
+const ENV_DTS = `declare const process: { env: Record<string, string | undefined> };
+interface ImportMeta { readonly env: Record<string, string | undefined> }
+declare function useRuntimeConfig(): { public: Record<string, string | undefined> };
+`;
 
 const OPTIONS: ts.CompilerOptions = {
   strict: true,
@@ -90,7 +96,10 @@ function packageMapper(cache: string) {
 }
 
 /** Type errors of the given project files ({ path under the project → text }), formatted. */
-async function typeErrors(files: Record<string, string>): Promise<string[]> {
+async function typeErrors(
+  files: Record<string, string>,
+  options: ts.CompilerOptions = OPTIONS,
+): Promise<string[]> {
   const mapped = packageMapper(await npmCacheDir());
   const virtual = new Map<string, string>(
     Object.entries({ ...files, "env.d.ts": ENV_DTS }).map(([p, t]) => [`${ROOT}/${p}`, t]),
@@ -105,7 +114,7 @@ async function typeErrors(files: Record<string, string>): Promise<string[]> {
       dirs.add(d);
     }
   }
-  const host = ts.createCompilerHost(OPTIONS);
+  const host = ts.createCompilerHost(options);
   const real = { ...host };
   const read = (p: string) => virtual.get(p) ?? real.readFile(mapped(p) ?? p);
   host.getCurrentDirectory = () => ROOT;
@@ -119,7 +128,7 @@ async function typeErrors(files: Record<string, string>): Promise<string[]> {
     return text === undefined ? undefined : ts.createSourceFile(name, text, lang);
   };
   const roots = [...virtual.keys()].filter((p) => !p.endsWith(".json"));
-  const program = ts.createProgram(roots, OPTIONS, host);
+  const program = ts.createProgram(roots, options, host);
   return ts.getPreEmitDiagnostics(program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error)
     .map((d) => {
@@ -153,6 +162,15 @@ Deno.test("every helper and composable cachely setup writes type-checks against 
     "the Nuxt Prismic composable",
   );
   assertEquals(await typeErrors(files), []);
+});
+
+Deno.test("the subpath helpers type-check under moduleResolution node too (a tsconfig Next writes itself)", async () => {
+  const files: Record<string, string> = {};
+  for (const cfg of CONFIGS.filter((c) => c.cms === "prismic" || c.cms === "contentful")) {
+    files[`${cfg.cms}/lib/cachely.ts`] = helperCode(cfg, "next", false, "0.14.0");
+  }
+  const node10 = { ...OPTIONS, moduleResolution: ts.ModuleResolutionKind.Node10 };
+  assertEquals(await typeErrors(files, node10), []);
 });
 
 Deno.test("the patched Nuxt app/prismic/client (.ts, and .js with checkJs) type-checks", async () => {

@@ -15,8 +15,12 @@ export const TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 export type TenantTarget = {
   /** The tenant slug: requests go to `https://<tenant>.<proxyDomain>`. */
   tenant?: string;
-  /** A verified custom domain of the tenant (wins over `tenant`). */
-  customDomain?: string;
+  /**
+   * A verified custom domain of the tenant (wins over `tenant`). `true` (the original SDK's
+   * form): the domain configured in the environment (`CACHELY_CUSTOM_DOMAIN`, also with a
+   * framework's public prefix such as `NEXT_PUBLIC_`), else the `tenant`'s own host.
+   */
+  customDomain?: string | true;
   /** The proxy domain of your Cachely instance (default `cachely.app`). */
   proxyDomain?: string;
   /** An explicit tenant origin such as `http://acme.localhost:8000` (wins over both). */
@@ -30,20 +34,60 @@ export function optionError(fn: string, option: string, detail: string): Error {
 
 /**
  * `CACHELY_PROXY_URL` (the tenant origin) from the environment, where there is one: Node's
- * `process.env`, Deno's env (with permission). The CMS adapters go through Cachely when it
- * is set and talk to the CMS directly when it is not (the original product's fallback).
+ * `process.env`, Deno's env (with permission), or in a browser bundle the public name its
+ * framework exposes (`VITE_`, `NEXT_PUBLIC_`, `NUXT_PUBLIC_`: `browserProxyUrl`). The CMS
+ * adapters go through Cachely when it is set and talk to the CMS directly when it is not (the
+ * original product's fallback).
  */
 export function envProxyUrl(): string | undefined {
+  return envSetting("CACHELY_PROXY_URL", [""]) ?? browserProxyUrl() ??
+    envSetting("CACHELY_PROXY_URL", ["VITE_", "NEXT_PUBLIC_", "NUXT_PUBLIC_"]);
+}
+
+type MetaWithEnv = { env?: Record<string, string | undefined> };
+type NuxtGlobal = { __NUXT__?: { config?: { public?: Record<string, unknown> } } };
+
+/**
+ * The proxy URL as browser bundles carry it. Bundlers replace only these exact expressions at
+ * build time, in dependencies too: Vite `import.meta.env.VITE_*`, Next (webpack, Turbopack)
+ * `process.env.NEXT_PUBLIC_*`; Nuxt serialises runtimeConfig.public (NUXT_PUBLIC_* fills
+ * `cachelyProxyUrl`) into `window.__NUXT__.config`. Elsewhere each is undefined or throws.
+ */
+function browserProxyUrl(): string | undefined {
+  const reads = [
+    () => (import.meta as MetaWithEnv).env?.VITE_CACHELY_PROXY_URL,
+    // @ts-ignore: Node's global, untyped where the package's types are built (no @types/node)
+    () => process.env.NEXT_PUBLIC_CACHELY_PROXY_URL,
+    () => (globalThis as NuxtGlobal).__NUXT__?.config?.public?.cachelyProxyUrl,
+  ];
+  for (const read of reads) {
+    try {
+      const v = read();
+      if (typeof v === "string" && v.trim()) return v.trim();
+    } catch { /* no such global here (`process` in a browser) */ }
+  }
+  return undefined;
+}
+
+/** Public-variable prefixes of the frameworks `cachely setup` writes env files for. */
+const PUBLIC_PREFIXES = ["", "NEXT_PUBLIC_", "NUXT_PUBLIC_", "PUBLIC_", "GATSBY_", "VITE_"];
+
+/** A Cachely setting from the environment, bare or with one of `prefixes`. */
+function envSetting(name: string, prefixes = PUBLIC_PREFIXES): string | undefined {
   const g = globalThis as {
     process?: { env?: Record<string, string | undefined> };
     Deno?: { env?: { get(k: string): string | undefined } };
   };
-  try {
-    const v = g.process?.env?.CACHELY_PROXY_URL ?? g.Deno?.env?.get("CACHELY_PROXY_URL");
-    return v && v.trim() ? v.trim() : undefined;
-  } catch {
-    return undefined; // Deno without --allow-env
+  for (const prefix of prefixes) {
+    try {
+      const k = prefix + name;
+      const v = g.process?.env?.[k] ?? g.Deno?.env?.get(k);
+      if (v && v.trim()) return v.trim();
+    } catch {
+      return undefined; // Deno without --allow-env
+    }
   }
+  return undefined;
 }
 
 /** The tenant the options name, else CACHELY_PROXY_URL as tenantOrigin; null: neither (direct). */
@@ -71,13 +115,23 @@ export function resolveTenantOrigin(fn: string, t: TenantTarget): string {
     }
     return u.origin;
   }
-  if (t.customDomain !== undefined) {
-    const d = String(t.customDomain).trim().toLowerCase();
+  // `true`: the configured custom domain; none configured → the tenant's host, same tenant.
+  const configured = t.customDomain === true ? envSetting("CACHELY_CUSTOM_DOMAIN") : undefined;
+  if (t.customDomain === true && configured === undefined && t.tenant === undefined) {
+    throw optionError(
+      fn,
+      "customDomain",
+      "true needs CACHELY_CUSTOM_DOMAIN in the environment, or a tenant",
+    );
+  }
+  if (configured !== undefined || (t.customDomain !== undefined && t.customDomain !== true)) {
+    const raw = configured ?? t.customDomain;
+    const d = String(raw).trim().toLowerCase();
     if (!isHostname(d)) {
       throw optionError(
         fn,
-        "customDomain",
-        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`,
+        configured === undefined ? "customDomain" : "customDomain (CACHELY_CUSTOM_DOMAIN)",
+        `${JSON.stringify(raw)} is not a hostname such as cdn.example.com`,
       );
     }
     return `https://${d}`;

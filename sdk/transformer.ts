@@ -6,7 +6,7 @@
  * failure `onError` decides, or, when absent, a warning is logged and the
  * original data comes back unchanged.
  */
-import { compileRewriter, type Rewriter } from "./rewrite.ts";
+import { compileRewriter, type Rewriter, type SourceRule } from "./rewrite.ts";
 import { DEFAULT_ASSET_ORIGIN } from "./url.ts";
 import { type ProviderConfig, providerSources } from "./providers.ts";
 
@@ -33,6 +33,8 @@ export type TransformerOptions<T = unknown> = {
    * clean tenant URLs the server writes, e.g. `{ cms: "contentful", spaceId }`.
    */
   provider?: ProviderConfig;
+  /** Raw rewrite rules (compileRewriter's), used when no `provider` is given. */
+  sources?: SourceRule[];
 };
 
 function hostOf(origin: string): string {
@@ -58,7 +60,7 @@ export function createResponseTransformer<T = unknown>(
       tenantOrigin: base,
       sources: options.provider
         ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin })
-        : undefined,
+        : options.sources,
       assetHosts: options.assetHosts,
       imageHost: options.cloudName && options.provider?.cms !== "cloudinary"
         ? {

@@ -79,7 +79,7 @@ Deno.test({
       const b = await (await signUp(without)).get("/dashboard");
       assertEquals(b.status, 200);
       assertEquals(b.text.includes("We mailed a link"), false, "no transport: no such claim");
-      assertEquals(b.text.includes("This server sends no mail"), true);
+      assertEquals(b.text.includes('data-mail="unavailable"'), true, "the banner says no mail");
     } finally {
       await withMail.close();
       await without.close();

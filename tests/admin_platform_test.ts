@@ -321,7 +321,7 @@ dbTest("d1-init re-runs migrations idempotently; an unreachable database is a 50
   const exec = h.exec;
   h.exec = () => Promise.reject(new Error("connection refused: secret-host:5432"));
   try {
-    // issue 8: a database that cannot be reached is a 503 with Retry-After, its address unsaid.
+    // a database that cannot be reached is a 503 with Retry-After, its address unsaid.
     const failed = await root.post("/api/admin/d1-init");
     assertEquals(failed.status, 503);
     assertEquals(failed.body.error.code, "unavailable");

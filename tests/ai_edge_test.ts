@@ -127,3 +127,57 @@ aiTest(
     }
   },
 );
+
+aiTest(
+  "a Contentful rule's routePattern matches with or without the apiOrigin's /spaces/<id>",
+  async (app) => {
+    const up = startUpstream();
+    up.route("/spaces/abc123xyz/environments/master/entries", () => Response.json(posts));
+    up.route("/spaces/abc123xyz/environments/master/assets", () => Response.json(posts));
+    const owner = await signUp(app);
+    // The derived apiOrigin's shape: https://cdn.contentful.com/spaces/<id>
+    const slug = await createTenant(owner, {
+      cms: "contentful",
+      spaceId: "abc123xyz",
+      apiOrigin: `${up.url}/spaces/abc123xyz`,
+      token: "tok",
+    });
+    const rule = {
+      presetId: "rewrite_tone",
+      tone: "formal",
+      fieldSelector: "items[*].title",
+    };
+    // The docs' form (the Contentful URL path) and the path after /~api.
+    await activeRule(owner, slug, {
+      ...rule,
+      profile: "docs",
+      routePattern: "/spaces/abc123xyz/environments/master/entries",
+    });
+    await activeRule(owner, slug, {
+      ...rule,
+      profile: "short",
+      routePattern: "/environments/master/entries",
+    });
+    try {
+      const visitor = new Client(app);
+      for (const profile of ["docs", "short"]) {
+        const r = await visitor.get(
+          `http://${slug}.localhost:8000/~api/environments/master/entries?transform=${profile}`,
+        );
+        assertEquals(r.status, 200, r.text);
+        assertEquals(
+          [r.headers.get("x-ai-transform"), r.headers.get("x-ai-transform-skip-reason")],
+          ["applied", null],
+          profile,
+        );
+        assertEquals(r.body.items[0].title, "[T] hello");
+      }
+      const other = await visitor.get(
+        `http://${slug}.localhost:8000/~api/environments/master/assets?transform=docs`,
+      );
+      assertEquals(other.headers.get("x-ai-transform-skip-reason"), "no-matching-rule");
+    } finally {
+      await up.close();
+    }
+  },
+);

@@ -1,5 +1,5 @@
 // deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
-// Stored AI outputs (issue 28): provenance, listing with cursor paging, review mode,
+// Stored AI outputs: provenance, listing with cursor paging, review mode,
 // approve / reject / edit / pin through the real edge, the fake model and PGlite/PostgreSQL.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { Client, createTenant, signUp } from "./harness.ts";
@@ -127,6 +127,12 @@ aiTest("review mode serves the source until approval, then the output", async (a
     assertEquals(t.rule.reviewMode, "review");
     assertEquals(await t.get(), ["hello", "world"], "nothing approved yet: the source");
     assertEquals(fake.calls.length, 1, "the candidates were made");
+    // The source went out: the headers say so, not "applied".
+    const raw = await new Client(app).get(
+      `http://${t.slug}.localhost:8000/~api/posts?transform=formal`,
+    );
+    assertEquals(raw.headers.get("x-ai-transform"), "skipped");
+    assertEquals(raw.headers.get("x-ai-transform-skip-reason"), "review-pending");
     const pending = (await t.list("?status=pending")).outputs;
     assertEquals(pending.map((o: any) => o.output).sort(), ["[T] hello", "[T] world"]);
     const counts = await t.owner.get(`${t.outputs}/counts`);

@@ -3,6 +3,9 @@ import { Client, createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { seedUsageDays } from "./fakes/usage_rows.ts";
 import type { TestApp } from "./harness.ts";
 import { memberWithRole } from "./roles.ts";
+import { PATH_ROWS_PER_DAY, writePaths } from "../lib/usage/pg_paths.ts";
+import { pathCounts } from "../lib/db/schema/mod.ts";
+import { and, eq } from "drizzle-orm";
 
 // The harness clock starts at Date.now(); pin it so "today" is 2026-11-22 (UTC).
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -151,9 +154,9 @@ dbTest(
       "5xx": 1,
     });
     assertEquals(r.body.sampled.topPaths, [
-      { path: "/~api/a", requests: 3, bytes: 210 },
-      { path: "/~assets/x.png", requests: 1, bytes: 5000 },
-      { path: "/~api/b", requests: 1, bytes: 0 },
+      { path: "/~api/a", requests: 3, estimatedRequests: 201, bytes: 210 },
+      { path: "/~assets/x.png", requests: 1, estimatedRequests: 100, bytes: 5000 },
+      { path: "/~api/b", requests: 1, estimatedRequests: 1, bytes: 0 },
     ]);
 
     // Another month, and the other tenant sees only its own data.
@@ -167,7 +170,12 @@ dbTest(
     assertEquals([oct.body.previous.period, oct.body.previous.requests], ["2026-09", 0]);
     assertEquals(oct.body.previous.errorRate, 0, "no traffic is a 0 error rate, not NaN");
     assertEquals(oct.body.ai.totalTokens, 2000);
-    assertEquals(oct.body.sampled.topPaths, [{ path: "/~api/old", requests: 1, bytes: 1 }]);
+    assertEquals(oct.body.sampled.topPaths, [{
+      path: "/~api/old",
+      requests: 1,
+      estimatedRequests: 100,
+      bytes: 1,
+    }]);
 
     const otherView = await other.get(`/api/tenants/${otherSlug}/analytics`);
     assertEquals(otherView.body.totals.requests, 999);
@@ -175,7 +183,7 @@ dbTest(
     assertEquals(otherView.body.ai.modelCalls, 9);
     assertEquals(otherView.body.sampled.logs, 1);
     assertEquals(otherView.body.sampled.topPaths, [
-      { path: "/~api/secret", requests: 1, bytes: 77 },
+      { path: "/~api/secret", requests: 1, estimatedRequests: 100, bytes: 77 },
     ]);
 
     const empty = await owner.get(`/api/tenants/${slug}/analytics?period=2020-02`);
@@ -208,6 +216,101 @@ dbTest("GET analytics: topPaths keeps the 10 busiest paths", async (app) => {
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((p) => [`/p${p}`, 13 - p]),
   );
 });
+
+dbTest(
+  "GET analytics: topPaths ranks by requests estimated from the sample, not by logs kept",
+  async (app) => {
+    app.clock.set(NOW);
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const id = await tenantIdOf(app, slug);
+    // At the default 1 % sample, 11 successes logged stand for about 1,100 requests; every
+    // error is logged, so 20 error logs are 20 requests.
+    const logs: Log[] = [];
+    for (let i = 0; i < 11; i++) logs.push({ ts: "2026-11-02T00:00:00Z", path: "/busy" });
+    for (let i = 0; i < 20; i++) {
+      logs.push({ ts: "2026-11-02T00:00:00Z", path: "/broken", status: 502 });
+    }
+    logs.push({ ts: "2026-11-02T00:00:00Z", path: "/busy", status: 404 });
+    await seedLogs(app, id, logs);
+    await seedUsageDays(app, id, [{ day: "2026-11-02", requests: 1121, bytes: 0, errors: 21 }]);
+    const r = await owner.get(`/api/tenants/${slug}/analytics`);
+    assertEquals(
+      r.body.sampled.topPaths.map((
+        t: { path: string; requests: number; estimatedRequests: number },
+      ) => [t.path, t.requests, t.estimatedRequests]),
+      [["/busy", 12, 1101], ["/broken", 20, 20]],
+    );
+  },
+);
+
+dbTest(
+  "GET analytics: topPaths ranks by exact per-path counters; the page shows them",
+  async (app) => {
+    app.clock.set(NOW);
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const id = await tenantIdOf(app, slug);
+    // The sample kept more logs of the erroring path than of the busy one.
+    const logs: Log[] = [{ ts: "2026-11-02T00:00:00Z", path: "/busy" }];
+    for (let i = 0; i < 5; i++) {
+      logs.push({ ts: "2026-11-02T00:00:00Z", path: "/broken", status: 502 });
+    }
+    await seedLogs(app, id, logs);
+    await app.services.db.transaction((tx) =>
+      writePaths(tx, [
+        { tenantId: id, day: "2026-11-02", path: "/busy", requests: 1000, errors: 0, bytes: 10 },
+        { tenantId: id, day: "2026-11-02", path: "/broken", requests: 5, errors: 5, bytes: 0 },
+        { tenantId: id, day: "2026-11-03", path: "/busy", requests: 80, errors: 0, bytes: 1 },
+        { tenantId: id, day: "2026-10-31", path: "/october", requests: 9000, errors: 0, bytes: 0 },
+      ])
+    );
+    await seedUsageDays(app, id, [{ day: "2026-11-02", requests: 1085, bytes: 11, errors: 5 }]);
+    const r = await owner.get(`/api/tenants/${slug}/analytics`);
+    assertEquals(r.status, 200, r.text);
+    assertEquals(r.body.topPaths, [
+      { path: "/busy", requests: 1080, errors: 0, bytes: 11, overcount: 0 },
+      { path: "/broken", requests: 5, errors: 5, bytes: 0, overcount: 0 },
+    ]);
+    const page = await owner.get(`/dashboard/${slug}/usage`);
+    assertEquals(page.status, 200, page.text.slice(0, 500));
+    const table = page.text.match(/aria-label="Top paths"[\s\S]*?<\/table>/)![0];
+    const paths = [...table.matchAll(/<tr data-path="([^"]+)"/g)].map((m) => m[1]);
+    assertEquals(paths, ["/busy", "/broken"]);
+  },
+);
+
+dbTest(
+  "path_counts keeps a day's 1,000 busiest paths; a newcomer to a full day enters at its floor",
+  async (app) => {
+    app.clock.set(NOW);
+    const owner = await signUp(app);
+    const id = await tenantIdOf(app, await createTenant(owner));
+    await app.services.dbHandle.exec(
+      `INSERT INTO path_counts (tenant_id, day, path, requests)
+     SELECT ${id}, '2026-11-02', '/p' || g, 2 + (g % 3) FROM generate_series(1, ${PATH_ROWS_PER_DAY}) g`,
+    );
+    const day = (path: string, requests: number) => ({
+      tenantId: id,
+      day: "2026-11-02",
+      path,
+      requests,
+      errors: 0,
+      bytes: 0,
+    });
+    // The floor is 2: the newcomer counts 2 + 1 with overcount 2; one row at 2 is evicted.
+    await app.services.db.transaction((tx) => writePaths(tx, [day("/new", 1)]));
+    const rows = await app.services.db.select().from(pathCounts).where(eq(pathCounts.tenantId, id));
+    assertEquals(rows.length, PATH_ROWS_PER_DAY);
+    const fresh = rows.find((r) => r.path === "/new")!;
+    assertEquals([fresh.requests, fresh.overcount], [3, 2]);
+    // Counted again, it adds its own requests only.
+    await app.services.db.transaction((tx) => writePaths(tx, [day("/new", 4)]));
+    const [again] = await app.services.db.select().from(pathCounts)
+      .where(and(eq(pathCounts.tenantId, id), eq(pathCounts.path, "/new")));
+    assertEquals([again.requests, again.overcount], [7, 2]);
+  },
+);
 
 // ---- bandwidth-daily ----
 
@@ -332,6 +435,7 @@ dbTest("GET logs: newest first by time, keyset pages with beforeId, full entries
     kind: "api",
     experimentId: 7,
     variantId: 8,
+    originStatus: null,
   });
 
   const p1 = await owner.get(`/api/tenants/${slug}/logs?limit=2`);
@@ -565,10 +669,16 @@ dbTest(
       kind: "api",
       experimentId: null,
       variantId: null,
+      originStatus: null,
     }]);
     const a = await owner.get(`/api/tenants/${slug}/analytics`);
     assertEquals([a.body.totals.requests, a.body.totals.misses, a.body.totals.bytes], [1, 1, 640]);
-    assertEquals(a.body.sampled.topPaths, [{ path: "/~api/entries", requests: 1, bytes: 640 }]);
+    assertEquals(a.body.sampled.topPaths, [{
+      path: "/~api/entries",
+      requests: 1,
+      estimatedRequests: 1,
+      bytes: 640,
+    }]);
     const bw = await owner.get(
       `/api/tenants/${slug}/bandwidth-daily?from=2026-11-21&to=2026-11-22`,
     );

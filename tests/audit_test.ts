@@ -183,3 +183,23 @@ dbTest(
     assertEquals((await viewer.get(`/api/tenants/${slugB}/audit-events`)).status, 404);
   },
 );
+
+dbTest("a settings save that changes nothing writes no audit row", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const base = `/api/tenants/${slug}`;
+  const rows = async (action: string) =>
+    (await allEvents(owner, slug)).filter((e) => e.action === action).length;
+  assertEquals((await owner.put(base, { cacheTTL: 120 })).status, 200);
+  assertEquals((await owner.put(`${base}/api-config`, { cacheTTL: 90 })).status, 200);
+  const [updated, config] = [await rows("tenant.updated"), await rows("tenant.api_config.updated")];
+  assertEquals([updated, config], [1, 1]);
+  // The same values again, and an empty save: no change, no row.
+  assertEquals((await owner.put(base, { cacheTTL: 120 })).status, 200);
+  assertEquals((await owner.put(base, {})).status, 200);
+  assertEquals((await owner.put(`${base}/api-config`, { cacheTTL: 90 })).status, 200);
+  assertEquals([await rows("tenant.updated"), await rows("tenant.api_config.updated")], [1, 1]);
+  // A real change still is.
+  assertEquals((await owner.put(base, { cacheTTL: 121 })).status, 200);
+  assertEquals(await rows("tenant.updated"), 2);
+});

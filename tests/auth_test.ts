@@ -208,3 +208,27 @@ dbTest("the CSRF check compares the full origin: scheme, host and port", async (
   );
   assertEquals(bridged.status, 403);
 });
+
+dbTest(
+  "log-out checks Origin like other cookie writes: a cross-site page cannot end the session",
+  async (app) => {
+    const user = await signUp(app);
+    const crossSite: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: "http://localhost:8001" },
+      { origin: "", "sec-fetch-site": "cross-site" },
+      { origin: "", "sec-fetch-site": "same-site" },
+    ];
+    for (const headers of crossSite) {
+      const api = await user.post("/api/auth/logout", undefined, headers);
+      assertEquals(api.status, 403, JSON.stringify(headers));
+      assertEquals(api.body.error.code, "csrf_failed");
+      assertEquals(api.headers.getSetCookie(), [], "the cookie is not cleared");
+      const page = await user.post("/logout", undefined, headers);
+      assertEquals(page.status, 403, `page ${JSON.stringify(headers)}`);
+    }
+    assertEquals((await user.get("/api/auth/me")).status, 200, "the session lives on");
+    assertEquals((await user.post("/api/auth/logout")).status, 200, "our own origin logs out");
+    assertEquals((await user.get("/api/auth/me")).status, 401);
+  },
+);

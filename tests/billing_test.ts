@@ -514,7 +514,11 @@ dbTest(
   async (app) => {
     const { user, customerId } = await checkedOutUser(app);
     await createTenant(user);
-    const second = await user.post("/api/tenants", { slug: "second-one", cms: "generic" });
+    const second = await user.post("/api/tenants", {
+      slug: "second-one",
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+    });
     assertEquals(second.status, 403);
     assertEquals(second.body.error.code, "plan_limit");
     await deliver(
@@ -525,7 +529,11 @@ dbTest(
       ),
     );
     assertEquals(
-      (await user.post("/api/tenants", { slug: "second-one", cms: "generic" })).status,
+      (await user.post("/api/tenants", {
+        slug: "second-one",
+        cms: "generic",
+        originUrl: "https://assets.example.com",
+      })).status,
       201,
     );
     await createTenant(user);
@@ -544,6 +552,7 @@ dbTest(
           user.post("/api/tenants", {
             slug: `race-${i}-${user.userId.slice(0, 6)}`,
             cms: "generic",
+            originUrl: "https://assets.example.com",
           }),
       ),
     );

@@ -40,6 +40,11 @@ dbTest(
   "POST edge-config rebuilds the snapshot from stored state and reads it back",
   async (app) => {
     const { owner, slug, base } = await setup(app);
+    // The tenant's creation writes its snapshot; under load that write can land after a delete
+    // made too early, and the route then finds nothing to repair. Delete once it is there.
+    for (let i = 0; i < 100 && !(await readSnapshot(app.services.kv, slug)); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await deleteSnapshot(app.services.kv, slug);
     assertEquals(await readSnapshot(app.services.kv, slug), null);
     const r = await owner.post(`${base}/edge-config`);

@@ -60,8 +60,10 @@ dbTest(
       "provider",
       "refreshApi",
       "refreshAssets",
+      "scope",
       "updatedAt",
     ]);
+    assertEquals(list.body.webhooks[0].scope, "all", "SPEC: the version bump unless asked");
     assert(!list.text.includes(secret) && !list.text.includes(rows[0].secret_hash));
 
     const audit = await app.services.dbHandle.query<{ action: string; metadata: unknown }>(

@@ -37,6 +37,10 @@ dbTest(
   async (app) => {
     const api = startUpstream();
     api.route("/posts", () => Response.json({ items: [] }));
+    api.route(
+      "/tagged",
+      () => Response.json({ t: 1 }, { headers: { "cache-tag": "post-1,home" } }),
+    );
     const owner = await signUp(app);
     const slug = await createTenant(owner, {
       cms: "cloudinary",
@@ -86,6 +90,24 @@ dbTest(
       assertEquals((await get(image)).cdn, "HIT");
       assertEquals((await get("/~api/posts")).cdn, "HIT", "other tags stay at the CDN");
       assertEquals(count("/~api/posts"), 1);
+
+      // The origin's own tag, purged by its name: the CDN gets it in the tenant's namespace,
+      // the one the edge tagged the offloaded answer with.
+      const tagged = await get("/~api/tagged");
+      assertEquals(
+        tagged.r.headers.get("cache-tag"),
+        `cachely-t${id},cachely-t${id}-api,cachely-t${id}-o-post-1,cachely-t${id}-o-home`,
+      );
+      assertEquals((await get("/~api/tagged")).cdn, "HIT");
+      app.clock.advance(1);
+      const p = await owner.post(`/api/tenants/${slug}/purge`, { tags: ["post-1"] });
+      assertEquals(p.status, 200, p.text);
+      assertEquals(purger.seen.at(-1), { tags: [`cachely-t${id}-o-post-1`], removed: 1 });
+      app.clock.advance(1);
+      const again = await get("/~api/tagged");
+      assertEquals([again.cdn, again.r.headers.get("x-cachely-cache")], ["MISS", "MISS"]);
+      assertEquals(count("/~api/tagged"), 2, "purged at nginx and at the edge");
+      assertEquals((await get("/~api/posts")).cdn, "HIT", "untagged entries stay");
     } finally {
       await nginx.stop();
       nginx = null;

@@ -212,6 +212,48 @@ dbTest(
   { env },
 );
 
+dbTest("a purge's tags reach the CDN in the tenant's namespace", async (app) => {
+  const t = await offloadTenant(app);
+  try {
+    const got = await purgedBy(t.id, async () => {
+      const r = await t.owner.post(`${t.base}/purge`, {
+        tags: ["post-1", `cachely-t${t.id}-api`, `cachely-t${t.id}`],
+      });
+      assertEquals(r.status, 200, r.text);
+      assertEquals(r.body.purged.tags, ["post-1", `cachely-t${t.id}-api`, `cachely-t${t.id}`]);
+    });
+    assertEquals(got, [[`cachely-t${t.id}-o-post-1`, `cachely-t${t.id}-api`, `cachely-t${t.id}`]]);
+    // The CDN name of an origin tag is that origin tag, at the edge too.
+    const named = await purgedBy(t.id, async () => {
+      const r = await t.owner.post(`${t.base}/purge`, { tags: [`cachely-t${t.id}-o-post-2`] });
+      assertEquals(r.body.purged?.tags, ["post-2"], r.text);
+    });
+    assertEquals(named, [[`cachely-t${t.id}-o-post-2`]]);
+    for (const p of purges) {
+      for (const tag of p.tags) {
+        assertEquals(/^cachely-t\d+(-|$)/.test(tag), true, `${tag} is namespaced`);
+      }
+    }
+  } finally {
+    await t.up.close();
+  }
+}, { env });
+
+dbTest("a purge of 1,000 tags reaches the CDN in requests of at most 500", async (app) => {
+  const t = await offloadTenant(app);
+  try {
+    const tags = Array.from({ length: 1000 }, (_, i) => `tag-${i}`);
+    const got = await purgedBy(t.id, async () => {
+      const r = await t.owner.post(`${t.base}/purge`, { tags });
+      assertEquals(r.status, 200, r.text.slice(0, 300));
+    });
+    assertEquals(got.map((g) => g.length), [500, 500]);
+    assertEquals(got.flat(), tags.map((x) => `cachely-t${t.id}-o-${x}`));
+  } finally {
+    await t.up.close();
+  }
+}, { env: { ...env, CDN_PURGE_KIND: "deno-deploy" } });
+
 dbTest("deleting an offloading tenant purges its tenant tag", async (app) => {
   const t = await offloadTenant(app);
   try {

@@ -87,7 +87,17 @@ dbTest(
 
       // tenants
       expectCode(
-        await cli(["tenants", "create", "cli-shop", "--cms", "generic", "--cache-ttl", "90"], {
+        await cli([
+          "tenants",
+          "create",
+          "cli-shop",
+          "--cms",
+          "generic",
+          "--origin-url",
+          "https://assets.example.com",
+          "--cache-ttl",
+          "90",
+        ], {
           env,
         }),
         0,
@@ -115,7 +125,15 @@ dbTest(
       const cfShown = await cli(["config", "get", "cli-cf", "apiOrigin"], { env });
       assertEquals(cfShown.stdout.trim(), "https://cdn.contentful.com/spaces/abc123xyz");
       expectCode(await cli(["tenants", "delete", "cli-cf", "--yes"], { env }), 0);
-      const dup = await cli(["tenants", "create", "cli-shop", "--cms", "generic"], { env });
+      const dup = await cli([
+        "tenants",
+        "create",
+        "cli-shop",
+        "--cms",
+        "generic",
+        "--origin-url",
+        "https://assets.example.com",
+      ], { env });
       expectCode(dup, 1);
       assert(/already/i.test(dup.stderr) && dup.stderr.includes("409"), dup.stderr);
       expectCode(await cli(["tenants", "create", "x-shop"], { env }), 2); // --cms missing
@@ -208,7 +226,7 @@ dbTest(
       const usage = await cli(["usage", "cli-shop", "--month", "2026-01", "--json"], { env });
       expectCode(usage, 0);
       assertEquals(usage.json.current.period, "2026-01");
-      // sizes in decimal units, as plans are sold (issue 24): 5 GB is "5.00 GB", not 4.66
+      // sizes in decimal units, as plans are sold: 5 GB is "5.00 GB", not 4.66
       await seedUsageDays(app, await tenantIdOf(app, "cli-shop"), [
         { day: "2026-01-10", requests: 3, bytes: 5_000_000_000 },
       ]);
@@ -279,6 +297,76 @@ dbTest(
       expectCode(revoked, 1);
       const err = JSON.parse(revoked.stderr);
       assertEquals([err.error.status, err.error.message], [401, "Invalid or revoked token"]);
+    } finally {
+      await server.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+);
+
+dbTest(
+  "cli: experiments results judges the experiment's own goal; rates as fixed percentages",
+  async (app) => {
+    const server = serveOnLoopback(app.handler as Deno.ServeHandler);
+    const home = await Deno.makeTempDir();
+    try {
+      const owner = await signUp(app);
+      const pat = await owner.post("/api/user/tokens", { name: "ci" });
+      const env = {
+        CACHELY_CONFIG_DIR: `${home}/none`,
+        CACHELY_URL: server.url,
+        CACHELY_TOKEN: pat.body.token,
+      };
+      await createTenant(owner, { slug: "exp-shop" });
+      const tid = await tenantIdOf(app, "exp-shop");
+      const make = async (name: string, guardrails: unknown) => {
+        const r = await owner.post("/api/tenants/exp-shop/ai-experiments", {
+          name,
+          routePattern: "/~api/entries",
+          variants: [{ key: "control" }, { key: "b" }],
+          ...(guardrails ? { guardrails } : {}),
+        });
+        assertEquals(r.status, 201, r.text);
+        const [a, b] = r.body.variants;
+        // 3 of 7 and 1 of 3 visitors sent "signup": 42.857…% and 33.333…%
+        await app.services.dbHandle.exec(
+          `INSERT INTO exposure_counts (tenant_id, experiment_id, variant_id, variant_key, exposures)
+         VALUES (${tid}, ${r.body.id}, ${a.id}, '${a.key}', 7), (${tid}, ${r.body.id}, ${b.id}, '${b.key}', 3);
+         INSERT INTO experiment_events (tenant_id, experiment_id, variant_id, variant_key, event_name)
+         SELECT ${tid}, ${r.body.id}, ${a.id}, '${a.key}', 'signup' FROM generate_series(1, 3);
+         INSERT INTO experiment_events (tenant_id, experiment_id, variant_id, variant_key, event_name)
+         VALUES (${tid}, ${r.body.id}, ${b.id}, '${b.key}', 'signup')`,
+        );
+        return r.body.id as number;
+      };
+      const withGoal = await make("Signups", { goal: "signup" });
+      const json = await cli(["experiments", "results", "exp-shop", String(withGoal), "--json"], {
+        env,
+      });
+      expectCode(json, 0);
+      assertEquals(json.json.goalEventName, "signup");
+      const human = await cli(["experiments", "results", "exp-shop", String(withGoal)], { env });
+      expectCode(human, 0);
+      const rows = human.stdout.trim().split("\n").slice(2);
+      assertEquals(rows.length, 2, human.stdout);
+      for (const row of rows) {
+        const rates = row.match(/\d+(\.\d+)? %/g) ?? [];
+        assertEquals(rates.length, 3, `split, expected split, conversion: ${row}`);
+        for (const r of rates) assert(/^\d+\.\d{2} %$/.test(r), `two decimals: ${r}`);
+      }
+      assert(rows[0].includes("42.86 %") && rows[1].includes("33.33 %"), human.stdout);
+
+      // No goal anywhere: no conversion against an event nobody named.
+      const noGoal = await make("No goal", null);
+      const bare = await cli(["experiments", "results", "exp-shop", String(noGoal)], { env });
+      expectCode(bare, 0);
+      assert(!bare.stdout.includes("homepage_hero_cta_click"), bare.stdout);
+      assert(bare.stdout.includes("--goal"), bare.stdout);
+      const flagged = await cli(
+        ["experiments", "results", "exp-shop", String(noGoal), "--goal", "signup", "--json"],
+        { env },
+      );
+      assertEquals(flagged.json.goalEventName, "signup");
     } finally {
       await server.close();
       await Deno.remove(home, { recursive: true });

@@ -132,3 +132,12 @@ Deno.test("main.ts stops with exit code 1 and names the variable on a bad enviro
     assertMatch(stderr, expected);
   }
 });
+
+Deno.test("CNAME_TARGETS: a list of hostnames, lower-cased; anything else refused by name", () => {
+  assertEquals(
+    loadConfig({ CNAME_TARGETS: "Proxy.Old.example, cdn.old.example," }).legacyCnameTargets,
+    ["proxy.old.example", "cdn.old.example"],
+  );
+  assertEquals(loadConfig({}).legacyCnameTargets, []);
+  assertMatch(configError({ CNAME_TARGETS: "proxy.old.example, not a host" }), /CNAME_TARGETS/);
+});

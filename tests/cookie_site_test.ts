@@ -1,5 +1,5 @@
 /**
- * Cookies across subdomains (issue 26): start-up refuses tenant hosts on the dashboard's
+ * Cookies across subdomains: start-up refuses tenant hosts on the dashboard's
  * registrable domain unless ALLOW_SHARED_COOKIE_SITE=true; on https the session cookie is
  * `__Host-` (Secure, Path=/, no Domain) and a bare `cachely_session` is never read.
  */

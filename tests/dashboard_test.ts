@@ -41,7 +41,7 @@ dbTest("a tenant page is 404 for a non-member", async (app) => {
   const slug = await createTenant(owner);
   const r = await other.get(`/dashboard/${slug}`);
   assertEquals(r.status, 404);
-  assertStringIncludes(r.text, "Tenant not found");
+  assertStringIncludes(r.text, 'data-error-code="not_found"');
 });
 
 dbTest("POST /logout ends the session", async (app) => {
@@ -154,6 +154,7 @@ dbTest(
         _next: "/dashboard/{key}?t={token}",
         slug: "bridge-next",
         cms: "generic",
+        originUrl: "https://assets.example.com",
         token: "typed-secret-token",
       }).toString(),
       { "content-type": "application/x-www-form-urlencoded" },

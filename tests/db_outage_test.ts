@@ -1,5 +1,5 @@
 /**
- * Database outage (issue 8): while PostgreSQL cannot be reached, management requests
+ * Database outage: while PostgreSQL cannot be reached, management requests
  * fail fast with 503 and Retry-After, the edge keeps serving from its snapshot, and
  * everything recovers by itself once the database is back. The outage is real: the
  * app reaches PostgreSQL through a TCP forwarder that the test closes and reopens.

@@ -1,11 +1,11 @@
 /** GET /api/demos/:provider: public before/after samples per CMS kind. */
 import { Client, dbTest } from "./harness.ts";
 import { assertEquals } from "./assert.ts";
-import { CMS_KINDS } from "../lib/providers/mod.ts";
+import { PROVIDER_KINDS } from "../lib/providers/mod.ts";
 
 const TENANT = "http://demo.localhost:8000";
 
-/** Expected asset rewrite per provider: upstream → clean tenant URL (issue 9). */
+/** Expected asset rewrite per provider: upstream → clean tenant URL. */
 const ASSETS: Record<string, [string, string]> = {
   contentful: [
     "https://images.ctfassets.net/demo0space/6mxb2GmNAwE7xnt5RAABEA/1c5e3c1c7f/hero.jpg",
@@ -40,7 +40,7 @@ const ASSETS: Record<string, [string, string]> = {
 
 dbTest("demos: every provider, public and cacheable, before and after", async (app) => {
   const visitor = new Client(app);
-  for (const provider of CMS_KINDS) {
+  for (const provider of PROVIDER_KINDS) {
     const r = await visitor.get(`/api/demos/${provider}`);
     assertEquals(r.status, 200, provider);
     assertEquals(r.headers.get("cache-control"), "public, max-age=300");

@@ -1,5 +1,5 @@
 /**
- * Deployability (issue 8): with DATABASE_URL and ENCRYPTION_KEY set a missing DATA_DIR
+ * Deployability: with DATABASE_URL and ENCRYPTION_KEY set a missing DATA_DIR
  * never crashes the start; on Deno Deploy the embedded database is refused up front.
  */
 import { assert, assertEquals, assertThrows } from "./assert.ts";

@@ -137,6 +137,32 @@ dbTest(
 );
 
 dbTest(
+  "domains/verify accepts a CNAME to a legacy target listed in CNAME_TARGETS",
+  async (app) => {
+    const { owner, slug, base } = await setup(app);
+    // the dashboard still shows the shared target
+    const a = await owner.post(base, { hostname: "legacy.shop.example" });
+    assertEquals(a.body.verification.cname.target, "edge.cachely.example");
+    zone.set("legacy.shop.example", { CNAME: ["Proxy.Old-Cachely.example."] });
+    const v = await owner.post(`${base}/verify`, { id: a.body.id });
+    assertEquals(v.body.status, "active", v.text);
+    assertEquals(await edgeTenantFor(app, "legacy.shop.example"), slug);
+    const b = await owner.post(base, { hostname: "other.shop.example" });
+    zone.set("other.shop.example", { CNAME: ["elsewhere.example."] });
+    const f = await owner.post(`${base}/verify`, { id: b.body.id });
+    assertEquals(f.body.status, "failed");
+    assertStringIncludes(f.body.failureReason, "cdn.old-cachely.example");
+  },
+  {
+    ...opts,
+    env: {
+      CNAME_TARGET: "edge.cachely.example",
+      CNAME_TARGETS: "proxy.old-cachely.example, CDN.old-cachely.example",
+    },
+  },
+);
+
+dbTest(
   "domains/verify fails with the reason, and a failing re-check takes an active domain off the edge",
   async (app) => {
     const { owner, slug, base } = await setup(app);
@@ -173,7 +199,7 @@ dbTest("DELETE domains accepts the id in the body, as a number or its digits", a
   const r = await owner.delete(base, { id: d.body.id });
   assertEquals(r.status, 200);
   assertEquals(r.body.hostname, "a.shop.example");
-  // The query's string form works in the body too (decisions.md "Domains").
+  // The query's string form works in the body too (decisions.md "Custom domains").
   const e = await owner.post(base, { hostname: "b.shop.example" });
   const s = await owner.delete(base, { id: String(e.body.id) });
   assertEquals([s.status, s.body.hostname], [200, "b.shop.example"]);

@@ -36,6 +36,15 @@ Deno.test("GET /~api/<path> forwards to apiOrigin + path with the bearer token i
   assertEquals(res.headers.get("access-control-allow-origin"), "*");
 });
 
+Deno.test("every API answer carries nosniff: a miss, a hit, a CORS hit", async () => {
+  await using t = await setup();
+  for (const origin of [null, null, "https://www.example.com"]) {
+    const res = await t.fx.request("/~api/n", origin ? { headers: { origin } } : {});
+    await res.text();
+    assertEquals(res.headers.get("x-content-type-options"), "nosniff", origin ?? "no origin");
+  }
+});
+
 Deno.test("a second GET is a HIT with Age; the TTL ends it; HEAD has no body", async () => {
   await using t = await setup({ cacheTtl: 30 });
   await (await t.fx.request("/~api/a")).text();
@@ -310,7 +319,7 @@ Deno.test("a sealed token that cannot be opened gives 502 without detail", async
   assertEquals(t.up.seen.length, 0);
 });
 
-Deno.test("auth mode token sends Authorization: Token <token> (issue 9 synonym)", async () => {
+Deno.test("auth mode token sends Authorization: Token <token> (the synonym customers use)", async () => {
   await using t = await setup();
   await t.fx.update({ api: { authMode: "token" } });
   const r = await t.fx.request("/~api/tok");

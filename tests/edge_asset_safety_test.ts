@@ -1,5 +1,5 @@
 /**
- * Asset safety (issue 9): the content-type allow-list (403, never cached), SVG's
+ * Asset safety: the content-type allow-list (403, never cached), SVG's
  * script-forbidding CSP, nosniff on every asset answer, and bot protection
  * (403 before any cache lookup or upstream fetch, counted as blocked, no bytes).
  */
@@ -7,7 +7,7 @@ import { assertEquals, assertMatch } from "./assert.ts";
 import { hostMappingClient } from "./fakes/asset_host.ts";
 import { assetHostFixture } from "./fakes/image_host_fixture.ts";
 import type { EdgeAssetSettings } from "../lib/kv/snapshot.ts";
-import { AI_CRAWLER_TOKENS, SCRAPER_TOKENS } from "../lib/providers/bots.ts";
+import { AI_CRAWLER_TOKENS, SCRAPER_TOKENS } from "../lib/base/bots.ts";
 
 const DEFAULTS: EdgeAssetSettings = {
   ttl: 86400,

@@ -1,5 +1,5 @@
 /**
- * Edge first (issue 22, cold start): main.ts serves tenant hosts from KV before the database
+ * Edge first (cold start): main.ts serves tenant hosts from KV before the database
  * side has started. An instance started while PostgreSQL cannot be reached answers a tenant's
  * visitors at once, answers the management app 503 with Retry-After while it waits, and the
  * management app once the database answers; nothing exits.
@@ -9,6 +9,7 @@ import { startUpstream } from "./fakes/upstream.ts";
 import {
   Agent,
   createTenantOn,
+  databaseGate,
   edgeFetch,
   type Instance,
   sharedWorld,
@@ -19,49 +20,6 @@ import {
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("edge_first_start_test: skipped: TEST_DATABASE_URL is not set");
-
-/**
- * A TCP gate in front of PostgreSQL: closed, it accepts and drops every connection (the
- * driver sees the connection end, an unreachable database); open, it relays both ways.
- */
-function databaseGate(target: URL) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let open = false;
-  const conns = new Set<Deno.Conn>();
-  (async () => {
-    for await (const conn of listener) {
-      if (!open) {
-        conn.close();
-        continue;
-      }
-      conns.add(conn);
-      Deno.connect({ hostname: target.hostname, port: Number(target.port || 5432) }).then(
-        async (server) => {
-          conns.add(server);
-          await Promise.allSettled([
-            conn.readable.pipeTo(server.writable),
-            server.readable.pipeTo(conn.writable),
-          ]);
-        },
-        () => conn.close(),
-      );
-    }
-  })().catch(() => {});
-  const url = new URL(target);
-  url.host = `127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
-  return {
-    url: url.toString(),
-    open: () => open = true,
-    close() {
-      listener.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed by its peer */ }
-      }
-    },
-  };
-}
 
 Deno.test({
   name:

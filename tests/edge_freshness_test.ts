@@ -1,5 +1,5 @@
 /**
- * Fresh within a blink (issue 22 item 2): two real processes of main.ts on one PostgreSQL
+ * Fresh within a blink: two real processes of main.ts on one PostgreSQL
  * database and one KV file, default snapshot settings. A cache version bump, a token
  * change, an origin change and a tenant delete made on A are honoured by B — busy (a
  * request every 10 ms) or idle (no request for longer than the snapshot TTL) — within

@@ -2,7 +2,7 @@
  * What a cached entry costs in native memory: a cached body must sit in an allocation of
  * its own length. Deno's Response.arrayBuffer() returns ~4 KB of allocation for a 2 KB
  * body, which V8 reports as 2 KB; 100,000 such entries held ~200 MB nobody counted
- * (bench/ANALYSIS.md "Session 4"). Measured with glibc's malloc_usable_size on the body's
+ * (bench/ANALYSIS.md "Misses, the header set, transformed hits"). Measured with glibc's malloc_usable_size on the body's
  * backing store (Linux with glibc only; elsewhere the tests are ignored).
  */
 import { assert, assertEquals } from "./assert.ts";

@@ -1,5 +1,5 @@
 /**
- * The edge snapshot is a projection of Postgres (issue 8): a committed write answers
+ * The edge snapshot is a projection of Postgres: a committed write answers
  * success even when the KV step fails afterwards, the projector loop brings KV up to
  * the latest generation, and edge-config reports a snapshot that was behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Asset delivery per provider (issue 9), end to end through the real edge: a
+ * Asset delivery per provider, end to end through the real edge: a
  * provider URL in an API body → the clean tenant URL the edge rewrote it to →
  * the upstream request that clean URL makes (host, path, query, Referer). Every
  * provider host resolves to one loopback fake through the fetch seam

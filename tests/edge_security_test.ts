@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { CANARY, edgeFixture, startUpstream } from "./fakes/upstream.ts";
 import { hostMappingClient, startAssetHost } from "./fakes/asset_host.ts";
-import { BadPathError, joinUpstream } from "../edge/url_join.ts";
+import { BadPathError, joinUpstream } from "../lib/net/url_join.ts";
 import { encryptSecret } from "../lib/crypto/mod.ts";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 

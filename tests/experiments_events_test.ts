@@ -286,6 +286,17 @@ dbTest("a forged leftmost X-Forwarded-For entry does not escape the limit", asyn
   assertEquals(junk.status, 200, "falls back to the connection's address, a fresh key");
 }, { env: { TRUSTED_PROXY_HOPS: "1" } });
 
+dbTest("70 addresses of one IPv6 /64 share one client's limit", async (app) => {
+  const { event } = await setUp(app);
+  const statuses: number[] = [];
+  for (let i = 1; i <= 70; i++) {
+    statuses.push((await post(app, event(), `2001:db8:9:9::${i.toString(16)}`)).status);
+  }
+  assertEquals(statuses.filter((s) => s === 200).length, 60);
+  assertEquals(statuses.at(-1), 429);
+  assertEquals((await post(app, event(), "2001:db8:9:a::1")).status, 200, "another /64");
+});
+
 dbTest("a session cookie never turns the public endpoint into a CSRF failure", async (app) => {
   const { t, event } = await setUp(app);
   const cookie = [...t.owner.cookies].map(([k, v]) => `${k}=${v}`).join("; ");

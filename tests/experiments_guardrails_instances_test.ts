@@ -1,7 +1,7 @@
 /**
- * Guardrails across real processes (issue 28): two instances of the program on one
- * PostgreSQL database and KV file, both running the guardrail loop. A variant's answers
- * turn 5xx; the experiment stops itself once (one audit event, one mail), both instances
+ * Guardrails across real processes: two instances of the program on one
+ * PostgreSQL database and KV file, both running the guardrail loop. A variant's visitors
+ * get 5xx while control's do not; the experiment stops itself once (one audit event, one mail), both instances
  * then give every visitor control. Skips (saying why) without TEST_DATABASE_URL.
  */
 import postgres from "postgres";
@@ -14,11 +14,12 @@ const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("experiments_guardrails_instances_test: skipped: no TEST_DATABASE_URL");
 
 /** A visitor's GET on the tenant host (raw HTTP/1.1: fetch keeps its own Host). */
-async function visit(inst: Instance, host: string, path: string, ua: string) {
+async function visit(inst: Instance, host: string, path: string, ua: string, ip = "127.0.0.1") {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: inst.port });
   await conn.write(
     new TextEncoder().encode(
-      `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${ua}\r\nConnection: close\r\n\r\n`,
+      `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: ${ua}\r\n` +
+        `X-Forwarded-For: ${ip}\r\nConnection: close\r\n\r\n`,
     ),
   );
   const raw = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
@@ -37,17 +38,16 @@ Deno.test({
   async fn() {
     const world = await sharedWorld(BASE!, "cachely_guard");
     const up = startUpstream();
-    let broken = false;
-    up.route(
-      "/posts/1",
-      () => broken ? new Response("down", { status: 503 }) : Response.json({ title: "hello" }),
-    );
+    up.route("/posts/1", () => Response.json({ title: "hello" }));
+    up.route("/posts/fail", () => new Response("down", { status: 503 }));
     const mail = startFakeMail();
     const env = {
       ...world.env,
       USAGE_FLUSH_INTERVAL_MS: "500",
       GUARDRAIL_CHECK_INTERVAL_MS: "500",
       MAIL_TRANSPORT_URL: mail.url,
+      // Each visitor its own address (guardrails count a few visitors per network).
+      TRUSTED_PROXY_HOPS: "1",
     };
     const instances: Instance[] = [];
     const sql = postgres(world.url.toString(), { max: 1, onnotice: () => {} });
@@ -82,10 +82,15 @@ Deno.test({
       mail.clear();
 
       const host = `${slug}.localhost:8000`;
-      broken = true;
+      // The variant fails: its visitors' next answer is a 5xx, control's visitors' are fine.
       const started = Date.now();
       for (let i = 0; i < 400; i++) {
-        const r = await visit(i % 2 ? a : b, host, `/~api/posts/1?i=${i}`, `visitor/${i}`);
+        const inst = i % 2 ? a : b;
+        const ip = `203.0.${i >> 8}.${i & 255}`;
+        const first = await visit(inst, host, `/~api/posts/1?i=${i}`, `visitor/${i}`, ip);
+        assertEquals(first.status, 200);
+        if (first.variant !== "casual") continue;
+        const r = await visit(inst, host, `/~api/posts/fail?i=${i}`, `visitor/${i}`, ip);
         assert(r.status >= 500, `status ${r.status}`);
       }
       let status = "active";
@@ -108,7 +113,6 @@ Deno.test({
       assertEquals(mail.sent.length, 1);
 
       // Both instances give everyone control (no split) within the snapshot freshness bound.
-      broken = false;
       for (const inst of [a, b]) {
         let variant: string | undefined = "casual";
         for (let t = 0; t < 30 && variant !== undefined; t++) {

@@ -191,7 +191,7 @@ dbTest(
   async (app) => {
     const t = await team(app);
     const one = await createExperiment(t.owner, t.slug, { name: "One arm", variants: TWO });
-    // fewer than 2 can only be a draft edited down: creation refuses it (issue 24)
+    // fewer than 2 can only be a draft edited down: creation refuses it
     const cut = await t.owner.put(path(t.slug, `/${one.id}/variants`), {
       variants: [{ key: "control" }],
     });
@@ -283,7 +283,7 @@ dbTest("bad bodies and ids are 400 naming the field; unknown experiments 404", a
     [{ name: "x", variants: TWO, routePattern: "posts" }, "routePattern"],
     [{ name: "x", variants: TWO, routePattern: "/a?b=1" }, "routePattern"],
     [{ name: "x", variants: TWO, routeMatch: "regex" }, "routeMatch"],
-    // at least two variants at creation (issue 24)
+    // at least two variants at creation
     [{ name: "x" }, "variants"],
     [{ name: "x", variants: [] }, "variants"],
     [{ name: "x", variants: [{ key: "control" }] }, "variants"],

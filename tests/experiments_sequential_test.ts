@@ -1,4 +1,4 @@
-// Experiments you can look at any time (issue 28): the mSPRT confidence sequence keeps
+// Experiments you can look at any time: the mSPRT confidence sequence keeps
 // the false-positive rate under daily looks; the fixed-horizon interval does not.
 import { assert, assertEquals } from "./assert.ts";
 import { simulateAA } from "./sequential_sim.ts";

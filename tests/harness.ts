@@ -361,7 +361,12 @@ export async function createTenant(
   body: Record<string, unknown> = {},
 ): Promise<string> {
   const slug = (body.slug as string) ?? `t-${crypto.randomUUID().slice(0, 8)}`;
-  const r = await owner.post("/api/tenants", { slug, cms: "generic", ...body });
+  // A generic tenant must name something to serve: an asset origin unless the body gives one.
+  const serves = ["originUrl", "apiOrigin", "websiteOrigin"].some((k) => body[k] !== undefined);
+  const origin = body.cms === undefined && !serves
+    ? { originUrl: "https://assets.example.com" }
+    : {};
+  const r = await owner.post("/api/tenants", { slug, cms: "generic", ...origin, ...body });
   if (r.status !== 201) throw new Error(`create tenant failed: ${r.status} ${r.text}`);
   return slug;
 }
@@ -369,10 +374,13 @@ export async function createTenant(
 /** Serves a handler on a real loopback port (for SDKs, browsers and benchmarks). */
 export function serveOnLoopback(
   handler: Deno.ServeHandler,
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: string; key: string },
 ): { url: string; port: number; close(): Promise<void> } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, handler);
   const port = server.addr.port;
-  return { url: `http://127.0.0.1:${port}`, port, close: () => server.shutdown() };
+  const scheme = tls ? "https" : "http";
+  return { url: `${scheme}://127.0.0.1:${port}`, port, close: () => server.shutdown() };
 }
 
 /** The numeric id of a tenant, for tests that seed rows directly. */

@@ -1,5 +1,5 @@
 /**
- * The tenant's HTTP caching settings (issue 25): cacheMode, staleWhileRevalidate and
+ * The tenant's HTTP caching settings: cacheMode, staleWhileRevalidate and
  * ignoreSetCookie validated on create and update (400 naming the field), shown in the view,
  * the OpenAPI document and the dashboard's cache page, and carried to the edge snapshot.
  */
@@ -16,17 +16,22 @@ dbTest(
     const owner = await signUp(app);
     const plain = await createTenant(owner);
     const v = (await owner.get(`/api/tenants/${plain}`)).body.value;
-    assertEquals([v.cacheMode, v.staleWhileRevalidate, v.ignoreSetCookie], ["fixed", 60, false]);
+    assertEquals(
+      [v.cacheMode, v.staleWhileRevalidate, v.ignoreSetCookie, v.staleWhenOriginSilent],
+      ["fixed", 60, false, false],
+    );
     assertEquals((await readSnapshot(app.services.kv, plain))?.caching, {
       cacheMode: "fixed",
       staleWhileRevalidate: 60,
       ignoreSetCookie: false,
+      staleWhenOriginSilent: false,
     });
     const slug = await createTenant(owner, { cacheMode: "origin", staleWhileRevalidate: 0 });
     assertEquals((await readSnapshot(app.services.kv, slug))?.caching?.cacheMode, "origin");
     const put = await owner.put(`/api/tenants/${slug}`, {
       staleWhileRevalidate: 300,
       ignoreSetCookie: true,
+      staleWhenOriginSilent: true,
     });
     assertEquals(put.status, 200);
     assertEquals(
@@ -37,10 +42,12 @@ dbTest(
       ],
       ["origin", 300, true],
     );
+    assertEquals(put.body.value.staleWhenOriginSilent, true);
     assertEquals((await readSnapshot(app.services.kv, slug))?.caching, {
       cacheMode: "origin",
       staleWhileRevalidate: 300,
       ignoreSetCookie: true,
+      staleWhenOriginSilent: true,
     });
   },
 );
@@ -49,7 +56,14 @@ dbTest(
   "the OpenAPI document and the dashboard's cache page show the caching settings",
   async (app) => {
     const doc = (await new Client(app).get("/api/openapi.json")).text;
-    for (const field of ["cacheMode", "staleWhileRevalidate", "ignoreSetCookie"]) {
+    for (
+      const field of [
+        "cacheMode",
+        "staleWhileRevalidate",
+        "ignoreSetCookie",
+        "staleWhenOriginSilent",
+      ]
+    ) {
       assertStringIncludes(doc, `"${field}"`);
     }
     assertStringIncludes(doc, `"origin"`);
@@ -59,6 +73,7 @@ dbTest(
     assertStringIncludes(page, 'name="cacheMode"');
     assertStringIncludes(page, 'name="staleWhileRevalidate:number"');
     assertStringIncludes(page, 'name="ignoreSetCookie:bool"');
+    assertStringIncludes(page, 'name="staleWhenOriginSilent:bool"');
     assert(/<option[^>]*value="origin"[^>]*selected/.test(page), "the current mode is selected");
     assertStringIncludes(page, "never turn it on for pages that depend on the visitor");
   },
@@ -78,11 +93,18 @@ dbTest(
       [{ staleWhileRevalidate: 1.5 }, "staleWhileRevalidate"],
       [{ staleWhileRevalidate: "60" }, "staleWhileRevalidate"],
       [{ ignoreSetCookie: "yes" }, "ignoreSetCookie"],
+      [{ staleWhenOriginSilent: "yes" }, "staleWhenOriginSilent"],
+      [{ staleWhenOriginSilent: null }, "staleWhenOriginSilent"],
     ];
     const slug = await createTenant(owner);
     let i = 0;
     for (const [body, field] of bad) {
-      const c = await owner.post("/api/tenants", { slug: `bad${i++}`, cms: "generic", ...body });
+      const c = await owner.post("/api/tenants", {
+        slug: `bad${i++}`,
+        cms: "generic",
+        originUrl: "https://assets.example.com",
+        ...body,
+      });
       assertEquals(c.status, 400, `create ${JSON.stringify(body)}`);
       assertMatch(c.body.error.message, new RegExp(`^Invalid ${field}:`));
       const u = await owner.put(`/api/tenants/${slug}`, body);

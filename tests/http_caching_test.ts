@@ -1,12 +1,12 @@
 /**
- * HTTP caching rules that hold on every path, in both cache modes (issue 25;
- * docs/decisions.md "HTTP caching"): bodiless statuses, Age, stale-if-error limits,
+ * HTTP caching rules that hold on every path, in both cache modes
+ * (docs/decisions.md "HTTP caching"): bodiless statuses, Age, stale-if-error limits,
  * Set-Cookie, revalidation with validators, stale-while-revalidate.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { cachingFixture, PATH_KINDS } from "./fakes/caching_fixture.ts";
 
-const cacheOf = (r: Response) => r.headers.get("x-cache");
+const cacheOf = (r: Response) => r.headers.get("x-cachely-cache");
 
 // ---- every path ----
 
@@ -72,6 +72,8 @@ Deno.test("stale-if-error=N bounds how long a stale copy is served on an origin 
     const r = await t.get(kind, "sie");
     await r.text();
     assertEquals([r.status, cacheOf(r)], [200, "STALE"], kind);
+    // X-Cache keeps the original product's three values: a stale-served copy is a HIT there.
+    assertEquals(r.headers.get("x-cache"), "HIT", kind);
   }
   t.fx.clock.advance(6_000); // 71 s: past TTL + 10 s, though STALE_IF_ERROR_SECONDS is 300
   for (const kind of PATH_KINDS) {

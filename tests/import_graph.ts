@@ -43,3 +43,37 @@ export async function importGraph(entry: URL): Promise<Map<string, Imports>> {
 export function runtimeEdges(g: Map<string, Imports>): Map<string, string[]> {
   return new Map([...g].map(([k, v]) => [k, v.code]));
 }
+
+/** Strongly connected components with more than one node (Tarjan), each sorted. */
+export function components(g: Map<string, Iterable<string>>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
+      if (comp.length > 1) out.push(comp.sort());
+    }
+  };
+  for (const v of g.keys()) if (!idx.has(v)) visit(v);
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
+}

@@ -16,15 +16,20 @@ export function freePort(): number {
   return port;
 }
 
-/** pgbouncer in transaction mode in front of `direct`, or null when not installed. */
-export async function startPgbouncer(dir: string, direct: URL, extraIni = "") {
-  const bin = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((p) => {
+/** Debian's pgbouncer binary, or undefined when it is not installed. */
+export function pgbouncerBinary(): string | undefined {
+  return ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((p) => {
     try {
       return Deno.statSync(p).isFile;
     } catch {
       return false;
     }
   });
+}
+
+/** pgbouncer in transaction mode in front of `direct`, or null when not installed. */
+export async function startPgbouncer(dir: string, direct: URL, extraIni = "") {
+  const bin = pgbouncerBinary();
   if (!bin) {
     console.log("instances: pgbouncer not installed: instances use PostgreSQL directly");
     return null;
@@ -69,14 +74,15 @@ export type Instance = {
 /**
  * Starts `deno run -A main.ts`; resolves once it is ready, its database side started too (or
  * with `untilReady: false` once it listens: the edge serves from then on), or rejects with
- * its output.
+ * its output. `deno`: the runtime binary (default: the one running the test).
  */
 export async function startInstance(
   env: Record<string, string>,
-  { untilReady = true } = {},
+  { untilReady = true, deno = Deno.execPath() } = {},
 ): Promise<Instance> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+  const child = new Deno.Command(deno, {
+    // Another runtime than the test's would rewrite deno.lock in its own format.
+    args: ["run", "-A", ...(deno === Deno.execPath() ? [] : ["--no-lock"]), MAIN],
     env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
@@ -250,4 +256,47 @@ export async function createTenantOn(
   });
   if (created.status !== 201) throw new Error(`create tenant: ${created.status} ${created.text}`);
   return { slug, host: `${slug}.localhost:8000` };
+}
+
+/**
+ * A TCP gate in front of PostgreSQL: closed, it accepts and drops every connection (the
+ * driver sees the connection end, an unreachable database); open, it relays both ways.
+ */
+export function databaseGate(target: URL) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let open = false;
+  const conns = new Set<Deno.Conn>();
+  (async () => {
+    for await (const conn of listener) {
+      if (!open) {
+        conn.close();
+        continue;
+      }
+      conns.add(conn);
+      Deno.connect({ hostname: target.hostname, port: Number(target.port || 5432) }).then(
+        async (server) => {
+          conns.add(server);
+          await Promise.allSettled([
+            conn.readable.pipeTo(server.writable),
+            server.readable.pipeTo(conn.writable),
+          ]);
+        },
+        () => conn.close(),
+      );
+    }
+  })().catch(() => {});
+  const url = new URL(target);
+  url.host = `127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  return {
+    url: url.toString(),
+    open: () => open = true,
+    close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed by its peer */ }
+      }
+    },
+  };
 }

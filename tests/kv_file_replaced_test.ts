@@ -1,5 +1,5 @@
 /**
- * A KV file deleted under running instances (issue 22 item 6): before, the running
+ * A KV file deleted under running instances: before, the running
  * instance kept the deleted file while a restarted one opened a new, empty one, and the
  * two split silently (404 "Unknown tenant" on one, changes never crossing). Now the
  * restarted instance rebuilds the new file from the database before it serves, and the

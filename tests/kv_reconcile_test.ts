@@ -1,5 +1,5 @@
 /**
- * KV against the database it came from (issue 22 item 6, issue 26 item 2): a KV wiped under
+ * KV against the database it came from: a KV wiped under
  * a running instance is rebuilt in full at the next projector tick; ghost tenants and host
  * routes with no database row are removed; a foreign KV, or a database restored behind KV,
  * is detected at boot and KV is rebuilt before the edge serves, after which later changes

@@ -1,5 +1,5 @@
 /**
- * KV values this runtime cannot decode (issue 22 item 8): Deno 2.5 (Deno Deploy's line)
+ * KV values this runtime cannot decode: Deno 2.5 (Deno Deploy's line)
  * throws `RangeError: could not deserialize value` on what Deno 2.9 wrote, and crashed at
  * boot reading KV's installation marker. Simulated here on either runtime by rewriting the
  * stored V8 values of a KV file (SQLite) with a serialization version no V8 knows; checked
@@ -21,9 +21,26 @@ import {
 } from "./instances.ts";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
 import { decodableKv, resetUndecodableNotice } from "../lib/kv/undecodable.ts";
+import { decodeValue } from "../lib/kv/portable.ts";
 import type { Logger } from "../lib/log.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
+
+/**
+ * Rewrites the values of the (closed) KV file at `path` in the form versions before
+ * lib/kv/portable.ts stored them (V8 serialization), as in a file written before that form.
+ */
+async function toLegacyValues(path: string): Promise<void> {
+  const kv = await Deno.openKv(path);
+  try {
+    for await (const e of kv.list({ prefix: [] })) {
+      const legacy = decodeValue(e.value);
+      if (legacy !== e.value) await kv.set(e.key, legacy);
+    }
+  } finally {
+    kv.close();
+  }
+}
 
 /**
  * Rewrites every V8-serialized value of the (closed) KV file at `path` to claim V8
@@ -127,6 +144,7 @@ Deno.test({
       assertEquals((await edgeFetch(a, host, "/~api/item")).status, 200);
       await stop(a);
       instances.length = 0;
+      await toLegacyValues(env.KV_PATH);
       assert(makeUndecodable(env.KV_PATH) > 3, "marker, snapshot, session… rewritten");
 
       const b = await startInstance(env);

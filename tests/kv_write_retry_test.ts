@@ -6,6 +6,7 @@
  */
 import { assertEquals } from "./assert.ts";
 import { clearLoginFailures, recordLoginFailure } from "../lib/auth/throttle.ts";
+import { clearAccountAttempts, takeAccountAttempt } from "../lib/auth/account_throttle.ts";
 
 /** `kv` whose first `n` atomic commits and first `n` deletes throw a transient error. */
 function lockedAtFirst(kv: Deno.Kv, n = 1) {
@@ -38,6 +39,20 @@ Deno.test("the log-in throttle's writes retry a locked KV", async () => {
     await recordLoginFailure(flaky, "Ana@example.com", "192.0.2.1", 1_000);
     assertEquals((await kv.get<{ count: number }>(key)).value?.count, 1);
     await clearLoginFailures(flaky, "ana@example.com", "192.0.2.1");
+    assertEquals((await kv.get(key)).value, null);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("the per-account log-in budget's writes retry a locked KV", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const flaky = lockedAtFirst(kv);
+    const key = ["login_account", "ana@example.com"];
+    await takeAccountAttempt(flaky, "Ana@example.com", 1_000);
+    assertEquals((await kv.get<{ count: number }>(key)).value?.count, 1);
+    await clearAccountAttempts(flaky, "ana@example.com");
     assertEquals((await kv.get(key)).value, null);
   } finally {
     kv.close();

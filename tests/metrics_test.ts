@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 23): 404 without METRICS_TOKEN, 401 on a wrong token, and counters that
+ * GET /metrics: 404 without METRICS_TOKEN, 401 on a wrong token, and counters that
  * equal the requests sent through the edge; never an email or a token.
  */
 import { assert, assertEquals } from "./assert.ts";

@@ -1,5 +1,5 @@
 /**
- * Tenant settings as the original product documents them (issue 24, items 3 and 5):
+ * Tenant settings as the original product documents them:
  * cacheTTL per kind, apiTokenHeader alone, allowedTypes unset = every type, transformApiUrls
  * and X-Parsed, and http/private origins with ALLOW_PRIVATE_UPSTREAMS. The real app over a
  * loopback upstream, through the tenant host.
@@ -142,7 +142,7 @@ dbTest(
   },
 );
 
-dbTest("tenants made before keep the safe list (migration 0010)", async (app) => {
+dbTest("tenants made before keep the safe list (migration 0018)", async (app) => {
   const owner = await signUp(app);
   await owner.post("/api/tenants", { slug: "old", cms: "imgix", imgixDomain: "a.imgix.net" });
   await owner.post("/api/tenants", {
@@ -154,7 +154,7 @@ dbTest("tenants made before keep the safe list (migration 0010)", async (app) =>
   const db = app.services.dbHandle;
   await db.query(`UPDATE tenants SET settings = settings - 'allowedTypes' WHERE slug = 'old'`);
   const sql = await Deno.readTextFile(
-    new URL("../lib/db/migrations/0010_migrate_allowed_types.sql", import.meta.url),
+    new URL("../lib/db/migrations/0018_migrate_allowed_types.sql", import.meta.url),
   );
   await db.query(sql);
   const v = (await owner.get("/api/tenants/old")).body.value;

@@ -1,5 +1,5 @@
 /**
- * Migrations are a step of their own (issue 8): instances starting together on an
+ * Migrations are a step of their own: instances starting together on an
  * empty PostgreSQL database migrate it once under the advisory lock; with
  * MIGRATE_ON_START=false a stale schema stops the start naming the command; and the
  * SQL migrations and the Drizzle tables agree column by column on both backends.

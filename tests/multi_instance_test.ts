@@ -1,5 +1,5 @@
 /**
- * Many instances, one truth (issue 8): real processes of the program (`deno run -A
+ * Many instances, one truth: real processes of the program (`deno run -A
  * main.ts`) against one PostgreSQL database — through pgbouncer in transaction mode when
  * Debian's pgbouncer is installed — and one shared KV file. Checks the migration race,
  * KV contention on rate limits, the last-owner rule, the staleness bound across

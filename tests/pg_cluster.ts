@@ -1,6 +1,6 @@
 /**
- * A throwaway PostgreSQL cluster for tests that stop and restart "the database" (issue 22:
- * outages) without touching the machine's server other tests use: initdb in a temp dir,
+ * A throwaway PostgreSQL cluster for tests that stop and restart "the database"
+ * (outages) without touching the machine's server other tests use: initdb in a temp dir,
  * pg_ctl on a free port, trust auth. Run as the `postgres` user when the test runs as
  * root (PostgreSQL refuses root). `null` with the reason when the binaries are missing.
  */
@@ -39,6 +39,10 @@ export async function throwawayCluster(): Promise<Cluster | string> {
   const bin = clusterBinaries();
   if (!bin) return "no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql";
   const asRoot = Deno.uid() === 0;
+  // Found by path, not PATH: a root shell's PATH may lack /usr/sbin (then this test skips
+  // saying why, rather than failing on a spawn error).
+  const runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find(exists);
+  if (asRoot && !runuser) return "running as root and there is no runuser to start the server";
   const dir = await Deno.makeTempDir({ prefix: "cachely_pg_" });
   if (asRoot) {
     const pg = new Deno.Command("id", { args: ["-u", "postgres"], stdout: "piped" }).outputSync();
@@ -47,7 +51,7 @@ export async function throwawayCluster(): Promise<Cluster | string> {
     await Deno.chown(dir, uid, null);
   }
   const run = async (tool: string, args: string[]) => {
-    const cmd = asRoot ? "runuser" : `${bin}/${tool}`;
+    const cmd = asRoot ? runuser! : `${bin}/${tool}`;
     const full = asRoot ? ["-u", "postgres", "--", `${bin}/${tool}`, ...args] : args;
     const out = await new Deno.Command(cmd, { args: full, stdout: "piped", stderr: "piped" })
       .output();

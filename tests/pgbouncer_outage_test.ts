@@ -1,5 +1,5 @@
 /**
- * Outages behind a pooler (issue 22 item 4): a real pgbouncer (transaction mode) in front of
+ * Outages behind a pooler: a real pgbouncer (transaction mode) in front of
  * a throwaway PostgreSQL cluster (tests/pg_cluster.ts), a freshly started instance
  * (`deno run -A main.ts`) through it, then PostgreSQL goes down and comes back. The
  * instance must stay up, answer every management request 503 with Retry-After while the
@@ -13,6 +13,7 @@ import {
   Agent,
   edgeGet,
   type Instance,
+  pgbouncerBinary,
   sharedWorld,
   signUp,
   startInstance,
@@ -21,13 +22,7 @@ import {
 } from "./instances.ts";
 import { clusterBinaries, throwawayCluster } from "./pg_cluster.ts";
 
-const PGBOUNCER = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].some((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
+const PGBOUNCER = pgbouncerBinary() !== undefined;
 const SKIP = !PGBOUNCER
   ? "pgbouncer is not installed (apt-get install pgbouncer)"
   : !clusterBinaries()

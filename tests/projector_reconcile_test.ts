@@ -1,5 +1,5 @@
 /**
- * After a KV loss or restore (issue 8), an instance that starts rebuilds every snapshot
+ * After a KV loss or restore, an instance that starts rebuilds every snapshot
  * KV no longer holds (or holds at an older generation) by itself: the projector's
  * reconcile pass, no edge-config call or admin resync needed.
  */

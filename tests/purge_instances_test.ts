@@ -1,5 +1,5 @@
 /**
- * Purge across two processes (issue 23): a purge posted to instance A reaches instance B
+ * Purge across two processes: a purge posted to instance A reaches instance B
  * within the snapshot freshness bound: the purged URL is fetched anew on B, another URL stays
  * a HIT there; likewise for a prefix and a tag. Needs PostgreSQL (TEST_DATABASE_URL).
  */

@@ -1,11 +1,15 @@
 /**
- * Purge by URL, prefix or tag (issue 23): each leaves other URLs cached; bad bodies are 400
- * naming the field; editors and up; audited.
+ * Purge by URL, prefix or tag: each leaves other URLs cached; bad bodies are 400 naming the
+ * field; another tenant's and reserved tags are refused; rate limited per tenant; editors and
+ * up; audited.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { createTenant, dbTest, signUp } from "./harness.ts";
+import { createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { tenantOnUpstream } from "./edge_traffic.ts";
+import { PURGES_PER_MINUTE } from "../lib/cache/purge.ts";
+import { MAX_PURGE_BYTES } from "../lib/cache/purge_records.ts";
+import { readSnapshot } from "../lib/kv/snapshot.ts";
 
 dbTest("purge by URL, prefix and tag drops only what it names", async (app) => {
   const up = startUpstream();
@@ -82,3 +86,76 @@ dbTest("purge refuses bad bodies naming the field, and viewers", async (app) => 
   const refused = await viewer.post(`/api/tenants/${slug}/purge`, { urls: ["/a"] });
   assert(refused.status === 403, refused.text);
 });
+
+dbTest(
+  "purge refuses another tenant's cachely tags and reserved forms, naming tags[i]",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const id = await tenantIdOf(app, slug);
+    const otherId = await tenantIdOf(app, await createTenant(owner));
+    const refused = async (tag: string) => {
+      const r = await owner.post(`/api/tenants/${slug}/purge`, { tags: ["ok-tag", tag] });
+      assertEquals(r.status, 400, `${JSON.stringify(tag)}: ${r.text}`);
+      assertEquals(r.body.error.details?.fields?.[0]?.path, "tags[1]", tag);
+    };
+    for (
+      const tag of [
+        `cachely-t${otherId}`,
+        `cachely-t${otherId}-api`,
+        `CACHELY-T${otherId}`,
+        `cachely-t${id}${id}`, // another id that starts with this one's digits
+        "cachely-admin",
+        "*",
+        "post-*",
+        "a\u0001b",
+        "a\u007fb",
+        "x".repeat(257),
+      ]
+    ) await refused(tag);
+    for (const tag of [`cachely-t${id}`, `cachely-t${id}-api`, "post-1", "Product:42"]) {
+      const r = await owner.post(`/api/tenants/${slug}/purge`, { tags: [tag] });
+      assertEquals(r.status, 200, `${tag}: ${r.text}`);
+    }
+  },
+);
+
+dbTest("purges are rate limited per tenant: 429 with Retry-After", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const other = await createTenant(owner);
+  const purge = (s: string) => owner.post(`/api/tenants/${s}/purge`, { urls: ["/a"] });
+  for (let i = 0; i < PURGES_PER_MINUTE; i++) {
+    const r = await purge(slug);
+    assertEquals(r.status, 200, `purge ${i + 1}: ${r.text}`);
+  }
+  const limited = await purge(slug);
+  assertEquals(limited.status, 429, limited.text);
+  const wait = Number(limited.headers.get("retry-after"));
+  assert(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+  assertEquals((await purge(other)).status, 200, "another tenant has its own budget");
+  app.clock.advance(wait * 1000);
+  assertEquals((await purge(slug)).status, 200, "after Retry-After");
+});
+
+dbTest(
+  "purge records stay small enough for the snapshot: past the byte bound, a full purge",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    // ~200 KB per purge: five of them would be 1 MB of records, more than one KV write takes.
+    const urls = Array.from({ length: 100 }, (_, i) => `/~api/${i}/${"x".repeat(2000)}`);
+    const full: boolean[] = [];
+    for (let k = 0; k < 5; k++) {
+      const r = await owner.post(`/api/tenants/${slug}/purge`, { urls: urls.map((u) => u + k) });
+      assertEquals(r.status, 200, r.text.slice(0, 200));
+      full.push(r.body.purged.full);
+    }
+    assertEquals(full, [false, true, false, true, false]);
+    const snap = await readSnapshot(app.services.kv, slug);
+    assert(snap !== null, "the snapshot is readable");
+    const bytes = JSON.stringify(snap.purges ?? []).length;
+    assert(bytes <= MAX_PURGE_BYTES, `snapshot purge records: ${bytes} bytes`);
+    assertEquals(snap.purges?.length, 1, "the purge after the last full one");
+  },
+);

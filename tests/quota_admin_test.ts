@@ -90,7 +90,11 @@ dbTest(
         .body;
     assertEquals([check.plan, check.allowed, check.account.reason], ["free", false, "requests"]);
     assertEquals(
-      (await free.post("/api/tenants", { slug: "free-second", cms: "generic" })).status,
+      (await free.post("/api/tenants", {
+        slug: "free-second",
+        cms: "generic",
+        originUrl: "https://assets.example.com",
+      })).status,
       403,
     );
 
@@ -102,7 +106,11 @@ dbTest(
         .body;
     assertEquals([after.plan, after.allowed, after.limits.requests], ["pro", true, 5_000_000]);
     assertEquals(
-      (await free.post("/api/tenants", { slug: "free-second", cms: "generic" })).status,
+      (await free.post("/api/tenants", {
+        slug: "free-second",
+        cms: "generic",
+        originUrl: "https://assets.example.com",
+      })).status,
       201,
     );
   }),

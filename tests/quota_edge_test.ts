@@ -101,7 +101,7 @@ dbTest(
     assertEquals(r.status, 429);
     assertEquals(r.body.error.details.reason, "bandwidth");
     assertEquals(r.headers.get("x-cachely-quota"), "paused; reason=bandwidth");
-    // A fresh cached entry too: the synchronous hit path checks the quota first (issue 14).
+    // A fresh cached entry too: the synchronous hit path checks the quota first.
     const cachedHit = await edgeGet(app, slug, "/~api/big?bytes=2000");
     assertEquals(cachedHit.status, 429);
   }),

@@ -1,5 +1,5 @@
 /**
- * Read-check-writes under concurrency (issue 8, docs/architecture.md "Read-check-writes"):
+ * Read-check-writes under concurrency (docs/architecture.md "Read-check-writes"):
  * two owners demoting or removing each other at the same moment always leave at least
  * one owner; concurrent creations never pass a per-tenant limit together.
  */

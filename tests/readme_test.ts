@@ -1,5 +1,5 @@
 /**
- * Every README example runs as written (issue 24): the real server (main.ts in a subprocess,
+ * Every README example runs as written: the real server (main.ts in a subprocess,
  * embedded PGlite, default settings, so the free plan's limits apply), each `sh` block run by
  * bash with `set -e -o pipefail` and curl failing on any HTTP error, and each create body of
  * the provider table POSTed by a fresh account. Only the port differs (tests use port 0). The
@@ -38,6 +38,12 @@ function fakeCms() {
             image: "https://images.ctfassets.net/abc123xyz/id1/tok1/hero.jpg",
           },
         }],
+      });
+    }
+    if (url.pathname === "/api/v2") {
+      // The API root, as Prismic answers it: the master ref the README's example names.
+      return Response.json({
+        refs: [{ id: "master", ref: "ZH5d1xAAACMAQ0bE", label: "Master", isMasterRef: true }],
       });
     }
     if (url.pathname === "/api/v2/documents/search") {

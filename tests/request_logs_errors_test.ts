@@ -1,5 +1,5 @@
 /**
- * Request logs keep every error (issue 23): at a 0 % sample rate, 4xx, 5xx and upstream
+ * Request logs keep every error: at a 0 % sample rate, 4xx, 5xx and upstream
  * failures from real traffic are all listed, successes none; the Logs page states the
  * rate and filters by path prefix, status, cache state and time.
  */
@@ -29,12 +29,18 @@ dbTest(
         logs.map((e: { path: string; status: number }) => `${e.status} ${e.path}`),
         ["404 /~api/gone", "502 /~api/fail", "502 /~api/fail", "502 /~api/fail"],
       );
+      // the origin's own status beside the edge's: its 500 reached the visitor as a 502
+      assertEquals(
+        logs.map((e: { originStatus: number | null }) => e.originStatus),
+        [404, 500, 500, 500],
+      );
 
       const page = (await owner.get(`/dashboard/${slug}/logs`)).text;
       assert(page.includes('data-log-rate="0"'), "the page states the rate");
       assert(page.includes("<strong>0 %</strong>"), "as a percentage");
       const fails = (await owner.get(`/dashboard/${slug}/logs?path=/~api/f&status=5xx`)).text;
       assertEquals(fails.match(/<code>\/~api\/fail<\/code>/g)?.length, 3);
+      assertEquals(fails.match(/data-origin-status="500"/g)?.length, 3, "the origin's 500 shown");
       assert(!fails.includes("/~api/gone"));
       const byCode = (await owner.get(`/dashboard/${slug}/logs?status=404`)).text;
       assert(byCode.includes("/~api/gone") && !byCode.includes("<code>/~api/fail"));

@@ -1,5 +1,5 @@
 /**
- * Reserved slugs (issue 26): `demo` (the public demo URLs' tenant host) and other product
+ * Reserved slugs: `demo` (the public demo URLs' tenant host) and other product
  * words cannot be registered, and docs/decisions.md lists exactly the reserved set.
  */
 import { assertEquals, assertStringIncludes } from "./assert.ts";
@@ -10,7 +10,11 @@ import { DEMO_TENANT_SLUG } from "../lib/demos/mod.ts";
 dbTest("demo and other product words are reserved slugs", async (app) => {
   const user = await signUp(app);
   for (const slug of [DEMO_TENANT_SLUG, "pricing", "sandbox", "security"]) {
-    const r = await user.post("/api/tenants", { slug, cms: "generic" });
+    const r = await user.post("/api/tenants", {
+      slug,
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+    });
     assertEquals(r.status, 400, `${slug}: ${r.text}`);
     assertStringIncludes(r.body.error.message, "reserved");
   }

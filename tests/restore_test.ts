@@ -1,12 +1,13 @@
 /**
- * The restore steps of docs/operations.md "Backups and restore", run for real (issue 26 item
- * 2): a PostgreSQL dump is taken, the tenant changes twice and a second tenant is created
+ * The restore steps of docs/operations.md "Backups and restore", run for real:
+ * a PostgreSQL dump is taken, the tenant changes twice and a second tenant is created
  * after it, then the database is restored from the dump with pg_restore, `deno task
  * migrate` and `deno task cli sync`. The restarted instance must serve the restored state:
  * the tenant created after the dump is gone from the edge (no ghost), KV holds the dump's
  * settings, and a change made after the restore reaches KV (before, KV kept the newer
  * generation and refused it). Real processes of main.ts; skips without TEST_DATABASE_URL.
  */
+import { portableKv } from "../lib/kv/portable.ts";
 import postgres from "postgres";
 import { assertEquals } from "./assert.ts";
 import { startUpstream } from "./fakes/upstream.ts";
@@ -36,7 +37,7 @@ async function sh(cmd: string, args: string[], env: Record<string, string> = {})
 async function apiVersion(kvPath: string, slug: string): Promise<number | undefined> {
   const kv = await Deno.openKv(kvPath);
   try {
-    return (await readSnapshot(kv, slug))?.versions.api;
+    return (await readSnapshot(portableKv(kv), slug))?.versions.api;
   } finally {
     kv.close();
   }

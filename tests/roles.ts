@@ -1,6 +1,6 @@
 /** Test fixture: members of a tenant with a given role, made through the real invite flow. */
 import type { App } from "../lib/bootstrap.ts";
-import type { Role } from "../lib/tenants/roles.ts";
+import type { Role } from "../lib/base/roles.ts";
 import { type Client, signUp } from "./harness.ts";
 
 export type Member = Client & { email: string; userId: string };

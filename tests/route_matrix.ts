@@ -4,7 +4,7 @@
  * harmless probe body. tests/security_matrix_test.ts walks it through real requests;
  * tests/route_declarations_test.ts checks every route's declared access against it.
  */
-import type { Role } from "../lib/tenants/roles.ts";
+import type { Role } from "../lib/base/roles.ts";
 
 export type Route = { method: string; path: string; min: Role; body?: unknown };
 
@@ -38,6 +38,11 @@ export const AREAS: Record<string, Route[]> = {
     { method: "POST", path: "/edge-config", min: "editor" },
     { method: "POST", path: "/webhook-secret", min: "editor" },
     { method: "PUT", path: "/webhook-secret", min: "admin" },
+  ],
+  preview: [
+    { method: "POST", path: "/preview-links", min: "editor", body: { path: "bad" } },
+    { method: "PUT", path: "/preview-secret", min: "admin" },
+    { method: "PUT", path: "/preview-credential", min: "admin", body: { apiOrigin: 1 } },
   ],
   analytics: [
     { method: "GET", path: "/analytics?period=bad", min: "viewer" },

@@ -1,5 +1,5 @@
 /**
- * Request schemas build strings from the one shared type, str() (lib/http/text.ts), which
+ * Request schemas build strings from the one shared type, str() (lib/base/text.ts), which
  * refuses NUL: a new `z.string()` in routes/ or lib/ fails here. lib/config.ts parses the
  * environment, not requests, and is exempt; so are response shapes (`*_schema.ts` beside
  * their builder, docs/architecture.md "Declaring an API route"), which describe what the API
@@ -10,7 +10,7 @@ import { z } from "zod";
 import { assertEquals } from "./assert.ts";
 import { apiDeclarations } from "../routes/api/mod.ts";
 
-const EXEMPT = new Set(["lib/config.ts", "lib/http/text.ts"]);
+const EXEMPT = new Set(["lib/config.ts", "lib/base/text.ts"]);
 const RESPONSE_SHAPES = /_schema\.ts$/;
 
 async function* sources(dir: string): AsyncGenerator<string> {
@@ -69,7 +69,7 @@ Deno.test("no declared request body or query holds a plain string", () => {
 });
 
 Deno.test("the walk finds a plain string and accepts str() and formats", async () => {
-  const { str } = await import("../lib/http/text.ts");
+  const { str } = await import("../lib/base/text.ts");
   const schema = z.object({ a: z.string(), b: str(), c: z.email(), d: z.array(z.string().min(1)) });
   assertEquals(plainStrings(schema), ["a", "d"]);
 });

@@ -10,7 +10,7 @@ import { BACKENDS } from "./harness.ts";
 import { CF_SPACE } from "./fakes/cms_apis.ts";
 import { type SdkWorld, sdkWorld as world } from "./sdk_world.ts";
 import * as contentful from "contentful";
-import { packSdk } from "../sdk/pack.ts";
+import { nodeProject } from "./sdk_node.ts";
 
 const DIST = new URL("../sdk/dist/", import.meta.url).pathname;
 const SCENARIO = new URL("./fixtures/sdk_scenario.mjs", import.meta.url).pathname;
@@ -130,44 +130,4 @@ for (const backend of BACKENDS) {
       }
     },
   });
-}
-
-/**
- * A Node project with the built package installed as @cachely/sdk and the real CMS
- * clients in node_modules (`deno install` from Deno's npm cache).
- */
-async function nodeProject(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "cachely-sdk-node-" });
-  const imports = JSON.parse(
-    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
-  ).imports as Record<string, string>;
-  const version = (name: string) => imports[name].replace(/^npm:.*@/, "");
-  await Deno.writeTextFile(
-    `${dir}/package.json`,
-    JSON.stringify({
-      name: "sdk-node-test",
-      private: true,
-      type: "module",
-      dependencies: {
-        contentful: version("contentful"),
-        "@prismicio/client": version("@prismicio/client"),
-      },
-    }),
-  );
-  const install = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "--quiet"],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(install.success, new TextDecoder().decode(install.stderr));
-  // The package as users get it today: the tarball `deno task sdk:pack` makes, unpacked
-  // where npm puts it (package/ → node_modules/@cachely/sdk).
-  const tgz = await packSdk();
-  await Deno.mkdir(`${dir}/node_modules/@cachely/sdk`, { recursive: true });
-  const untar = await new Deno.Command("tar", {
-    args: ["-xzf", tgz, "-C", `${dir}/node_modules/@cachely/sdk`, "--strip-components=1"],
-  }).output();
-  assert(untar.success, new TextDecoder().decode(untar.stderr));
-  return dir;
 }

@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { Client, createTenant, dbTest, signUp, type TestApp } from "./harness.ts";
 import { roleMatrix } from "./roles.ts";
 import { AREAS, type Route } from "./route_matrix.ts";
-import { atLeast, ROLES } from "../lib/tenants/roles.ts";
+import { atLeast, ROLES } from "../lib/base/roles.ts";
 
 function assertErrorShape(body: unknown, label: string) {
   const e = (body as { error?: { code?: unknown; message?: unknown } })?.error;

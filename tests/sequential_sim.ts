@@ -1,5 +1,5 @@
 /**
- * Simulated A/A experiments (issue 28): both arms share one true conversion rate, the
+ * Simulated A/A experiments: both arms share one true conversion rate, the
  * totals are looked at once a day, and an experiment counts as a false positive if any
  * look declares a difference. A pure, seeded function: the same figures every run.
  */

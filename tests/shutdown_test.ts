@@ -1,5 +1,5 @@
 /**
- * Shutdown within 5 s in all cases (issue 22 item 5): a real process (`deno run -A
+ * Shutdown within 5 s in all cases: a real process (`deno run -A
  * main.ts`) with requests to an 8 s loopback upstream in flight gets SIGTERM. It must exit
  * within 5 s (Deno Deploy kills at 5 s), every in-flight request must get an answer (a 503
  * with Retry-After, not a cut connection), and the usage recorded before must be in

@@ -1,5 +1,5 @@
 /**
- * Slow clients (issue 26): a request body that stops arriving is answered 408 after the
+ * Slow clients: a request body that stops arriving is answered 408 after the
  * idle timeout and its stream cancelled, while other requests are served meanwhile; 200
  * slow connections against the running program leave a normal request fast.
  * Header timeouts and per-IP connection caps are not reachable from Deno.serve (see

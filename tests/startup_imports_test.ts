@@ -1,5 +1,5 @@
 /**
- * A fresh process loads only what serving needs (issue 14: cold start, resident memory):
+ * A fresh process loads only what serving needs (cold start, resident memory):
  * the SDKs that only some requests use (model calls, billing, OAuth sign-in, password
  * hashing), the embedded database, the management API's routes and the dashboard's page
  * groups are imported on first use. They must still be `import()`s of literal specifiers, which `deno info` (and Deno
@@ -17,7 +17,7 @@ import { pageGroups } from "../routes/pages/groups.tsx";
 const LAZY = ["openai", "stripe", "arctic", "hash-wasm", "@electric-sql/pglite", "tldts"];
 /**
  * Not on main.ts's static graph at all: the control half (database driver and ORM, the
- * management app's router and renderer), loaded behind the edge (issue 22, cold start), and
+ * management app's router and renderer), loaded behind the edge (cold start), and
  * Node's zlib, loaded on the first coded upstream body (it starts Node compatibility).
  */
 const CONTROL_HALF = ["postgres", "drizzle-orm", "hono", "preact", "preact-render-to-string"];

@@ -1,5 +1,5 @@
 /**
- * No lost updates in tenant settings (issue 22 item 3): two real processes on one
+ * No lost updates in tenant settings: two real processes on one
  * PostgreSQL database and one KV file race PUTs of different keys at one tenant — the
  * provider's originUrl on one, its videoOrigin and the API TTL on the other — and every
  * round must keep all three. Before the fix a PUT wrote back the provider object it had

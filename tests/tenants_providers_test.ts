@@ -1,5 +1,5 @@
 /**
- * Tenant provider set-up (issue 9): one identifier per kind with derived origins,
+ * Tenant provider set-up: one identifier per kind with derived origins,
  * website domain, TTLs, names customers already use, and bad input (400 naming
  * the field). Then the end-to-end path: the snapshot the edge reads.
  */
@@ -133,7 +133,7 @@ dbTest("the preview parameter defaults to `preview`; bots blocked; every type", 
   const v = (await owner.get("/api/tenants/shop")).body.value;
   assertEquals(v.previewParam, "preview");
   assertEquals([v.blockBots, v.allowImageSearchBots], [true, false]);
-  // unset serves every type, as in the original product (issue 24; the dashboard preselects)
+  // unset serves every type, as in the original product (the dashboard preselects)
   assertEquals(v.allowedTypes, ["*/*"]);
   const put = await owner.put("/api/tenants/shop", {
     allowedTypes: ["image", "application/pdf"],
@@ -149,6 +149,7 @@ dbTest("the preview parameter defaults to `preview`; bots blocked; every type", 
     blockBots: false,
     allowImageSearchBots: true,
     referer: null,
+    stripQueryTypes: [],
   });
   const reset = await owner.put("/api/tenants/shop", { allowedTypes: null });
   assertEquals(reset.body.value.allowedTypes, ["*/*"]);
@@ -204,7 +205,7 @@ dbTest(
   async (app) => {
     const owner = await signUp(app);
     const home = await owner.get("/dashboard");
-    // every kind can be picked; only the picked kind's fields show (issue 24)
+    // every kind can be picked; only the picked kind's fields show
     for (
       const kind of [
         "contentful",
@@ -259,5 +260,32 @@ dbTest(
     await app.services.usageAggregator!.flush();
     const u = (await owner.get("/api/tenants/shop/usage")).body.current;
     assertEquals([u.blocked, u.requests, u.bytes], [2, 0, 0]);
+  },
+);
+
+dbTest(
+  "a generic tenant needs originUrl; clearing apiTokenHeader restores the default auth",
+  async (app) => {
+    const owner = await signUp(app);
+    // Nothing to serve: every asset would be a 404.
+    const bare = await owner.post("/api/tenants", { slug: "bare", cms: "generic" });
+    assertEquals(bare.status, 400, bare.text);
+    assertMatch(bare.body.error.message, /^Invalid originUrl:/);
+    const ok = await owner.post("/api/tenants", {
+      slug: "shop",
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+      apiOrigin: "https://api.example.com",
+      apiTokenHeader: "X-Api-Key",
+    });
+    assertEquals(ok.status, 201, ok.text);
+    let v = (await owner.get("/api/tenants/shop")).body.value;
+    assertEquals([v.apiAuthMode, v.apiAuthHeader], ["header", "X-Api-Key"]);
+    const cleared = await owner.put("/api/tenants/shop", { apiTokenHeader: null });
+    assertEquals(cleared.status, 200, cleared.text);
+    v = (await owner.get("/api/tenants/shop")).body.value;
+    assertEquals([v.apiAuthMode, v.apiAuthHeader], ["bearer", null]);
+    const viaConfig = await owner.put("/api/tenants/shop/api-config", { apiTokenHeader: null });
+    assertEquals(viaConfig.status, 200, viaConfig.text);
   },
 );

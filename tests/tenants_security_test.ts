@@ -12,7 +12,12 @@ dbTest("tenant create and update: U+0000 in a string field is 400 naming it", as
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ slug: "nul\u0000x", cms: "generic" }, "slug"],
     [{ slug: "nul-a", cms: "generic", websiteOrigin: "https://x.example/\u0000" }, "websiteOrigin"],
-    [{ slug: "nul-b", cms: "generic", token: "abc\u0000def" }, "token"],
+    [{
+      slug: "nul-b",
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+      token: "abc\u0000def",
+    }, "token"],
   ];
   for (const [body, field] of cases) {
     const r = await owner.post("/api/tenants", body);
@@ -34,7 +39,12 @@ dbTest("tokens must be header-safe: CR, LF, NUL, controls and edge spaces are 40
     const r = await owner.put(`/api/tenants/${slug}/api-token`, { token });
     assertEquals(r.status, 400, JSON.stringify(token));
     assertEquals(r.body.error.details.fields[0].path, "token");
-    const c = await owner.post("/api/tenants", { slug: "tok-x", cms: "generic", token });
+    const c = await owner.post("/api/tenants", {
+      slug: "tok-x",
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+      token,
+    });
     assertEquals(c.status, 400, JSON.stringify(token));
   }
   const ok = await owner.put(`/api/tenants/${slug}/api-token`, { token: "Bearer-ok token.1~" });

@@ -74,7 +74,11 @@ dbTest(
     const malformed = await owner.post("/api/tenants", "{nope");
     assertEquals(malformed.status, 400);
     await createTenant(owner, { slug: "taken" });
-    const dup = await owner.post("/api/tenants", { slug: "taken", cms: "generic" });
+    const dup = await owner.post("/api/tenants", {
+      slug: "taken",
+      cms: "generic",
+      originUrl: "https://assets.example.com",
+    });
     assertEquals(dup.status, 409);
     const anon = await new Client(app).post("/api/tenants", { slug: "anon", cms: "generic" });
     assertEquals(anon.status, 401);
@@ -126,7 +130,11 @@ dbTest(
 
 dbTest("cookie-authenticated writes from another origin are refused (CSRF)", async (app) => {
   const owner = await signUp(app);
-  const r = await owner.post("/api/tenants", { slug: "csrf", cms: "generic" }, {
+  const r = await owner.post("/api/tenants", {
+    slug: "csrf",
+    cms: "generic",
+    originUrl: "https://assets.example.com",
+  }, {
     origin: "https://evil.example",
   });
   assertEquals(r.status, 403);

@@ -1,5 +1,5 @@
 /**
- * Personal access tokens (issue 26): scopes read < write < admin enforced on every route,
+ * Personal access tokens: scopes read < write < admin enforced on every route,
  * minting needs admin, an optional expiry, and a password change or reset revokes them all;
  * the form bridge creates a scoped token with an expiry and the pages say what revokes them.
  */

@@ -1,5 +1,5 @@
 /**
- * Exact counters (issue 23): per status class, cache state, day and hour, bytes served,
+ * Exact counters: per status class, cache state, day and hour, bytes served,
  * and what reached the origin, from real traffic through the edge.
  */
 import { assertEquals } from "./assert.ts";

@@ -1,5 +1,5 @@
 /**
- * Usage is counted exactly once (issue 22 item 7). The app's driver reaches PostgreSQL
+ * Usage is counted exactly once. The app's driver reaches PostgreSQL
  * through a TCP proxy that cuts the connection around a flush's COMMIT: right after
  * forwarding it (the server commits, the answer is lost) or just before (the server
  * rolls back). Either way the flush fails, the aggregator keeps the deltas and retries,

@@ -1,5 +1,5 @@
 /**
- * Latency figures (issue 23 item 3): known origin delays through real edges give edge and
+ * Latency figures: known origin delays through real edges give edge and
  * origin p50/p95/p99 within one sketch bucket of the truth, and two instances' sketches
  * merge in the database (each flushes its own counts into the same day and hour rows).
  */

@@ -3,8 +3,8 @@
  * filled with 100,000 distinct 2 KB entries and one left empty, then hits of one key against
  * both in interleaved rounds (target: full ≥ 0.9× empty), heap and external bytes per entry
  * (in-process context: bench/cachely_server.ts, a forced GC), and a Zipf workload over 10,000
- * keys (80/20) against nginx. The memory targets are measured on the process Deno Deploy runs
- * (issue 22): `deno run -A main.ts` with default settings on PostgreSQL and a real KV file
+ * keys (80/20) against nginx. The memory targets are measured on the process Deno Deploy runs:
+ * `deno run -A main.ts` with default settings on PostgreSQL and a real KV file
  * (bench/main_proc.ts) takes 300,000 distinct 2 KB misses, its cache at its bound and
  * evicting; RSS is read from /proc every 100 ms without forcing a collection, peak and at rest
  * (bench/main_memory.ts). Needs BENCH_DATABASE_URL or TEST_DATABASE_URL for that part.

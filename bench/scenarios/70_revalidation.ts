@@ -1,6 +1,6 @@
 /**
- * HTTP caching paths of issue 25, in process (tenants with a TTL of 0, written straight into
- * the snapshot, so every entry is expired when it is read, without waiting): a fixed-TTL hit, a
+ * HTTP caching paths (docs/decisions.md "HTTP caching"), in process (tenants with a TTL of 0,
+ * written straight into the snapshot, so every entry is expired when it is read, without waiting): a fixed-TTL hit, a
  * stale-while-revalidate hit (STALE at once, one background refresh per key), a 304
  * revalidation of an expired entry with an ETag, and the full refetch it replaces. The
  * origin is a loopback Deno.serve answering If-None-Match itself; the edge is createEdge
@@ -175,7 +175,7 @@ export const scenario: Scenario = {
     notes.push(
       "In process, sequential, not through wrk: the same 2 KB JSON in every case.",
     );
-    return { title: "Revalidation and stale-while-revalidate (issue 25)", rows, notes };
+    return { title: "Revalidation and stale-while-revalidate", rows, notes };
   },
 };
 

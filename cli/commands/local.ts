@@ -34,7 +34,7 @@ PostgreSQL advisory lock, so concurrent runs apply each migration once), else th
 embedded database under DATA_DIR (which must not be open in a running server).
 The same step as \`deno task migrate\`.`,
   async run(ctx) {
-    // lib/db/migrate_lock.ts (issue 8) owns how migrations run; this only calls it.
+    // lib/db/migrate_lock.ts owns how migrations run; this only calls it.
     const { runMigrations } = await import("../../lib/db/migrate_lock.ts");
     const applied = await runMigrations(await localConfig());
     ctx.print(

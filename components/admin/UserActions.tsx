@@ -32,7 +32,9 @@ function PlanActions({ user, plan, adminOverride, payments }: Omit<Props, "self"
       </ApiForm>
       {adminOverride && (
         <>
-          <p class="muted">Set by an admin: payment-provider events do not change it.</p>
+          <p class="muted" data-plan-override>
+            Set by an admin: payment-provider events do not change it.
+          </p>
           <ApiForm
             api={`/api/admin/billing/${encodeURIComponent(user.id)}`}
             method="PATCH"
@@ -79,7 +81,9 @@ export function UserActions({ user, plan, adminOverride, payments, self }: Props
         <PlanActions user={user} plan={plan} adminOverride={adminOverride} payments={payments} />
         <div>
           <h3>Block</h3>
-          {self ? <p class="muted">You cannot block your own account.</p> : user.blocked
+          {self
+            ? <p class="muted" data-own-account>You cannot block your own account.</p>
+            : user.blocked
             ? (
               <ApiForm
                 api={`${base}/block`}

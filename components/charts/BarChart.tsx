@@ -11,6 +11,8 @@ export type ChartSeries = { name: string; values: number[] };
 export type BarChartProps = {
   /** What the chart shows; the accessible name of the figure. */
   title: string;
+  /** Which figure this is (`data-chart`), so tests find it by structure, not by its title. */
+  name?: string;
   /** One label per category (x axis), e.g. days `2026-11-01`. */
   labels: string[];
   series: ChartSeries[];
@@ -73,10 +75,10 @@ export function BarChart(p: BarChartProps) {
   const show = labelEvery(p.labels.length);
   const isEmpty = all.every((v) => v === 0);
   return (
-    <figure class="chart">
+    <figure class="chart" data-chart={p.name}>
       <figcaption>{p.title}</figcaption>
       {isEmpty && p.empty
-        ? <p class="empty">{p.empty}</p>
+        ? <p class="empty" data-empty="chart">{p.empty}</p>
         : (
           <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={p.title}>
             {ticks(max).map((t) => (

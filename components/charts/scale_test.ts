@@ -24,7 +24,7 @@ Deno.test("labelEvery() keeps at most seven labels, first and last among them", 
   assertEquals(Array.from({ length: 5 }, (_, i) => i).filter(labelEvery(5)).length, 5);
 });
 
-Deno.test("bytes are decimal (issue 24): 5 GB of a plan reads 5.00 GB, axes tick 200 MB", () => {
+Deno.test("bytes are decimal: 5 GB of a plan reads 5.00 GB, axes tick 200 MB", () => {
   assertEquals(formatBytes(5_000_000_000), "5.00 GB");
   assertEquals(formatBytes(999), "999 B");
   assertEquals(formatBytes(1_500), "1.50 KB");

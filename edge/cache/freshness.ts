@@ -13,7 +13,10 @@ export const MAX_STALE_SECONDS = 86_400;
 /** Heuristic freshness (§4.2.2): 10 % of the time since Last-Modified, at most one day. */
 const HEURISTIC_MAX_MS = 86_400_000;
 
-/** The request headers whose forwarded value may key a variant (docs/decisions.md). */
+/**
+ * The request headers the edge forwards with a visitor's value, so the only ones an origin's
+ * answer can vary on (docs/decisions.md "HTTP caching: what the origin allows").
+ */
 export const VARY_FORWARDED: ReadonlySet<string> = new Set([
   "accept",
   "accept-encoding",
@@ -21,8 +24,13 @@ export const VARY_FORWARDED: ReadonlySet<string> = new Set([
 ]);
 
 export type OriginFreshness = {
-  /** A shared cache may store it: no `no-store`, no `private` (§5.2.2.5, §5.2.2.7). */
+  /**
+   * A shared cache may store it: no `no-store`, no `private` (§5.2.2.5, §5.2.2.7) in the
+   * field that governs (CONTROL_FIELDS), no `Surrogate-Control: no-store`.
+   */
   storable: boolean;
+  /** Why it may not be stored: "no-store" or "private" (null when storable). */
+  refusal: "no-store" | "private" | null;
   /** Freshness lifetime in ms (s-maxage, max-age, Expires, else heuristic, else 0). */
   lifetimeMs: number;
   /** The lifetime came from the headers or the Last-Modified heuristic (not 0 by default). */
@@ -37,9 +45,19 @@ export type OriginFreshness = {
   sieMs: number | null;
   /** The upstream `Age`, in ms (§5.1): 0 when absent or invalid. */
   ageMs: number;
-  /** Lower-case header names the answer varies on, sorted and joined with ","; null: `*` or a name the edge does not forward. */
+  /**
+   * Lower-case forwarded header names the answer varies on, sorted and joined with ",";
+   * null for `*`. Names the edge never forwards are left out (the origin never saw them).
+   */
   vary: string | null;
 };
+
+/**
+ * The fields that carry caching directives, the first one present governing (RFC 9213 §2.1:
+ * a cache obeys the most specific field targeted at it and ignores the others). Cachely's own
+ * field, then the one for every CDN, then Cache-Control.
+ */
+export const CONTROL_FIELDS = ["cachely-cdn-cache-control", "cdn-cache-control", "cache-control"];
 
 /**
  * `delta-seconds` (§1.2.2), optionally quoted, capped at MAX_SECONDS (§1.2.2 caps an
@@ -58,10 +76,11 @@ function deltaSeconds(v: string | null | undefined): number | null {
  */
 export function directives(
   headers: readonly (readonly [string, string])[],
+  field = "cache-control",
 ): Map<string, string | null | undefined> {
   const out = new Map<string, string | null | undefined>();
   for (const [k, v] of headers) {
-    if (k !== "cache-control") continue;
+    if (k !== field) continue;
     for (const part of v.split(",")) {
       const eq = part.indexOf("=");
       const name = (eq === -1 ? part : part.slice(0, eq)).trim().toLowerCase();
@@ -92,31 +111,53 @@ export function upstreamAgeMs(headers: readonly (readonly [string, string])[]): 
   return (s ?? 0) * 1000;
 }
 
-/** Reads what an upstream answer's headers say (RFC 9111 §4.2, §5.2.2; RFC 5861). */
+/** The directives of the field that governs (CONTROL_FIELDS): the first one present. */
+export function governingDirectives(
+  headers: readonly (readonly [string, string])[],
+): Map<string, string | null | undefined> {
+  for (const field of CONTROL_FIELDS) {
+    if (header(headers, field) !== null) return directives(headers, field);
+  }
+  return new Map();
+}
+
+/** Reads what an upstream answer's headers say (RFC 9111 §4.2, §5.2.2; RFC 5861; RFC 9213). */
 export function originFreshness(
   headers: readonly (readonly [string, string])[],
   now: number,
 ): OriginFreshness {
-  const cc = directives(headers);
+  const cc = governingDirectives(headers);
   const noCache = cc.has("no-cache");
   const sMaxage = cc.has("s-maxage");
+  // The origin's Date stands for "now" at the origin (§4.2.1): Expires and Last-Modified are
+  // read against it, so a skewed origin clock does not stretch or cut the lifetime.
+  const date = httpDate(header(headers, "date"));
+  const originNow = date ?? now;
   let lifetimeMs = 0;
   let hasLifetime = true;
   if (sMaxage || cc.has("max-age")) {
     // s-maxage overrides max-age for a shared cache (§5.2.2.10); invalid or twice → stale
     lifetimeMs = (deltaSeconds(cc.get(sMaxage ? "s-maxage" : "max-age")) ?? 0) * 1000;
   } else if (header(headers, "expires") !== null) {
-    // Expires relative to now (the upstream Date is not kept); an invalid date means stale
-    const at = Date.parse(header(headers, "expires")!);
-    lifetimeMs = Number.isNaN(at) ? 0 : Math.min(Math.max(0, at - now), MAX_SECONDS * 1000);
+    // Expires − Date (§4.2.1); anything but an HTTP-date means already expired (§5.3)
+    const at = httpDate(header(headers, "expires"));
+    lifetimeMs = at === null ? 0 : Math.min(Math.max(0, at - originNow), MAX_SECONDS * 1000);
   } else {
-    const lm = Date.parse(header(headers, "last-modified") ?? "");
-    hasLifetime = !Number.isNaN(lm) && lm < now;
-    if (hasLifetime) lifetimeMs = Math.min(HEURISTIC_MAX_MS, Math.floor((now - lm) / 10));
+    const lm = httpDate(header(headers, "last-modified"));
+    hasLifetime = lm !== null && lm < originNow;
+    if (hasLifetime) {
+      lifetimeMs = Math.min(HEURISTIC_MAX_MS, Math.floor((originNow - lm!) / 10));
+    }
   }
   if (noCache) lifetimeMs = 0;
+  const refusal = cc.has("no-store") || surrogateNoStore(headers)
+    ? "no-store"
+    : cc.has("private")
+    ? "private"
+    : null;
   return {
-    storable: !cc.has("no-store") && !cc.has("private"),
+    storable: refusal === null,
+    refusal,
     lifetimeMs,
     hasLifetime: hasLifetime && !noCache,
     noStale: noCache || sMaxage || cc.has("must-revalidate") || cc.has("proxy-revalidate"),
@@ -128,19 +169,66 @@ export function originFreshness(
   };
 }
 
-/** The names of all Vary lines, normalised; null when `*` or a name outside VARY_FORWARDED. */
+/** `Surrogate-Control: no-store` (the Edge Architecture field some origins still send). */
+function surrogateNoStore(headers: readonly (readonly [string, string])[]): boolean {
+  for (const [k, v] of headers) {
+    if (k === "surrogate-control" && /(?:^|[,\s])no-store(?:$|[,\s=])/i.test(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * The forwarded names of all Vary lines, normalised; null for `*`. A name outside
+ * VARY_FORWARDED (Cookie, Origin, User-Agent, …) is left out: the edge sends the origin no
+ * visitor value for it, so every visitor's answer is the same for it.
+ */
 export function varyOf(headers: readonly (readonly [string, string])[]): string | null {
   const names = new Set<string>();
   for (const [k, v] of headers) {
     if (k !== "vary") continue;
     for (const part of v.split(",")) {
       const n = part.trim().toLowerCase();
-      if (n === "") continue;
-      if (!VARY_FORWARDED.has(n)) return null; // `*` included
-      names.add(n);
+      if (n === "*") return null;
+      if (VARY_FORWARDED.has(n)) names.add(n);
     }
   }
   return [...names].sort().join(",");
+}
+
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+/** IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7). */
+const IMF = /^[A-Z][a-z]{2}, (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const RFC850 = /^[A-Z][a-z]+day, (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const ASCTIME = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+
+/**
+ * An HTTP-date (RFC 9110 §5.6.7) in ms, or null for anything else: `Date.parse` accepts
+ * "0", "2099-01-01" or a JavaScript date string, which RFC 9111 §5.3 says mean "expired".
+ */
+export function httpDate(v: string | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const s = v.trim();
+  let m = IMF.exec(s);
+  let parts: { d: string; mon: string; y: number; time: string[] };
+  if (m) parts = { d: m[1], mon: m[2], y: Number(m[3]), time: m.slice(4, 7) };
+  else if ((m = RFC850.exec(s))) {
+    // two-digit years: the RFC 9110 §5.6.7 rule, simplified to 1970–2069
+    const yy = Number(m[3]);
+    parts = { d: m[1], mon: m[2], y: yy + (yy < 70 ? 2000 : 1900), time: m.slice(4, 7) };
+  } else if ((m = ASCTIME.exec(s))) {
+    parts = { d: m[2], mon: m[1], y: Number(m[6]), time: m.slice(3, 6) };
+  } else return null;
+  const { d, mon, y } = parts;
+  const [hh, mm, ss] = parts.time;
+  const month = MONTHS.indexOf(mon) / 3;
+  if (!Number.isInteger(month)) return null;
+  const day = Number(d.trim());
+  const t = Date.UTC(y, month, day, Number(hh), Number(mm), Number(ss));
+  // 31 Feb and 25:00 roll over in Date.UTC: refuse them instead
+  const check = new Date(t);
+  if (check.getUTCDate() !== day || check.getUTCHours() !== Number(hh)) return null;
+  if (Number(mm) > 59 || Number(ss) > 60) return null;
+  return t;
 }
 
 /** True when the request asks for revalidation: `Cache-Control: no-cache` (§5.2.1.4) or `max-age=0`. */

@@ -1,5 +1,12 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { directives, MAX_SECONDS, originFreshness, upstreamAgeMs, varyOf } from "./freshness.ts";
+import {
+  directives,
+  httpDate,
+  MAX_SECONDS,
+  originFreshness,
+  upstreamAgeMs,
+  varyOf,
+} from "./freshness.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const cc = (v: string): [string, string][] => [["cache-control", v]];
@@ -45,12 +52,55 @@ Deno.test("originFreshness(): Expires, the Last-Modified heuristic, and nothing"
   assertEquals(originFreshness(cc("no-store"), NOW).storable, false);
 });
 
-Deno.test("varyOf() keeps the forwarded names only; anything else or * is null", () => {
+Deno.test("varyOf() keeps the forwarded names only, ignores the others; * is null", () => {
   assertEquals(
     varyOf([["vary", "Accept-Encoding, accept"], ["vary", "Accept"]]),
     "accept,accept-encoding",
   );
   assertEquals(varyOf([]), "");
   assertEquals(varyOf([["vary", "*"]]), null);
-  assertEquals(varyOf([["vary", "Accept, Cookie"]]), null);
+  assertEquals(varyOf([["vary", "Accept, Cookie"]]), "accept");
+  assertEquals(varyOf([["vary", "Origin"], ["vary", "User-Agent"]]), "");
+});
+
+Deno.test("httpDate() reads the three HTTP-date forms and nothing else", () => {
+  const t = Date.UTC(1994, 10, 6, 8, 49, 37);
+  assertEquals(httpDate("Sun, 06 Nov 1994 08:49:37 GMT"), t);
+  assertEquals(httpDate("Sunday, 06-Nov-94 08:49:37 GMT"), t);
+  assertEquals(httpDate("Sun Nov  6 08:49:37 1994"), t);
+  for (
+    const bad of [
+      "0",
+      "-1",
+      "2099-01-01",
+      "Thu Jan 01 2099 00:00:00",
+      "Sun, 31 Feb 1994 08:49:37 GMT",
+      "Sun, 06 Nov 1994 25:49:37 GMT",
+      "Sun, 06 Nov 1994 08:49:37 PST",
+      "",
+    ]
+  ) {
+    assertEquals(httpDate(bad), null, bad);
+  }
+});
+
+Deno.test("originFreshness(): Expires and Last-Modified count from the origin's Date", () => {
+  const date = new Date(NOW + 3_600_000).toUTCString(); // the origin's clock an hour ahead
+  const exp = new Date(NOW + 3_630_000).toUTCString();
+  assertEquals(originFreshness([["date", date], ["expires", exp]], NOW).lifetimeMs, 30_000);
+  assertEquals(originFreshness([["expires", "2099-01-01"]], NOW).lifetimeMs, 0);
+  const lm = new Date(NOW + 3_600_000 - 1_000_000).toUTCString();
+  assertEquals(originFreshness([["date", date], ["last-modified", lm]], NOW).lifetimeMs, 100_000);
+});
+
+Deno.test("originFreshness(): CDN-Cache-Control, then Cachely's own field, govern over Cache-Control", () => {
+  const cdn = (v: string): [string, string] => ["cdn-cache-control", v];
+  const own = (v: string): [string, string] => ["cachely-cdn-cache-control", v];
+  assertEquals(originFreshness([...cc("max-age=600"), cdn("max-age=5")], NOW).lifetimeMs, 5_000);
+  assertEquals(originFreshness([...cc("no-store"), cdn("max-age=5")], NOW).storable, true);
+  assertEquals(originFreshness([...cc("max-age=600"), cdn("private")], NOW).refusal, "private");
+  const f = originFreshness([...cc("max-age=600"), cdn("no-store"), own("max-age=60")], NOW);
+  assertEquals([f.storable, f.lifetimeMs], [true, 60_000]);
+  const sc = originFreshness([...cc("max-age=600"), ["surrogate-control", "no-store"]], NOW);
+  assertEquals(sc.refusal, "no-store");
 });

@@ -4,13 +4,14 @@
  * response for Deno.serve on each call, while a clone copies the already-valid header list,
  * shares the body and goes to the server's bytes-with-headers path. On the bench's 2 KB hit
  * that is ~80k req/s against ~60k for `new Response(body, { headers })` with a prebuilt
- * Headers object, and faster than a bare one-header Response (bench/ANALYSIS.md "Session 5").
+ * Headers object, and faster than a bare one-header Response (bench/ANALYSIS.md "Hit templates, start-up imports, what the noise hides").
  *
  * A template holds its own copy of the body (the constructor copies it), so templates are a
  * second, bounded cache: at most `maxBytes` of bodies and `maxCount` templates, evicted
  * first in, first out. An object that leaves the edge cache drops its template at once, so
  * no template outlives (or pins) the entry it was built for.
  */
+import { checkOnce } from "../../lib/http/header_value.ts";
 
 /** What a cached object carries while it has a template. */
 export type HitTemplate = {
@@ -62,10 +63,10 @@ export class HitTemplates {
     // a holder with another set's template keeps it (each set counts only its own)
     const foreign = holder.sent !== undefined && !this.holders.has(holder);
     this.release(holder);
-    const res = build();
     // The constructor pre-built a native response (a second body copy, and a finalizer);
-    // reading `headers` drops it. Clones never build one.
-    void res.headers;
+    // reading `headers` drops it (checkOnce reads them). Clones never build one. Scanned once
+    // here, the hits that clone it skip the last guard's scan (lib/http/response_guard.ts).
+    const res = checkOnce(build());
     const t: HitTemplate = { extra, res, cost: bodyBytes + TEMPLATE_OBJECT_COST, used: false };
     if (t.cost > this.maxBytes || foreign) return t; // served once, never kept
     // CLOCK (second chance): the oldest goes unless it was served since eviction last
@@ -108,7 +109,7 @@ export class HitTemplates {
  * The process's templates: 32 MiB, 8,192 templates at most (~6,800 of 2 KB bodies: under a
  * Zipf workload over 10,000 keys, the keys that get ~96% of the requests). With 16 MiB
  * (~3,400) 19% of that workload's hits rebuilt a template first in, first out
- * (bench/ANALYSIS.md "Session 7").
+ * (bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf").
  */
 export const hitTemplates = new HitTemplates(32 * 1024 * 1024, 8192);
 
@@ -116,7 +117,7 @@ export const hitTemplates = new HitTemplates(32 * 1024 * 1024, 8192);
  * Range answers cut from cached slices (edge/slices.ts): a slice is never served whole, so
  * its template slot holds its hot range's answer instead (the same range asked again, as a
  * video's segment is by every viewer). A 1 MiB answer through the constructor ran ~1,200
- * req/s in a bare Deno.serve, a clone ~4,100 (bench/ANALYSIS.md "Session 8"): its own set,
+ * req/s in a bare Deno.serve, a clone ~4,100 (bench/ANALYSIS.md "Ranges of big media from cached slices"): its own set,
  * so 1 MiB answers never push the small hit templates out. 32 MiB, 1,024 at most.
  */
 export const rangeTemplates = new HitTemplates(32 * 1024 * 1024, 1024);

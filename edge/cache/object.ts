@@ -1,6 +1,6 @@
 /**
  * A cached response as the edge keeps it. A full cache holds 100,000 of these, so the object
- * is laid out for the heap (bench/ANALYSIS.md "Session 6"): it is its own LRU list node, a
+ * is laid out for the heap (bench/ANALYSIS.md "An upstream client of our own, an honest video reference, the header read"): it is its own LRU list node, a
  * body packed into a slab is an offset into it rather than a Uint8Array view (104 heap bytes
  * each; the view is made when the body is read), identical header lists are one shared
  * array, and the two flags share one field. ~150 bytes for the object, against ~290 for the
@@ -9,6 +9,8 @@
 import { LruEntry } from "../../lib/cache/lru.ts";
 import type { Slab } from "./slabs.ts";
 import type { HitTemplate } from "./hit_templates.ts";
+import type { Codings } from "./variants.ts";
+import { safeHeaderPairs } from "../../lib/http/header_value.ts";
 
 /** Bytes backed by a plain ArrayBuffer (what Response accepts as a body). */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -20,6 +22,13 @@ const NO_CDN = 1;
 const HIT_BEFORE = 2;
 /** Released from its slab: the slab no longer counts the body (edge/cache/slabs.ts). */
 const RELEASED = 4;
+
+const FLAG_BITS = 7;
+const USED_SHIFT = 3;
+/** Seconds usedAt counts up to (a small integer: flags stays a V8 Smi). */
+const MAX_USED_S = (1 << 27) - 1;
+/** The clock time usedAt's seconds count from (set when the first object is marked). */
+let usedEpoch = -1;
 
 /** A whole response body held in memory, shareable between responses. */
 export class CachedObject extends LruEntry {
@@ -34,6 +43,8 @@ export class CachedObject extends LruEntry {
   private flags: number;
   /** The prebuilt hit response while the object is hot (edge/cache/hit_templates.ts). */
   sent: HitTemplate | undefined = undefined;
+  /** Its compressed copies and their views, for a compressible body (edge/cache/variants.ts). */
+  codings: Codings | undefined = undefined;
   /**
    * How long past its TTL the object may be served while one background refresh runs
    * (stale-while-revalidate, edge/cache/through.ts); 0 never.
@@ -44,6 +55,22 @@ export class CachedObject extends LruEntry {
    * edge's STALE_IF_ERROR_SECONDS, 0 never (must-revalidate, no-cache, proxy-revalidate).
    */
   sieMs = -1;
+
+  /**
+   * Clock time (ms, to the second) a visitor was last served it, 0 never: the prewarm's
+   * "recent traffic" (edge/prewarm.ts). Kept in `flags` above its bits, as seconds since the
+   * first time marked: a field of its own cost every entry 4 heap bytes (edge/cache/heap_test.ts).
+   */
+  get usedAt(): number {
+    const s = this.flags >>> USED_SHIFT;
+    return s === 0 ? 0 : usedEpoch + s * 1000;
+  }
+
+  set usedAt(ms: number) {
+    if (usedEpoch < 0) usedEpoch = ms - 1000;
+    const s = Math.min(Math.max(Math.floor((ms - usedEpoch) / 1000), 1), MAX_USED_S);
+    this.flags = (this.flags & FLAG_BITS) | (s << USED_SHIFT);
+  }
 
   constructor(
     readonly status: number,
@@ -142,17 +169,23 @@ export class CachedObject extends LruEntry {
  * Header pairs and whole header lists shared between cached objects: most entries of a
  * tenant carry the same content-type and cache-control, and a fresh pair per entry was a
  * tenth of an entry's heap, a fresh list (without validators) another 72 bytes
- * (bench/ANALYSIS.md "A full cache", "Session 6"). Bounded; cleared when full.
+ * (bench/ANALYSIS.md "A full cache", "RSS with a full cache"). Bounded; cleared when full.
  */
 const pairs = new Map<string, [string, string]>();
 const lists = new Map<string, [string, string][]>();
 const SHARED_MAX = 4096;
 const PAIR_MAX_CHARS = 200;
+/**
+ * Pairs that differ per entry: sharing them would fill the map with one-off pairs. An entry
+ * with one keeps a list of its own (~72 bytes): the origin's Date, kept since Expires is read
+ * against it, makes that most entries' case, as validators already did.
+ */
+const PER_ENTRY: ReadonlySet<string> = new Set(["etag", "last-modified", "date"]);
 
 /** The shared copy of a pair, or null for one worth no sharing (per entry, or long). */
 function sharedPair(h: [string, string]): [string, string] | null {
-  if (h[0].length + h[1].length > PAIR_MAX_CHARS || h[0] === "etag" || h[0] === "last-modified") {
-    return null; // validators differ per entry
+  if (h[0].length + h[1].length > PAIR_MAX_CHARS || PER_ENTRY.has(h[0])) {
+    return null; // validators and the origin's Date differ per entry
   }
   const key = `${h[0]}\n${h[1]}`;
   const got = pairs.get(key);
@@ -185,7 +218,7 @@ function sharedHeaders(headers: [string, string][]): [string, string][] {
  * The bytes of a body read by the runtime, in a buffer of exactly their length. Deno hands
  * out a read body (Response.arrayBuffer(), a stream chunk) in a buffer whose allocation can
  * be twice its byteLength or more (2 KB read: ~4 KB allocated; 20 KB: ~65 KB), and V8 reports
- * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Session 4").
+ * only the byteLength: a cached body must be copied out (bench/ANALYSIS.md "Misses, the header set, transformed hits").
  */
 export function ownedBytes(read: ArrayBuffer | Uint8Array): Bytes {
   return read instanceof ArrayBuffer ? new Uint8Array(read.slice(0)) : read.slice();
@@ -217,7 +250,11 @@ export function cachedObject(
   // The bound counts body.byteLength, so the object must not pin a larger buffer (a view
   // into a read buffer cost 64 KB per 2 KB entry: 2.5 GB for a 100 MB cache).
   if (body.byteLength !== body.buffer.byteLength) body = body.slice();
-  return objectOf(status, sharedHeaders(headers), body, storedAt, ttlMs, noCdn);
+  // Every stored object passes here (a miss, a 304 merged into its copy, a read from the Web
+  // Cache tier, which may hold what an older version stored): none keeps a header value
+  // that would end the process when replayed (lib/http/header_value.ts).
+  const safe = safeHeaderPairs(headers);
+  return objectOf(status, sharedHeaders(safe), body, storedAt, ttlMs, noCdn);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Small cached bodies packed into shared 1 MiB slabs. A body in an ArrayBuffer of its own
  * costs ~200 bytes of native bookkeeping (V8's backing store record, malloc's header) and a
  * JSArrayBuffer on the heap, and 100,000 2 KB bodies between a miss's short-lived native
- * allocations left glibc's heap fragmented by ~60 MB (bench/ANALYSIS.md "Session 4").
+ * allocations left glibc's heap fragmented by ~60 MB (bench/ANALYSIS.md "Misses, the header set, transformed hits").
  *
  * The packer tracks each slab's live bytes. A slab whose last body leaves is reused for new
  * bodies at once (SlabPacker), not left for V8 to collect. So that a few long-lived entries
@@ -37,7 +37,7 @@ export type Slab = {
  * (a cache at its bound taking unique misses) the oldest slab's last quarter is what the
  * next evictions take: moving it at once copied bodies that died a moment later, and the
  * copies left every new slab a quarter full of them (2 KB bodies churned through a 256 MiB
- * cache: 1.33× the live bytes in slabs; waiting: 1.05×, bench/ANALYSIS.md "Session 7").
+ * cache: 1.33× the live bytes in slabs; waiting: 1.05×, bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf").
  * Bodies that do outlive the wait (hot entries pinning a slab) still move.
  */
 export const COMPACT_AFTER_RELEASES = 1024;
@@ -171,7 +171,7 @@ export class SlabPacker {
  * is a page reservation of its own that goes back to the system when the slab is collected.
  * A plain 1 MiB buffer comes from glibc, which after the first such free keeps later ones in
  * its heap and never returns a dead slab between live ones (0 of 100 freed MiB returned, on
- * Deno 2.5 and 2.9 alike; bench/ANALYSIS.md "Session 7"). MALLOC_MMAP_THRESHOLD_ in the
+ * Deno 2.5 and 2.9 alike; bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf"). MALLOC_MMAP_THRESHOLD_ in the
  * start task fixed that for self-hosted instances only; Deno Deploy runs `deno run` without
  * it. This works wherever V8 runs (tests/start_flags_test.ts: 100 of 100 returned).
  */

@@ -14,6 +14,7 @@ import { SlabPacker } from "./slabs.ts";
 import { hitTemplates, rangeTemplates } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
 import { MemoryGuard } from "./memory_guard.ts";
+import { dropCodings, encodeLater } from "./variants.ts";
 
 export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from "./object.ts";
 
@@ -88,6 +89,7 @@ export class EdgeCache {
         this.slabs.release(obj);
         hitTemplates.release(obj);
         rangeTemplates.release(obj);
+        dropCodings(obj);
       },
     );
     this.guard = opts.memoryLimitBytes === undefined ? null : new MemoryGuard(this.lru, {
@@ -200,7 +202,7 @@ export class EdgeCache {
     if (obj.lruKey !== null) this.lru.delete(obj.lruKey);
     this.guard?.beforeStore();
     this.slabs.pack(obj);
-    this.lru.set(flatCopy(key), obj);
+    if (this.lru.set(flatCopy(key), obj)) encodeLater(obj, this.lru, key);
   }
 
   /** Empties the memory tier. */

@@ -2,7 +2,7 @@
  * The edge's upstream HTTP/1.1 client over Deno.connect / Deno.connectTls, with a
  * keep-alive pool. It exists for speed: a 2 KB GET through fetch() cost ~130 µs of CPU
  * (~165 µs with the AbortSignal a timeout needs), through this client ~50 µs
- * (bench/ANALYSIS.md "Session 6"), and a miss is mostly that request.
+ * (bench/ANALYSIS.md "An upstream client of our own, an honest video reference, the header read"), and a miss is mostly that request.
  *
  * What it does: GET/HEAD only, one request per connection at a time, no redirects
  * followed, Content-Length / chunked / close-delimited bodies, gzip/deflate/br decoded

@@ -43,7 +43,11 @@ function isToken(s: string, end: number): boolean {
   return true;
 }
 
-/** NUL, CR or LF (a bare one: lines were split on CRLF). */
+/**
+ * NUL, CR or LF (a bare one: lines were split on CRLF): the head cannot be framed safely, a
+ * 502. Any other control byte leaves the field readable; edge/http.ts drops such a field
+ * (the one rule of lib/http/header_value.ts).
+ */
 function hasBadValueChar(v: string): boolean {
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);

@@ -6,7 +6,7 @@
 import { replacePendingToken } from "../kv/pending_token.ts";
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { deleteUserSessions } from "../auth/sessions.ts";

@@ -6,9 +6,9 @@
  * answer against them (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { count, isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../base/shapes.ts";
 import { PERIOD_RE } from "../usage/query.ts";
-import { ROLES } from "../tenants/roles.ts";
+import { ROLES } from "../base/roles.ts";
 import { PLAN_CODES } from "../billing/plans.ts";
 import { bandwidthSeriesSchema, usageTotalsSchema } from "../usage/view_schema.ts";
 

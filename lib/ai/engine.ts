@@ -40,14 +40,30 @@ export type RuntimeInput = {
   ai: AiSnapshot;
   profile: string;
   apiPath: string;
+  /** Base path of the tenant's apiOrigin (apiBaseOf); rules may name it. */
+  apiBase?: string;
   body: string;
 };
 
-/** Path prefix match on the API path without its query (SPEC: routePattern is a path prefix). */
-export function routeMatches(pattern: string | null, apiPath: string): boolean {
+/**
+ * Path prefix match on the API path without its query (SPEC: routePattern is a path prefix).
+ * The path is the one after `/~api`; `apiBase`, the base path of the tenant's apiOrigin
+ * (`/spaces/<id>` on Contentful), may lead the pattern too, as in the CMS's own URLs.
+ */
+export function routeMatches(pattern: string | null, apiPath: string, apiBase = ""): boolean {
   if (!pattern) return true;
   const path = apiPath.split("?")[0];
-  return path.startsWith(pattern);
+  return path.startsWith(pattern) || (apiBase !== "" && (apiBase + path).startsWith(pattern));
+}
+
+/** The base path of an apiOrigin (`https://cdn.contentful.com/spaces/x` → `/spaces/x`). */
+export function apiBaseOf(apiOrigin: string | null | undefined): string {
+  if (!apiOrigin) return "";
+  try {
+    return new URL(apiOrigin).pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
 }
 
 export function toPipelineRule(r: AiRuleSnapshot): PipelineRule {
@@ -67,10 +83,15 @@ function runtimeOutcome(
   const { stats } = res;
   const errorCode = res.modelError ?? (res.fieldErrors[0]?.error ?? null);
   if (stats.fieldsAttempted === 0) return { ...pass("no-fields"), stats };
+  // Review mode: a held output was made and recorded, but the source went out in its place.
+  const held = res.produced.filter((p) => p.held).length;
+  if (held > 0 && held >= stats.fieldsTransformed && stats.fieldsFailed === 0) {
+    return { ...pass("review-pending"), stats };
+  }
   if (stats.fieldsFailed === 0 || stats.fieldsTransformed > 0) {
     return {
       body: JSON.stringify(res.doc),
-      outcome: stats.fieldsFailed === 0 ? "applied" : "partial",
+      outcome: stats.fieldsFailed === 0 && held === 0 ? "applied" : "partial",
       skipReason: null,
       errorCode,
       stats,
@@ -216,7 +237,7 @@ export class AiEngine {
     // No active rule with the profile: plain passthrough, not logged (any visitor can
     // send ?transform=anything; logging those would let them fill the run log).
     if (withProfile.length === 0) return pass("no-active-rule");
-    const rules = withProfile.filter((r) => routeMatches(r.routePattern, apiPath));
+    const rules = withProfile.filter((r) => routeMatches(r.routePattern, apiPath, input.apiBase));
     const base = { tenantId, profile, apiPath, mode: "runtime" as const, started };
     if (rules.length === 0) return this.#log(base, pass("no-matching-rule"), 0);
     let doc: unknown;
@@ -352,6 +373,7 @@ export function createTransformRunner(s: Services): TransformRunner {
         ai: snapshot.ai,
         profile,
         apiPath,
+        apiBase: apiBaseOf(snapshot.api.origin),
         body,
       });
       return { body: r.body, outcome: r.outcome, skipReason: r.skipReason };

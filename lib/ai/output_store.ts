@@ -1,5 +1,5 @@
 /**
- * The runtime side of stored AI outputs (issue 28): which stored decisions a profile's
+ * The runtime side of stored AI outputs: which stored decisions a profile's
  * rules have (loaded once per regenerate version, so a review action, which bumps that
  * version, reaches every instance with the snapshot), and a queue that records produced
  * outputs off the request path in one conditional upsert per batch. The upsert, not the

@@ -1,5 +1,5 @@
 /**
- * Stored AI outputs for people (issue 28): the list with provenance, and review actions
+ * Stored AI outputs for people: the list with provenance, and review actions
  * (approve, reject, edit, pin, bulk approve). Every action is one conditional UPDATE
  * scoped by tenant (and by the version the reviewer saw, when given: 409 if it moved
  * on), audited, and bumps the rule's profile regenerate version in the same

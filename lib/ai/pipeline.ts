@@ -38,7 +38,7 @@ export type PipelineStats = {
 };
 
 /**
- * What the runtime does with one selected field, decided from its stored output (issue 28):
+ * What the runtime does with one selected field, decided from its stored output:
  * serve a fixed value without the model (an approved, edited or pinned output, or the
  * source of a rejected one), `hold` (transform and record, but serve the source: review
  * mode), or `transform` as usual.

@@ -1,7 +1,7 @@
 /**
  * The instruction for each preset. CMS content is data, never instructions: the
  * instruction lives only in the system message, and the values travel as a JSON
- * array in the user message (issue 4; OWASP LLM01 prompt injection).
+ * array in the user message (OWASP LLM01 prompt injection).
  */
 import type { AiRuleSnapshot } from "./snapshot_types.ts";
 
@@ -21,7 +21,7 @@ const CONTRACT = [
 
 /**
  * Version of each preset's wording: raised whenever CONTRACT or the preset's task text
- * changes, so a stored output says which instruction produced it (issue 28 provenance).
+ * changes, so a stored output says which instruction produced it (provenance).
  */
 export const PRESET_VERSIONS: Record<RuleConfig["presetId"], number> = {
   rewrite_tone: 1,

@@ -2,7 +2,7 @@
  * Per-(tenant, profile) regenerate versions. The edge keys transformed responses by
  * this version, so bumping it invalidates exactly that pair (SPEC "Regenerate behaviour").
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiRegenVersions } from "../db/schema/mod.ts";
 
@@ -32,14 +32,4 @@ export async function bumpRegenVersion(
     })
     .returning({ version: aiRegenVersions.version });
   return row.version;
-}
-
-export async function getRegenVersion(
-  s: Services,
-  tenantId: number,
-  profile: string,
-): Promise<number> {
-  const [row] = await s.db.select({ version: aiRegenVersions.version }).from(aiRegenVersions)
-    .where(and(eq(aiRegenVersions.tenantId, tenantId), eq(aiRegenVersions.profile, profile)));
-  return row?.version ?? INITIAL_REGEN_VERSION;
 }

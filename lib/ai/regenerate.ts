@@ -11,7 +11,7 @@ import { buildSnapshot } from "../edge_config/projector.ts";
 import { changeTenant } from "../edge_config/changes.ts";
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
-import { aiEngineFor, routeMatches } from "./engine.ts";
+import { aiEngineFor, apiBaseOf, routeMatches } from "./engine.ts";
 import { bumpRegenVersion } from "./regen.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { fetchTenantApi, joinApiPath } from "./upstream.ts";
@@ -73,7 +73,8 @@ export async function regenerate(
   const snap = await buildSnapshot(s, tenant);
   const withProfile = snap.ai.rules.filter((r) => r.profile === input.profile);
   if (withProfile.length === 0) throw notFound(`Active rules for profile ${input.profile}`);
-  if (!withProfile.some((r) => routeMatches(r.routePattern, apiPath))) {
+  const apiBase = apiBaseOf(snap.api.origin);
+  if (!withProfile.some((r) => routeMatches(r.routePattern, apiPath, apiBase))) {
     throw new ApiError(
       404,
       "not_found",
@@ -88,6 +89,7 @@ export async function regenerate(
     ai: snap.ai,
     profile: input.profile,
     apiPath,
+    apiBase,
     body: rewritten,
   });
   const regenVersion = await changeTenant(s, tenant.id, async (tx) => {

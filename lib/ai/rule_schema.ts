@@ -4,7 +4,7 @@
  * customInstruction for custom (which alone may carry constraints and one example pair).
  */
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import { selectorProblem } from "./selector.ts";
 import type { AiPresetId } from "../db/schema/ai.ts";
 
@@ -43,7 +43,7 @@ const ruleFields = {
   customInstruction: text(2000).nullable().optional(),
   constraints: text(2000).nullable().optional(),
   example: exampleSchema.nullable().optional(),
-  /** auto: outputs are served at once; review: only once approved (issue 28). */
+  /** auto: outputs are served at once; review: only once approved. */
   reviewMode: z.enum(["auto", "review"]).optional(),
 };
 

@@ -6,7 +6,7 @@
 /** Rule status (SPEC "AI transform rule status"; pause/resume in docs/decisions.md). */
 export type AiRuleStatus = "draft" | "active" | "paused";
 export type AiPresetId = "rewrite_tone" | "shorten" | "translate" | "custom";
-/** auto: a new output is served at once; review: only once a person approves it (issue 28). */
+/** auto: a new output is served at once; review: only once a person approves it. */
 export type AiReviewMode = "auto" | "review";
 
 /** An active rule as the runtime needs it (no ids of users, no timestamps). */
@@ -16,7 +16,10 @@ export type AiRuleSnapshot = {
   version: number;
   presetId: AiPresetId;
   fieldSelector: string;
-  /** Path prefix of the API path (without /~api); null matches every path. */
+  /**
+   * Path prefix of the API path (without /~api, or with the apiOrigin's base path in front);
+   * null matches every path.
+   */
   routePattern: string | null;
   profile: string;
   tone: string | null;
@@ -24,7 +27,7 @@ export type AiRuleSnapshot = {
   customInstruction: string | null;
   constraints: string | null;
   example: { input: string; output: string } | null;
-  /** Absent in snapshots written before issue 28: auto. */
+  /** Absent in snapshots written before review modes existed: auto. */
   reviewMode?: AiReviewMode;
 };
 

@@ -8,25 +8,28 @@ import type { Services } from "../services.ts";
 import type { EdgeSnapshot } from "../kv/snapshot.ts";
 import { decryptSecret } from "../crypto/mod.ts";
 import { badRequest } from "../errors.ts";
+import { BadPathError, joinUpstream, LEAVES_UPSTREAM } from "../net/url_join.ts";
 import { guardedDeps, type GuardedError, guardedFetch } from "../net/guarded_fetch.ts";
 // The edge's credential injection and token scrubbing: pure helpers, the same rules here.
 import { credentialForms, injectCredential, scrubToken } from "../net/credentials.ts";
 
-// Dot segments, encoded separators or controls, backslashes, empty segments: refused, not normalised.
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const BAD_PATH = /[\\\x00-\x20\x7f]|%(?:2e|2f|5c|[01][0-9a-f]|7f)|\/\/|\/\.\.?(?:\/|\?|$)/i;
-
-/** `origin` + `apiPath` (which may carry a query); the result never leaves the origin's base path. */
+/**
+ * `origin` + `apiPath` (which may carry a query), joined by the edge's rule (lib/net/url_join.ts):
+ * the result never leaves the origin's base path.
+ */
 export function joinApiPath(origin: string, apiPath: string): URL {
-  const [path] = apiPath.split("?");
-  if (BAD_PATH.test(path)) throw badRequest("Invalid apiPath: not a plain path");
-  const base = new URL(origin);
-  const basePath = base.pathname.replace(/\/+$/, "");
-  const url = new URL(base.origin + basePath + apiPath);
-  if (url.origin !== base.origin || !url.pathname.startsWith(basePath + "/")) {
-    throw badRequest("Invalid apiPath: leaves the API origin");
+  const q = apiPath.indexOf("?");
+  const [path, query] = q === -1 ? [apiPath, ""] : [apiPath.slice(0, q), apiPath.slice(q + 1)];
+  try {
+    return joinUpstream(origin, path, query);
+  } catch (e) {
+    if (!(e instanceof BadPathError)) throw e;
+    throw badRequest(
+      e.message === LEAVES_UPSTREAM
+        ? "Invalid apiPath: leaves the API origin"
+        : "Invalid apiPath: not a plain path",
+    );
   }
-  return url;
 }
 
 export type TenantApiResponse =

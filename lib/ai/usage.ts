@@ -8,7 +8,7 @@ import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { aiUsageDaily } from "../db/schema/mod.ts";
 import { addDays, utcDay } from "../usage/days.ts";
-import { currentPeriod as utcMonth, periodRange } from "../usage/query.ts";
+import { currentPeriod, periodRange } from "../usage/query.ts";
 import type { AiLimits } from "./snapshot_types.ts";
 import { MAX_FIELDS_PER_PREVIEW, MAX_FIELDS_PER_RUNTIME_RULE } from "./snapshot_types.ts";
 import { kvCommit } from "../kv/retry.ts";
@@ -31,7 +31,7 @@ export async function addTokens(
   await kvCommit(() =>
     kv.atomic()
       .sum(dayKey(tenantId, utcDay(nowMs)), n.value)
-      .sum(monthKey(tenantId, utcMonth(nowMs)), n.value)
+      .sum(monthKey(tenantId, currentPeriod(nowMs)), n.value)
   );
 }
 
@@ -47,7 +47,7 @@ export async function capReached(
   if (limits.dailyTokenCap === null && limits.monthlyTokenCap === null) return null;
   const [d, m] = await kv.getMany<[Deno.KvU64, Deno.KvU64]>([
     dayKey(tenantId, utcDay(nowMs)),
-    monthKey(tenantId, utcMonth(nowMs)),
+    monthKey(tenantId, currentPeriod(nowMs)),
   ]);
   const used = (e: Deno.KvEntryMaybe<Deno.KvU64>) => Number(e.value?.value ?? 0n);
   if (limits.dailyTokenCap !== null && used(d) >= limits.dailyTokenCap) return "token-cap-daily";
@@ -106,7 +106,7 @@ export async function usageView(
 ): Promise<AiUsageView> {
   const now = s.clock.now();
   const day = utcDay(now);
-  const month = utcMonth(now);
+  const month = currentPeriod(now);
   const { from, to } = periodRange(month);
   const m = await sumUsage(s, tenantId, from, to);
   const d = await sumUsage(s, tenantId, day, addDays(day, 1));

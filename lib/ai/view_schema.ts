@@ -4,7 +4,7 @@
  * usageView, preview.ts, regenerate.ts, settings.ts) are typed from these schemas.
  */
 import { z } from "zod";
-import { count, isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../base/shapes.ts";
 import { PRESET_IDS } from "./rule_schema.ts";
 import { RUN_MODES, RUN_STATUSES } from "./runs.ts";
 import { AI_OUTPUT_STATUSES } from "../db/schema/ai.ts";
@@ -153,7 +153,7 @@ export const transformedJsonSchema = z.unknown().describe(
   "The payload with the profile's active rules applied, or as sent when nothing applied",
 );
 
-/** A stored AI output with its provenance (issue 28; docs/decisions.md "AI outputs"). */
+/** A stored AI output with its provenance (docs/decisions.md "AI outputs"). */
 export const outputViewSchema = z.strictObject({
   id: z.number().int().positive(),
   ruleId: z.number().int().positive(),

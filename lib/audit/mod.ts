@@ -7,8 +7,8 @@ import type { Services } from "../services.ts";
 import { auditEvents } from "../db/schema/mod.ts";
 import type { Db } from "../db/client.ts";
 import { z } from "zod";
-import { str } from "../http/text.ts";
-import { isoTime } from "../http/shapes.ts";
+import { str } from "../base/text.ts";
+import { isoTime } from "../base/shapes.ts";
 
 export type AuditInput = {
   tenantId: number;

@@ -12,6 +12,7 @@ import { issuePasswordResetToken, passwordResetLink } from "../admin/password_re
 import { sendMail } from "../mail/mod.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { tooManyRequests } from "../errors.ts";
+import { limitKey } from "../net/limit_key.ts";
 
 /**
  * The body of `POST /api/auth/forgot-password`, and of the `/forgot-password` page form
@@ -19,6 +20,7 @@ import { tooManyRequests } from "../errors.ts";
  */
 export const forgotPasswordSchema = z.object({ email: z.email().max(254) }).strict();
 
+/** Asks per client site (IPv4 address, IPv6 /56) and per address mailed. */
 export const FORGOT_LIMITS = {
   perIp: { limit: 10, windowMs: 15 * 60_000 },
   perEmail: { limit: 3, windowMs: 15 * 60_000 },
@@ -27,7 +29,8 @@ export const FORGOT_LIMITS = {
 export async function requestPasswordReset(s: Services, ip: string, email: string) {
   const now = s.clock.now();
   const { perIp, perEmail } = FORGOT_LIMITS;
-  const byIp = await hitRateLimit(s.kv, "forgot_ip", ip, perIp.limit, perIp.windowMs, now);
+  const site = limitKey(ip, 56);
+  const byIp = await hitRateLimit(s.kv, "forgot_ip", site, perIp.limit, perIp.windowMs, now);
   if (!byIp.allowed) throw tooManyRequests(byIp.retryAfterSeconds, "Too many reset requests");
   const key = email.trim().toLowerCase();
   const byEmail = await hitRateLimit(

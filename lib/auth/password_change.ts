@@ -1,7 +1,7 @@
 /**
  * Setting a new password ends every personal access token of the account in the same
  * transaction: a token made by whoever knew the old password must not outlive it
- * (docs/decisions.md "Security round 3"). Sessions are the caller's business (a change
+ * (docs/decisions.md "Auth and sessions"). Sessions are the caller's business (a change
  * keeps the caller's own session, a reset ends them all).
  */
 import { and, eq, isNull } from "drizzle-orm";

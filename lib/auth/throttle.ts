@@ -3,12 +3,13 @@
  * then each further failure doubles a wait (1 s, 2 s, 4 s … up to 15 min) during which
  * that pair is answered 429. Keyed by the pair, so an attacker guessing from one address
  * slows only themselves: the owner logging in from anywhere else is never locked out
- * (docs/decisions.md "Security fixes"). A success clears the pair. KV, so every
+ * (docs/decisions.md "Log-in limits"). A success clears the pair. KV, so every
  * instance agrees; each update is a versionstamp-checked write, retried on a transient KV
  * error like every KV write (lib/kv/retry.ts).
  */
 import { tooManyRequests } from "../errors.ts";
 import { kvRetry } from "../kv/retry.ts";
+import { kvCompareAndSet, LOST_RACE } from "../kv/compare_and_set.ts";
 
 export const LOGIN_THROTTLE = {
   freeFailures: 5,
@@ -54,17 +55,14 @@ export async function recordLoginFailure(
   now: number,
 ): Promise<void> {
   const k = key(email, ip);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    // read, count and write again as one step, so a retried step is exact
-    const ok = await kvRetry(async () => {
-      const cur = await kv.get<Failures>(k);
-      const count = (cur.value?.count ?? 0) + 1;
-      const next: Failures = { count, until: now + delayAfter(count) };
-      const op = kv.atomic().check(cur).set(k, next, { expireIn: LOGIN_THROTTLE.memoryMs });
-      return (await op.commit()).ok;
-    });
-    if (ok) return;
-  }
+  // read, count and write again as one step, so a retried step is exact
+  await kvCompareAndSet(async () => {
+    const cur = await kv.get<Failures>(k);
+    const count = (cur.value?.count ?? 0) + 1;
+    const next: Failures = { count, until: now + delayAfter(count) };
+    const op = kv.atomic().check(cur).set(k, next, { expireIn: LOGIN_THROTTLE.memoryMs });
+    return (await op.commit()).ok ? true : LOST_RACE;
+  }, { attempts: 100, exhausted: () => false });
 }
 
 /** A successful log-in forgets the pair's failures. */

@@ -1,5 +1,5 @@
 /**
- * Personal access token scopes (docs/decisions.md "Security round 3"): `read` (GET, HEAD),
+ * Personal access token scopes (docs/decisions.md "Auth and sessions"): `read` (GET, HEAD),
  * `write` (every other method) and `admin` (master-admin routes, tenant routes that need
  * the tenant admin or owner role, and the account itself: tokens, profile, password).
  * Each scope includes the ones before it, so ["admin"] is a full token. A route may

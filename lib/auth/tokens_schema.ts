@@ -3,7 +3,7 @@
  * typed from these schemas). The raw token appears once, in the creation answer.
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { isoTime } from "../base/shapes.ts";
 import { TOKEN_SCOPES } from "./token_scopes.ts";
 
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);

@@ -1,10 +1,10 @@
 /**
  * Response shapes of the master-admin quota endpoints (routes/api/admin_quota.ts), built
  * by earned.ts and quota_backfill.ts, which are typed from these schemas. Every figure of
- * `earned` is defined in docs/decisions.md "Quotas: earned".
+ * `earned` is defined in docs/decisions.md "Billing".
  */
 import { z } from "zod";
-import { count } from "../http/shapes.ts";
+import { count } from "../base/shapes.ts";
 import { PERIOD_RE } from "../usage/query.ts";
 import { PLAN_CODES } from "./plans.ts";
 

@@ -1,6 +1,6 @@
 /**
  * GET /api/admin/tenants/{slug}/earned: what one tenant earned in a UTC month and what its
- * traffic cost (every figure is defined in decisions.md "Quotas: earned").
+ * traffic cost (every figure is defined in docs/decisions.md "Billing").
  */
 import { and, count, eq, gte, lt } from "drizzle-orm";
 import type { Services } from "../services.ts";

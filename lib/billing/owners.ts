@@ -37,10 +37,3 @@ export async function billedTenants(
   const owners = await billingOwners(s, owned.map((t) => t.id));
   return owned.filter((t) => owners.get(t.id) === userId);
 }
-
-/** Every account that pays for at least one tenant. */
-export async function billingAccountsWithTenants(s: Services): Promise<string[]> {
-  const rows = await s.db.select({ id: tenants.id }).from(tenants);
-  const owners = await billingOwners(s, rows.map((r) => r.id));
-  return [...new Set(owners.values())].sort();
-}

@@ -18,11 +18,6 @@ export function nextPeriodStart(period: string): number {
   return Date.UTC(y, m, 1);
 }
 
-/** Whole seconds from `now` to the next UTC month (at least 1). */
-export function secondsToNextMonth(now: number): number {
-  return Math.max(1, Math.ceil((nextPeriodStart(currentPeriod(now)) - now) / 1000));
-}
-
 export type Overage = {
   requests: number;
   bytes: number;

@@ -7,7 +7,7 @@
  */
 import type { Services } from "../services.ts";
 import { kvKeys } from "../kv/keys.ts";
-import { kvCommit, kvRetry } from "../kv/retry.ts";
+import { kvCompareAndSet, LOST_RACE } from "../kv/compare_and_set.ts";
 import { announceChange } from "../kv/changes.ts";
 import type { QuotaSnapshot } from "../kv/quota.ts";
 import { accountMonth, nextPeriodStart, type QuotaState } from "./quota.ts";
@@ -40,18 +40,23 @@ export async function publishQuota(s: Services, userId: string): Promise<Publish
   const { quota } = await accountMonth(s, userId);
   const next = snapshotOf(userId, quota, now);
   const key = kvKeys.quotaSnapshot(userId);
-  let previous: QuotaSnapshot | null = null;
-  for (let attempt = 0;; attempt++) {
-    const cur = await kvRetry(() => s.kv.get<QuotaSnapshot>(key));
-    previous = cur.value;
-    if (same(previous, next)) {
-      await enforceDomainPlan(s, userId, quota.plan);
-      return { changed: false, snapshot: previous!, quota };
-    }
-    const write = () =>
-      announceChange(s.kv.atomic().check(cur).set(key, next), { kind: "quota", id: userId });
-    if ((await kvCommit(write)).ok) break;
-    if (attempt >= 5) throw new Error("quota snapshot write kept conflicting");
+  const { previous, written } = await kvCompareAndSet(async () => {
+    const cur = await s.kv.get<QuotaSnapshot>(key);
+    if (same(cur.value, next)) return { previous: cur.value, written: false };
+    const op = announceChange(s.kv.atomic().check(cur).set(key, next), {
+      kind: "quota",
+      id: userId,
+    });
+    return (await op.commit()).ok ? { previous: cur.value, written: true } : LOST_RACE;
+  }, {
+    attempts: 6,
+    exhausted: () => {
+      throw new Error("quota snapshot write kept conflicting");
+    },
+  });
+  if (!written) {
+    await enforceDomainPlan(s, userId, quota.plan);
+    return { changed: false, snapshot: previous!, quota };
   }
   for (const listener of s.quotaListeners) listener(userId);
   const before = previous && previous.period === next.period ? previous.level : 0;

@@ -5,11 +5,16 @@
 import { sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { billingAccounts } from "../db/schema/mod.ts";
-import { billingEnabled } from "../config.ts";
+import type { Config } from "../config.ts";
 import { type Plan, planForSubscriptionStatus, planLimits } from "./plans.ts";
 import { publishQuota } from "./quota_publish.ts";
 import { overageOf, type QuotaState } from "./quota.ts";
 import { type BillingAccount, findBilling } from "./account.ts";
+
+/** True when billing (and so plan limits) is configured. */
+export function billingEnabled(config: Config): boolean {
+  return config.stripe.secretKey !== undefined;
+}
 
 /**
  * Inserts or updates the account's row with `patch`. A plan change stamps planChangedAt (in

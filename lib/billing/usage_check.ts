@@ -6,7 +6,7 @@ import type { Services } from "../services.ts";
 import { billingOwner } from "./owners.ts";
 import { accountMonth } from "./quota.ts";
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import { PLAN_CODES } from "./plans.ts";
 
 /** The response shape of `usageCheck` (merged into GET /api/usage/check's answer). */

@@ -11,8 +11,8 @@ import { proxyBase } from "../tenants/service.ts";
 import { repairTenantSnapshot } from "../edge_config/projector.ts";
 import { type EdgeSnapshot, readSnapshot } from "../kv/snapshot.ts";
 import { z } from "zod";
-import { str } from "../http/text.ts";
-import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
+import { str } from "../base/text.ts";
+import { AUTH_MODES, PROVIDER_KINDS } from "../providers/mod.ts";
 import { cacheVersionsSchema } from "./versions_schema.ts";
 
 /** The response shape of `rebuildEdgeConfig` (POST …/edge-config). */
@@ -21,7 +21,7 @@ export const edgeConfigResultSchema = z.strictObject({
   summary: z.strictObject({
     slug: str(),
     builtAt: str().describe("ISO 8601 time"),
-    cms: z.enum(CMS_KINDS),
+    cms: z.enum(PROVIDER_KINDS),
     cacheTtl: z.number().int(),
     apiOrigin: str().nullable(),
     apiAuthMode: z.enum(AUTH_MODES),

@@ -5,7 +5,7 @@
  * insertion order) costs V8 ~100 µs once the map holds tens of thousands of keys, which
  * turned a full cache into a 5× slower one (bench/ANALYSIS.md). The links live on the
  * entry rather than on a node object per entry: a node was 56 heap bytes of each cached
- * entry (bench/ANALYSIS.md "Session 6"). All operations are synchronous, so a cache hit
+ * entry (bench/ANALYSIS.md "An upstream client of our own, an honest video reference, the header read"). All operations are synchronous, so a cache hit
  * never waits on a promise.
  */
 
@@ -21,8 +21,8 @@ export class LruEntry {
   /** Toward the least recently used entry. */
   lruNext: LruEntry | null = null;
 
-  /** @param size bytes charged to the LRU */
-  constructor(readonly size: number) {}
+  /** @param size bytes charged to the LRU (grows by ByteLru.grow only) */
+  constructor(public size: number) {}
 }
 
 export class ByteLru<V extends LruEntry> {
@@ -115,6 +115,30 @@ export class ByteLru<V extends LruEntry> {
     this.pushHead(value);
     this.used += value.size;
     return true;
+  }
+
+  /**
+   * Charges a held entry `delta` more bytes (it gained data while held: compressed copies of
+   * its body), evicting least recently used others until the rest fits. False, and nothing
+   * charged, when the entry is not held here or would no longer fit the bound.
+   */
+  grow(entry: V, delta: number): boolean {
+    if (entry.lruKey === null || this.map.get(entry.lruKey) !== entry) return false;
+    if (entry.size + delta > this.bound) return false;
+    entry.size += delta;
+    this.used += delta;
+    while (this.used > this.bound && this.tail !== null && this.tail !== entry) {
+      const oldest = this.tail.lruKey!;
+      this.delete(oldest);
+      this.evictions++;
+      this.onEvict?.(oldest);
+    }
+    return true;
+  }
+
+  /** Entries from most to least recently used (a caller stops where it has seen enough). */
+  *recent(): IterableIterator<V> {
+    for (let e = this.head; e !== null; e = e.lruNext as V | null) yield e;
   }
 
   /** Keys from least to most recently used. */

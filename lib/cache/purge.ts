@@ -1,10 +1,11 @@
 /**
- * Purge by URL, prefix or tag (issue 23, docs/decisions.md "Purge by URL, prefix or tag").
+ * Purge by URL, prefix or tag (docs/decisions.md "Purge by URL, prefix or tag").
  * A purge is a record in cache_purges written with the tenant marked changed, so it reaches
  * every instance with the tenant's snapshot (within the snapshot freshness bound): the edge
  * then treats an object stored before the purge that it matches as a miss, and drops it from
- * both cache tiers (edge/cache/purges.ts). The CDN hook gets the tags (and, for URLs and
- * prefixes, which a tag-purging CDN cannot name, the tenant's tag).
+ * both cache tiers (edge/cache/purges.ts). The CDN hook gets the tags in the tenant's
+ * namespace (and, for URLs and prefixes, which a tag-purging CDN cannot name, the tenant's
+ * tag). Tags of other tenants and wildcards are refused; PURGES_PER_MINUTE per tenant.
  */
 import { count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -13,12 +14,18 @@ import { cachePurges, domains, tenants } from "../db/schema/mod.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { changeTenant } from "../edge_config/changes.ts";
-import { badRequest } from "../errors.ts";
-import { str } from "../http/text.ts";
+import { badRequest, tooManyRequests } from "../errors.ts";
+import { hitRateLimit } from "../kv/rate_limit.ts";
+import { str } from "../base/text.ts";
 import { normaliseQuery } from "./query.ts";
 import { purgeCdnTags } from "../cdn/purge.ts";
-import { tenantTag } from "../cdn/tags.ts";
-import { MAX_PURGE_RECORDS } from "./purge_records.ts";
+import { MAX_TAG_LENGTH, originTag, ownTag, tenantTag } from "../cdn/tags.ts";
+import { MAX_PURGE_BYTES, MAX_PURGE_RECORDS } from "./purge_records.ts";
+import type { Announced } from "../kv/snapshot.ts";
+import { compactTagPurges } from "./purge_compact.ts";
+
+/** Purges a tenant may make per minute (all its members together). */
+export const PURGES_PER_MINUTE = 30;
 
 /** Entries one purge may name, over its three lists together. */
 export const MAX_PURGE_ENTRIES = 1000;
@@ -29,7 +36,9 @@ const list = entry.array().max(MAX_PURGE_ENTRIES, `must have at most ${MAX_PURGE
 export const purgeBodySchema = z.strictObject({
   urls: list.describe("Tenant-host URLs or paths; a query purges that variant only"),
   prefixes: list.describe("Path prefixes on the tenant host, e.g. /~api/entries/"),
-  tags: list.describe("Cache-Tag values the origin sent, or the tenant's cachely tags"),
+  tags: list.describe(
+    "Cache-Tag values the origin sent, or this tenant's cachely-t<id> tags; not another tenant's, not wildcards",
+  ),
 });
 export type PurgeBody = z.infer<typeof purgeBodySchema>;
 
@@ -85,6 +94,30 @@ function purgePath(raw: string, field: string, hosts: Set<string>): string {
   return q ? `${path}?${q}` : path;
 }
 
+/**
+ * A tag the tenant may purge: one printable ASCII token without commas (the Cache-Tag list
+ * separator) or `*` (a wildcard to some CDNs); `cachely-…` only in the tenant's own namespace.
+ */
+function purgeTag(tenantId: number, tag: string, field: string): string {
+  if (tag.length === 0 || tag.length > MAX_TAG_LENGTH) {
+    throw fieldError(field, `must be 1 to ${MAX_TAG_LENGTH} characters`);
+  }
+  if (!/^[\x21-\x7e]+$/.test(tag) || tag.includes(",")) {
+    throw fieldError(field, "must be one tag: printable ASCII, no spaces, commas or control bytes");
+  }
+  if (tag.includes("*")) throw fieldError(field, "must not be a wildcard");
+  const ns = tenantTag(tenantId);
+  if (tag.toLowerCase().startsWith("cachely-") && !ownTag(tenantId, tag)) {
+    throw fieldError(field, `cachely- tags are reserved: only ${ns} and ${ns}-… are this tenant's`);
+  }
+  // An origin tag's CDN name (cachely-t<id>-o-<tag>) is that origin tag, as the edge matches it.
+  const origin = originTag(tenantId, "");
+  if (tag.startsWith(origin) && tag.length > origin.length) {
+    return purgeTag(tenantId, tag.slice(origin.length), field);
+  }
+  return tag;
+}
+
 /** Validates and normalises a purge body; every refusal names its field. */
 export async function normalisePurge(s: Services, tenant: Tenant, body: PurgeBody) {
   const n = (body.urls?.length ?? 0) + (body.prefixes?.length ?? 0) + (body.tags?.length ?? 0);
@@ -102,20 +135,84 @@ export async function normalisePurge(s: Services, tenant: Tenant, body: PurgeBod
     if (path.includes("?")) throw fieldError(`prefixes[${i}]`, "must be a path without a query");
     return path;
   });
-  const tags = (body.tags ?? []).map((t, i) => {
-    const v = t.trim();
-    if (!/^[^\s,]{1,256}$/.test(v)) {
-      throw fieldError(
-        `tags[${i}]`,
-        "must be one tag: no spaces or commas, at most 256 characters",
-      );
-    }
-    return v;
-  });
+  const tags = (body.tags ?? []).map((t, i) => purgeTag(tenant.id, t.trim(), `tags[${i}]`));
   return { urls: [...new Set(urls)], prefixes: [...new Set(prefixes)], tags: [...new Set(tags)] };
 }
 
-/** Records the purge (or, past MAX_PURGE_RECORDS, bumps every version), audits, tells the CDN. */
+/**
+ * PURGES_PER_MINUTE per tenant, counted in KV (every instance shares it): each purge costs
+ * a snapshot rewrite and a CDN purge call, so a member cannot spend the CDN's purge quota
+ * or keep the tenant's snapshot churning. Bad bodies are refused before they count.
+ */
+async function limitPurges(s: Services, tenantId: number): Promise<void> {
+  const r = await hitRateLimit(
+    s.kv,
+    "purge",
+    String(tenantId),
+    PURGES_PER_MINUTE,
+    60_000,
+    s.clock.now(),
+  );
+  if (!r.allowed) {
+    throw tooManyRequests(
+      r.retryAfterSeconds,
+      `Too many purges: at most ${PURGES_PER_MINUTE} per minute per project`,
+    );
+  }
+}
+
+/** The tenant's purge records are past MAX_PURGE_RECORDS or MAX_PURGE_BYTES. */
+async function overLimits(tx: Services, tenantId: number): Promise<boolean> {
+  const [{ n, bytes }] = await tx.db.select({
+    n: count(),
+    bytes: sql<string>`coalesce(sum(octet_length(${cachePurges.urls}::text)
+      + octet_length(${cachePurges.prefixes}::text) + octet_length(${cachePurges.tags}::text)), 0)`,
+  }).from(cachePurges).where(eq(cachePurges.tenantId, tenantId));
+  return Number(n) > MAX_PURGE_RECORDS || Number(bytes) > MAX_PURGE_BYTES;
+}
+
+/**
+ * Inserts one purge record inside a tenant change (lib/edge_config/changes.ts), so it reaches
+ * every instance with the snapshot. Past MAX_PURGE_RECORDS records or MAX_PURGE_BYTES of
+ * entries, older tag-only records are merged (lib/cache/purge_compact.ts), and if that is not
+ * enough the records are folded into a bump of every cache version (`full`).
+ */
+export async function insertPurge(
+  tx: Services,
+  tenantId: number,
+  at: number,
+  p: {
+    urls: string[];
+    prefixes: string[];
+    tags: string[];
+    announced?: Announced;
+  },
+): Promise<{ full: boolean; settings: Tenant["settings"] }> {
+  await tx.db.insert(cachePurges).values({ tenantId, atMs: at, ...p });
+  let full = await overLimits(tx, tenantId);
+  // Older tag-only records merged into one before every purge is folded into a full one.
+  if (full && await compactTagPurges(tx, tenantId, at)) full = await overLimits(tx, tenantId);
+  if (full) {
+    // Folded: every older object becomes unreachable, so no record is needed any more.
+    await tx.db.delete(cachePurges).where(eq(cachePurges.tenantId, tenantId));
+  }
+  const [row] = await tx.db.update(tenants).set({
+    ...(full
+      ? {
+        apiCacheVersion: sql`${tenants.apiCacheVersion} + 1`,
+        assetCacheVersion: sql`${tenants.assetCacheVersion} + 1`,
+        htmlCacheVersion: sql`${tenants.htmlCacheVersion} + 1`,
+      }
+      : {}),
+    updatedAt: new Date(at),
+  }).where(eq(tenants.id, tenantId)).returning({ settings: tenants.settings });
+  return { full, settings: row.settings };
+}
+
+/**
+ * Records the purge (or, past MAX_PURGE_RECORDS records or MAX_PURGE_BYTES of entries, bumps
+ * every version instead), audits, tells the CDN.
+ */
 export async function purgeByTarget(
   s: Services,
   tenant: Tenant,
@@ -123,26 +220,10 @@ export async function purgeByTarget(
   actorUserId: string,
 ) {
   const p = await normalisePurge(s, tenant, body);
+  await limitPurges(s, tenant.id);
   const at = s.clock.now();
   const { full, settings } = await changeTenant(s, tenant.id, async (tx) => {
-    await tx.db.insert(cachePurges).values({ tenantId: tenant.id, atMs: at, ...p });
-    const [{ n }] = await tx.db.select({ n: count() }).from(cachePurges)
-      .where(eq(cachePurges.tenantId, tenant.id));
-    const full = Number(n) > MAX_PURGE_RECORDS;
-    if (full) {
-      // Folded: every older object becomes unreachable, so no record is needed any more.
-      await tx.db.delete(cachePurges).where(eq(cachePurges.tenantId, tenant.id));
-    }
-    const [row] = await tx.db.update(tenants).set({
-      ...(full
-        ? {
-          apiCacheVersion: sql`${tenants.apiCacheVersion} + 1`,
-          assetCacheVersion: sql`${tenants.assetCacheVersion} + 1`,
-          htmlCacheVersion: sql`${tenants.htmlCacheVersion} + 1`,
-        }
-        : {}),
-      updatedAt: new Date(at),
-    }).where(eq(tenants.id, tenant.id)).returning({ settings: tenants.settings });
+    const { full, settings } = await insertPurge(tx, tenant.id, at, p);
     await recordAudit(tx, {
       tenantId: tenant.id,
       actorUserId,
@@ -156,7 +237,7 @@ export async function purgeByTarget(
         full,
       },
     });
-    return { full, settings: row.settings };
+    return { full, settings };
   });
   const cdnTags = full || p.urls.length + p.prefixes.length > 0
     ? [tenantTag(tenant.id), ...p.tags]

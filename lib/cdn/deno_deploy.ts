@@ -6,6 +6,3 @@
  * deployment). Responses are tagged with `Cache-Tag` or `Deno-Cache-Tag`.
  */
 export const DENO_DEPLOY_INVALIDATE_URL = "http://cache.localhost/invalidate/http";
-
-/** Most tags Deno Deploy accepts in one invalidation request. */
-export const DENO_DEPLOY_MAX_TAGS = 500;

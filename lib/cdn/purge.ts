@@ -14,7 +14,7 @@ import { eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenants } from "../db/schema/mod.ts";
 import type { TenantSettings } from "../db/schema/core.ts";
-import { type CdnKind, kindTag, profileTag, tenantTag } from "./tags.ts";
+import { type CdnKind, cdnTag, kindTag, profileTag, tenantTag } from "./tags.ts";
 
 const PURGE_TIMEOUT_MS = 5_000;
 
@@ -40,7 +40,14 @@ export function purgeAfterBump(
   return purgeCdnTags(s, tenantId, purgeTags(tenantId, scope), settings);
 }
 
-/** POSTs `tags` to the purge hook when one is configured and the tenant offloads to a CDN. */
+/** Tags per purge request: Deno Deploy takes at most 500 (docs/operations.md). */
+const TAGS_PER_REQUEST = 500;
+
+/**
+ * POSTs `tags` to the purge hook when one is configured and the tenant offloads to a CDN,
+ * TAGS_PER_REQUEST at a time. Each goes in the tenant's namespace (lib/cdn/tags.ts `cdnTag`):
+ * no caller can make the hook purge another tenant's objects.
+ */
 export async function purgeCdnTags(
   s: Services,
   tenantId: number,
@@ -55,24 +62,37 @@ export async function purgeCdnTags(
         .where(eq(tenants.id, tenantId));
       settings = row?.settings;
     }
-    if (settings?.cdnOffload !== true) return;
-    const res = await s.fetch(hook.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(hook.token && hook.kind === "http" ? { authorization: `Bearer ${hook.token}` } : {}),
-      },
-      body: JSON.stringify({ tags }),
-      redirect: "manual",
-      signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
-    });
-    await res.body?.cancel();
-    if (!res.ok) s.log.warn("cdn purge refused", { tenantId, status: res.status, kind: hook.kind });
   } catch (e) {
-    s.log.warn("cdn purge failed", {
-      tenantId,
-      kind: hook.kind,
-      error: e instanceof Error ? e.name : "unknown",
-    });
+    return failed(s, tenantId, hook, e);
   }
+  if (settings?.cdnOffload !== true) return;
+  const all = [...new Set(tags.map((t) => cdnTag(tenantId, t)))];
+  for (let i = 0; i < all.length; i += TAGS_PER_REQUEST) {
+    try {
+      const res = await s.fetch(hook.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(hook.token && hook.kind === "http" ? { authorization: `Bearer ${hook.token}` } : {}),
+        },
+        body: JSON.stringify({ tags: all.slice(i, i + TAGS_PER_REQUEST) }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(PURGE_TIMEOUT_MS),
+      });
+      await res.body?.cancel();
+      if (!res.ok) {
+        s.log.warn("cdn purge refused", { tenantId, status: res.status, kind: hook.kind });
+      }
+    } catch (e) {
+      failed(s, tenantId, hook, e);
+    }
+  }
+}
+
+function failed(s: Services, tenantId: number, hook: { kind: string }, e: unknown): void {
+  s.log.warn("cdn purge failed", {
+    tenantId,
+    kind: hook.kind,
+    error: e instanceof Error ? e.name : "unknown",
+  });
 }

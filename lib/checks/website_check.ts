@@ -6,7 +6,7 @@
 import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { ApiError, type ErrorCode } from "../errors.ts";
-import { type CmsKind, providerFor } from "../providers/mod.ts";
+import { providerFor, type ProviderKind } from "../providers/mod.ts";
 import { detectPlatform, type Platform } from "./platform.ts";
 import { type Analysis, analyzePage, type SiteContext } from "./html_signals.ts";
 import { guardedDeps, type GuardedError, guardedFetch } from "../net/guarded_fetch.ts";
@@ -60,7 +60,7 @@ export function parseSiteUrl(s: Services, raw: string): URL {
 }
 
 export function siteContext(s: Services, tenant: Tenant): SiteContext {
-  const provider = providerFor(tenant.cms as CmsKind, {
+  const provider = providerFor(tenant.cms as ProviderKind, {
     imageHostAssetOrigin: s.config.imageHostAssetOrigin,
     imageHostApiOrigin: s.config.imageHostApiOrigin,
   }, tenant.cloudName);
@@ -87,7 +87,7 @@ export async function runWebsiteCheck(
   url: URL,
 ): Promise<WebsiteCheckResult> {
   // Never a private address, whatever ALLOW_PRIVATE_UPSTREAMS says: the URL is typed by any
-  // tenant member and the answer is shown back (docs/decisions.md "Security fixes").
+  // tenant member and the answer is shown back (docs/decisions.md "Implementation checks").
   const fetched = await guardedFetch(guardedDeps(s, false), {
     url,
     headers: [["user-agent", USER_AGENT], ["accept", "text/html,*/*;q=0.8"]],

@@ -17,7 +17,7 @@ export type FormOutcome = {
   reveal?: { label: string; value: string };
   /** Field path → why the server refused it. */
   fields?: Record<string, string>;
-  /** Where to go about it: a refusal naming a plan links to the plan page (issue 24). */
+  /** Where to go about it: a refusal naming a plan links to the plan page. */
   link?: { href: string; label: string };
 };
 

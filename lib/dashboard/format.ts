@@ -1,6 +1,6 @@
 /**
  * Number formatting for people: bytes as KB/MB/GB, counts, percentages, dollars. Bytes are
- * decimal (1 GB = 10^9 bytes), as plans are sold: a 5 GB quota reads "5.00 GB" (issue 24).
+ * decimal (1 GB = 10^9 bytes), as plans are sold: a 5 GB quota reads "5.00 GB".
  */
 export function formatBytes(n: number): string {
   const units = ["B", "KB", "MB", "GB", "TB", "PB"];

@@ -6,7 +6,10 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema/mod.ts";
 import { applyMigrations } from "./migrate.ts";
-import { type SqlLike, withDeadline } from "./deadline.ts";
+import { withDeadline } from "./deadline.ts";
+import { renewablePool } from "./pool_watchdog.ts";
+import { type Logger, silentLogger } from "../log.ts";
+import type { Sql } from "postgres";
 import { bootMark } from "../boot_trace.ts";
 
 export type Schema = typeof schema;
@@ -21,6 +24,8 @@ export type DbHandle = {
   execInTransaction(sql: string): Promise<void>;
   /** Runs one parameterless query and returns its rows. */
   query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /** PostgreSQL: a fresh pool now when the last statement missed its deadline (shutdown). */
+  renewIfSuspect?(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -30,6 +35,8 @@ export type OpenDbOptions =
     maxConnections?: number;
     /** Connect deadline, and the deadline of every statement (0: none, lib/db/deadline.ts). */
     requestTimeoutMs?: number;
+    /** Where a replaced pool is logged (lib/db/pool_watchdog.ts). */
+    log?: Logger;
   }
   | {
     dataDir?: string;
@@ -43,30 +50,44 @@ export type OpenDbOptions =
 
 export async function openDb(opts: OpenDbOptions, migrate = true): Promise<DbHandle> {
   const handle = "url" in opts
-    ? await openPostgres(opts.url, opts.maxConnections, opts.requestTimeoutMs)
+    ? await openPostgres(opts.url, opts.maxConnections, opts.requestTimeoutMs, opts.log)
     : await openPglite(opts);
   if (migrate) await applyMigrations(handle);
   return handle;
 }
 
+/**
+ * Seconds the pool's connections get to finish at close before they are cut. At shutdown the
+ * final flush has already run and the requests still running were answered 503: a statement
+ * still busy then (one waiting on a lock) is not worth waiting for, and Deploy kills at 5 s.
+ */
+const CLOSE_SECONDS = 0.25;
+
 // Drivers are imported when used: an instance on PostgreSQL never loads PGlite (cold start).
-async function openPostgres(url: string, max = 4, requestTimeoutMs = 0): Promise<DbHandle> {
+async function openPostgres(
+  url: string,
+  max = 4,
+  requestTimeoutMs = 0,
+  log: Logger = silentLogger,
+): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
   const { drizzle: drizzlePostgres } = await import("drizzle-orm/postgres-js");
   bootMark("db driver");
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
   // A short connect timeout and a deadline on every statement: during an outage (refused,
   // or a server that never answers, or a lock wait) a request fails fast (503), never hangs.
-  const sql = postgres(url, {
-    max,
-    prepare: false,
-    idle_timeout: 20,
-    connect_timeout: Math.max(1, Math.ceil((requestTimeoutMs || 5_000) / 1000)),
-    onnotice: () => {},
-  });
-  const bounded = withDeadline(sql as unknown as SqlLike, requestTimeoutMs);
+  const pool = renewablePool(url, () =>
+    postgres(url, {
+      max,
+      prepare: false,
+      idle_timeout: 20,
+      connect_timeout: Math.max(1, Math.ceil((requestTimeoutMs || 5_000) / 1000)),
+      onnotice: () => {},
+    }), log);
+  const sql = pool.sql as unknown as Sql;
+  const bounded = withDeadline(pool.sql, requestTimeoutMs, pool);
   return {
-    db: drizzlePostgres(bounded as unknown as typeof sql, { schema }) as unknown as Db,
+    db: drizzlePostgres(bounded as unknown as Sql, { schema }) as unknown as Db,
     kind: "postgres",
     exec: async (text) => {
       await sql.unsafe(text);
@@ -75,7 +96,8 @@ async function openPostgres(url: string, max = 4, requestTimeoutMs = 0): Promise
       await sql.begin((tx) => tx.unsafe(text));
     },
     query: async <T>(text: string) => (await bounded.unsafe(text)) as unknown as T[],
-    close: () => sql.end({ timeout: 5 }),
+    renewIfSuspect: () => pool.renewIfSuspect(),
+    close: () => pool.end(CLOSE_SECONDS),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Migrations as a step of their own (issue 8). On PostgreSQL they run under an
+ * Migrations as a step of their own. On PostgreSQL they run under an
  * advisory lock held by one session connection, so any number of instances (and the
  * `deno task migrate` pre-deploy step) starting at once apply them exactly once and
  * never race on `CREATE TABLE`. A transaction pooler (Supabase :6543, pgbouncer in
@@ -10,6 +10,7 @@ import postgres from "postgres";
 import type { Config } from "../config.ts";
 import type { DbHandle } from "./client.ts";
 import { applyMigrations, migrationNames } from "./migrate.ts";
+import { currentMigrationName } from "./migration_renames.ts";
 import { orAfter } from "../timeout.ts";
 
 /** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
@@ -116,7 +117,8 @@ export async function migrateUnderLock(
  */
 export async function pendingMigrations(db: Pick<DbHandle, "query">): Promise<string[]> {
   const applied = db.query<{ name: string }>("SELECT name FROM schema_migrations").then(
-    (rows) => new Set(rows.map((r) => r.name)),
+    // Rows recorded before the renumbering count under their current names.
+    (rows) => new Set(rows.map((r) => currentMigrationName(r.name))),
     (e) => {
       // undefined_table: a database never migrated
       if ((e as { code?: string })?.code === "42P01") return new Set<string>();

@@ -1,5 +1,5 @@
 /**
- * A database outage never ends the process (issue 22): requests answer 503 (unavailable.ts),
+ * A database outage never ends the process: requests answer 503 (unavailable.ts),
  * and these two cover what no request awaits.
  *
  * - Errors nothing awaited. postgres.js drops the promise of a statement's cancel request
@@ -12,7 +12,7 @@
  */
 import type { Logger } from "../log.ts";
 import { databaseErrorText as describe, isUnavailable } from "./unavailable.ts";
-import { databaseErrors } from "../metrics/error_counts.ts";
+import { databaseErrors } from "./error_counts.ts";
 
 /** An error from the database driver or about reaching the database. */
 export function isDatabaseError(e: unknown): boolean {

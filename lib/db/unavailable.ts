@@ -1,12 +1,12 @@
 /**
  * A database (or KV) that cannot be reached is a 503 with Retry-After, never an
- * unexplained 500 (issue 8 "Database outage"): the request fails fast, the caller
+ * unexplained 500 (docs/decisions.md "PostgreSQL, poolers and outages"): the request fails fast, the caller
  * retries, and the pool reconnects by itself once the server is back.
  */
-import { ApiError } from "../errors.ts";
+import { ApiError, RETRY_AFTER_SECONDS } from "../errors.ts";
+import { isTransientKvError } from "../kv/retry.ts";
 
-/** Seconds a client is asked to wait before retrying. */
-export const RETRY_AFTER_SECONDS = 5;
+export { RETRY_AFTER_SECONDS };
 
 // postgres.js error codes for a connection that failed or went away, and the SQLSTATE
 // classes of connection exceptions (08), operator intervention (57: also a cancelled or
@@ -77,10 +77,18 @@ export function unavailable(message: string, headers: Record<string, string> = {
   });
 }
 
-/** The 503 for an unreachable database, or null when `e` is some other error. */
+/**
+ * The 503 for an unreachable database, or for KV still busy after kvRetry's attempts (a KV
+ * file locked by another process, KV Connect unreachable); null when `e` is some other error.
+ */
 export function unavailableError(e: unknown): ApiError | null {
-  if (!isUnavailable(e)) return null;
-  return unavailable(
-    "Service temporarily unavailable: the database cannot be reached, try again shortly",
-  );
+  if (isUnavailable(e)) {
+    return unavailable(
+      "Service temporarily unavailable: the database cannot be reached, try again shortly",
+    );
+  }
+  if (isTransientKvError(e)) {
+    return unavailable("Service temporarily unavailable: storage is busy, try again shortly");
+  }
+  return null;
 }

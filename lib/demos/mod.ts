@@ -4,23 +4,23 @@
  * tenant host `demo.<PROXY_DOMAIN>`.
  */
 import {
-  CMS_KINDS,
-  type CmsKind,
   type DerivedOrigins,
   deriveOrigins,
+  PROVIDER_KINDS,
   type ProviderConfig,
+  type ProviderKind,
   PROVIDERS,
 } from "../providers/mod.ts";
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import type { Config } from "../config.ts";
 import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 
 export const DEMO_TENANT_SLUG = "demo";
 
 export type Demo = {
-  provider: CmsKind;
+  provider: ProviderKind;
   label: string;
   tenantOrigin: string;
   /** The tenant's one identifier, and the origins derived from it. */
@@ -38,10 +38,10 @@ export type Demo = {
 
 /** The response shape of a `Demo` (GET /api/demos/{provider}). */
 export const demoSchema = z.strictObject({
-  provider: z.enum(CMS_KINDS),
+  provider: z.enum(PROVIDER_KINDS),
   label: str(),
   tenantOrigin: str(),
-  setup: z.looseObject({ cms: z.enum(CMS_KINDS) }).describe("The tenant's one identifier"),
+  setup: z.looseObject({ cms: z.enum(PROVIDER_KINDS) }).describe("The tenant's one identifier"),
   origins: z.strictObject({
     api: str().nullable(),
     assets: z.array(z.strictObject({ role: str(), url: str() })),
@@ -56,12 +56,12 @@ export const demoSchema = z.strictObject({
   assetExample: z.strictObject({ upstreamUrl: str(), proxiedUrl: str() }).nullable(),
 });
 
-export function isDemoProvider(id: string): id is CmsKind {
-  return (CMS_KINDS as readonly string[]).includes(id);
+export function isDemoProvider(id: string): id is ProviderKind {
+  return (PROVIDER_KINDS as readonly string[]).includes(id);
 }
 
 /** The demo for one provider; `tenantOrigin` is e.g. `https://demo.cachely.example`. */
-export function demoFor(provider: CmsKind, config: Config, tenantOrigin: string): Demo {
+export function demoFor(provider: ProviderKind, config: Config, tenantOrigin: string): Demo {
   const sample = DEMO_SAMPLES[provider];
   const rewrite = (text: string) =>
     rewriteProviderUrls(text, {

@@ -2,7 +2,7 @@
  * Static, realistic samples of what each provider's API returns: a couple of entries
  * with titles and asset URLs on the provider's real asset host. Pure data.
  */
-import type { CmsKind, ProviderConfig } from "../providers/mod.ts";
+import type { ProviderConfig, ProviderKind } from "../providers/mod.ts";
 
 export type DemoSample = {
   /** The tenant's provider set-up: the one identifier of its kind. */
@@ -19,7 +19,7 @@ export type DemoSample = {
 /** The image host's example cloud (the provider's own public demo cloud). */
 export const DEMO_CLOUD_NAME = "demo";
 
-export const DEMO_SAMPLES: Record<CmsKind, DemoSample> = {
+export const DEMO_SAMPLES: Record<ProviderKind, DemoSample> = {
   contentful: {
     provider: { cms: "contentful", spaceId: "demo0space" },
     apiOrigin: "https://cdn.contentful.com/spaces/demo0space",

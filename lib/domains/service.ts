@@ -27,10 +27,11 @@ export function tenantCnameTarget(s: Services, slug: string): string {
 /**
  * The CNAME targets a custom domain may name: the shared one (CNAME_TARGET, default
  * `proxy.<PROXY_DOMAIN host>`, what the original product's customers point at and what the
- * dashboard shows) first, then the tenant's own host.
+ * dashboard shows) first, then the tenant's own host, then the legacy targets
+ * (CNAME_TARGETS) domains made for the original product still point at.
  */
-export function cnameTargets(s: Services, slug: string): [string, string] {
-  return [s.config.cnameTarget, tenantCnameTarget(s, slug)];
+export function cnameTargets(s: Services, slug: string): string[] {
+  return [s.config.cnameTarget, tenantCnameTarget(s, slug), ...s.config.legacyCnameTargets];
 }
 
 export function domainView(s: Services, d: Domain) {

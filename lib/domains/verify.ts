@@ -3,7 +3,7 @@
  * `cachely-verify=<token>`, or a CNAME from the hostname to the shared target (CNAME_TARGET)
  * or to `<slug>.<PROXY_DOMAIN>`. The shared target does not say which tenant the owner
  * meant; a hostname belongs to one tenant at most, so the first to verify it holds it
- * (docs/decisions.md "Custom domains: one shared CNAME target"). Results: active, or
+ * (docs/decisions.md "Custom domains"). Results: active, or
  * failed with the reason.
  */
 import { and, eq } from "drizzle-orm";

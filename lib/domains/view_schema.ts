@@ -4,7 +4,7 @@
  * the two agree (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { isoTime } from "../base/shapes.ts";
 
 const dnsRecord = (target: "value" | "target") =>
   z.strictObject({ name: z.string(), [target]: z.string() });

@@ -1,15 +1,19 @@
 /**
  * The loop every instance runs: every `intervalMs` it projects the tenants whose KV
- * snapshot is behind Postgres, and reads KV's installation marker (one small read): when
- * it is gone (KV wiped or replaced) or names another database, the full reconcile pass
- * (lib/edge_config/reconcile.ts) runs at once. The pass also runs at boot and every
- * RECONCILE_EVERY_MS, to find what KV lost or holds without a database row. A failure
- * (database or KV down) is logged once per streak and retried on the next tick.
+ * snapshot is behind Postgres, and reads KV's installation marker and high-water mark against
+ * the database's generation sequence (two small reads and one tiny query). The full reconcile
+ * pass (lib/edge_config/reconcile.ts), which compares every tenant's generation in KV with the
+ * database and re-projects each one behind at once, runs then when the marker is gone (KV
+ * wiped or replaced) or names another database, when the mark is below the sequence (KV lost
+ * writes: an older copy of the file restored, whose marker is still right), and right after
+ * KV was reopened (`checkKvNow`). It also runs at boot and every RECONCILE_EVERY_MS, to find
+ * what KV lost or holds without a database row. A failure (database or KV down) is logged once
+ * per streak and retried on the next tick.
  */
 import type { Services } from "../services.ts";
 import { kvKeys } from "../kv/keys.ts";
 import { projectSlug, slugsBehind } from "./projector.ts";
-import { kvState, reconcileKv } from "./reconcile.ts";
+import { coverHighWater, highWater, kvState, reconcileKv, sequenceValue } from "./reconcile.ts";
 import { installationId } from "./installation.ts";
 import { isDatabaseError } from "../db/outage_guard.ts";
 
@@ -32,27 +36,14 @@ export function startProjector(
   s: Services,
   intervalMs: number,
   reconcileEveryMs = RECONCILE_EVERY_MS,
-): { stop(): Promise<void>; status(): ProjectorStatus } {
+): { stop(): Promise<void>; status(): ProjectorStatus; checkKvNow(): void } {
   let stopped = false;
   let failing = false;
   const status: ProjectorStatus = { behind: 0, lastSuccessAt: null, errors: 0, kvErrors: 0 };
   let running: Promise<void> | null = null;
-  let nextPass = 0; // the first tick runs a pass
-  const reconcile = async () => {
-    const installation = await installationId(s.dbHandle);
-    const marker = (await s.kv.get<{ id: string }>(kvKeys.installation())).value;
-    const lost = marker?.id !== installation;
-    if (!lost && s.clock.now() < nextPass) return;
-    const report = await reconcileKv(
-      s,
-      installation,
-      lost ? await kvState(s, installation) : "current",
-    );
-    if (lost || report.projected > 0 || report.routesDeleted > 0) {
-      s.log.info("edge projector: reconciled KV with the database", report);
-    }
-    nextPass = s.clock.now() + reconcileEveryMs;
-  };
+  // The first tick runs a pass; a reopened KV file asks for one on the next tick.
+  const due = { nextPass: 0, reopened: false };
+  const reconcile = () => reconcileWhenDue(s, due, reconcileEveryMs);
   const tick = async () => {
     try {
       const behind = await slugsBehind(s);
@@ -86,6 +77,10 @@ export function startProjector(
   Deno.unrefTimer(first);
   return {
     status: () => ({ ...status }),
+    checkKvNow() {
+      due.reopened = true;
+      run();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
@@ -93,4 +88,40 @@ export function startProjector(
       await running;
     },
   };
+}
+
+/**
+ * The reconcile pass when it is due (module comment): KV's marker gone or foreign, its
+ * high-water mark below the database's sequence, the file reopened, or the periodic pass.
+ */
+async function reconcileWhenDue(
+  s: Services,
+  due: { nextPass: number; reopened: boolean },
+  reconcileEveryMs: number,
+): Promise<void> {
+  const installation = await installationId(s.dbHandle);
+  const marker = (await s.kv.get<{ id: string }>(kvKeys.installation())).value;
+  const lost = marker?.id !== installation;
+  const sequence = await sequenceValue(s);
+  const behind = !lost && await highWater(s.kv) < sequence;
+  const reopened = due.reopened;
+  if (!lost && !behind && !reopened && s.clock.now() < due.nextPass) return;
+  due.reopened = false;
+  const report = await reconcileKv(
+    s,
+    installation,
+    lost ? await kvState(s, installation) : "current",
+  );
+  if (!lost) await coverHighWater(s.kv, sequence);
+  if (lost || report.projected > 0 || report.routesDeleted > 0) {
+    const cause = lost
+      ? "marker"
+      : behind
+      ? "high water below sequence"
+      : reopened
+      ? "reopened"
+      : "periodic";
+    s.log.info("edge projector: reconciled KV with the database", { ...report, cause });
+  }
+  due.nextPass = s.clock.now() + reconcileEveryMs;
 }

@@ -17,12 +17,13 @@ import {
   storedGeneration,
   writeSnapshot,
 } from "../kv/snapshot.ts";
-import type { AuthMode, CmsKind } from "../providers/mod.ts";
+import type { AuthMode, ProviderKind } from "../providers/mod.ts";
 import { EVERY_TYPE } from "../providers/content_types.ts";
 import { buildAiSnapshot } from "../ai/snapshot.ts";
 import { installationId } from "./installation.ts";
 import { buildExperimentSnapshots } from "../experiments/snapshot.ts";
 import { billingOwner } from "../billing/owners.ts";
+import { previewSnapshotOf } from "../preview/snapshot.ts";
 import {
   DEFAULT_ASSET_TTL_SECONDS,
   DEFAULT_PREVIEW_PARAM,
@@ -41,7 +42,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     builtAt: new Date(s.clock.now()).toISOString(),
     tenantId: tenant.id,
     slug: tenant.slug,
-    cms: tenant.cms as CmsKind,
+    cms: tenant.cms as ProviderKind,
     cloudName: tenant.cloudName,
     cacheTtl: tenant.cacheTtl,
     api: {
@@ -59,10 +60,11 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     provider: providerConfigOf(tenant),
     assets: {
       ttl: (tenant.settings.assetCacheTtl as number | undefined) ?? DEFAULT_ASSET_TTL_SECONDS,
-      // Unset serves every type (issue 24); null in a snapshot means the safe list (older builds).
+      // Unset serves every type; null in a snapshot means the safe list (older builds).
       allowedTypes: (tenant.settings.allowedTypes as string[] | undefined) ?? [...EVERY_TYPE],
       blockBots: (tenant.settings.blockBots as boolean | undefined) ?? true,
       allowImageSearchBots: (tenant.settings.allowImageSearchBots as boolean | undefined) ?? false,
+      stripQueryTypes: (tenant.settings.stripQueryTypes as string[] | undefined) ?? [],
       referer: tenant.websiteDomain ? `https://${tenant.websiteDomain}/` : null,
     },
     versions: {
@@ -78,6 +80,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
     purges: await purgeRecords(s, tenant.id),
     ai: await buildAiSnapshot(s, tenant),
     experiments: await buildExperimentSnapshots(s, tenant.id),
+    preview: previewSnapshotOf(tenant),
   };
 }
 

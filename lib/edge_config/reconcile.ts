@@ -1,5 +1,5 @@
 /**
- * KV against the database it was projected from (issues 22 and 26). KV carries an
+ * KV against the database it was projected from. KV carries an
  * installation marker (`["edge","installation"]`: the database's installation id, written
  * when KV is first filled from it) and a high-water mark (`["edge","high_water"]`: the
  * highest generation ever written, an atomic max on every snapshot write). Generations come
@@ -33,16 +33,28 @@ export type KvState = "current" | "empty" | "foreign" | "restored" | "unmarked";
 /** Projections running at once during a pass. */
 const CONCURRENCY = 8;
 
-async function sequenceValue(s: Services): Promise<number> {
+/** The database's generation sequence: the highest generation handed out. */
+export async function sequenceValue(s: Services): Promise<number> {
   const [row] = await s.dbHandle.query<{ last_value: string | number }>(
     "SELECT last_value FROM edge_generation_seq",
   );
   return Number(row.last_value);
 }
 
+/** KV's high-water mark: the highest generation written to it (or known to be covered). */
 export async function highWater(kv: Deno.Kv): Promise<number> {
   const v = (await kvRetry(() => kv.get<Deno.KvU64>(kvKeys.highWater()))).value;
   return v ? Number(v.value) : 0;
+}
+
+/**
+ * Raises KV's high-water mark to `generation` after a pass compared every tenant with the
+ * database read at that sequence: a generation handed out but never projected (a rolled-back
+ * write) leaves the mark below the sequence, which would otherwise call for a pass each tick.
+ */
+export async function coverHighWater(kv: Deno.Kv, generation: number): Promise<void> {
+  const n = BigInt(Math.max(0, Math.trunc(generation)));
+  await kvRetry(() => kv.atomic().max(kvKeys.highWater(), n).commit());
 }
 
 /** What KV holds relative to this database: three reads (see the module comment). */

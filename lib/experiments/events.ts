@@ -3,14 +3,16 @@
  * rests on tenant, experiment, variant and variantKey all matching. One row per
  * accepted call, never deduplicated, no derived metrics stored.
  */
+import { visitorHash } from "./visitor.ts";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import type { Services } from "../services.ts";
 import { experimentEvents, experiments, experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError, badRequest, notFound, tooManyRequests } from "../errors.ts";
 import { parseWith } from "../http/validate.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
+import { limitKey } from "../net/limit_key.ts";
 import { EVENT_NAME_RE } from "./schema.ts";
 
 /** SPEC "Limits": 60 events per minute per IP plus tenantSlug. */
@@ -66,15 +68,16 @@ export function parseEventBody(text: string): EventInput {
  */
 export async function ingestEvent(
   s: Services,
-  clientIp: string,
+  client: { ip: string; userAgent: string },
   input: EventInput,
 ): Promise<{ id: number }> {
+  const clientIp = client.ip;
   const slug = input.tenantSlug.toLowerCase();
   const now = s.clock.now();
   const rl = await hitRateLimit(
     s.kv,
     "experiment_events",
-    `${slug}|${clientIp}`,
+    `${slug}|${limitKey(clientIp)}`,
     EVENT_RATE_LIMIT,
     EVENT_RATE_WINDOW_MS,
     now,
@@ -130,6 +133,8 @@ export async function ingestEvent(
     referrer: input.referrer ?? null,
     metadata: input.metadata ?? null,
     createdAt: new Date(now),
+    // The edge's visitor of this experiment: the same browser sends the same IP and agent.
+    visitorHash: visitorHash(String(hit.experimentId), clientIp, client.userAgent),
   }).returning({ id: experimentEvents.id });
   return { id: row.id };
 }

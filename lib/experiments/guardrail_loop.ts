@@ -1,7 +1,7 @@
 /**
- * Experiments that stop themselves (issue 28): a loop every instance runs reads the
- * per-variant totals of each active experiment with guardrails and, on a breach, stops
- * it. The stop is one conditional UPDATE (status = 'active' → 'stopped') under the
+ * Experiments that stop themselves: a loop every instance runs reads the per-variant
+ * visitor counts of each active experiment with guardrails (arm_health.ts) and, on a
+ * breach against control (guardrails.ts), stops it. The stop is one conditional UPDATE (status = 'active' → 'stopped') under the
  * tenant row lock, so when two instances see the same breach exactly one stops it and
  * only that one audits, re-projects the snapshot (every visitor then gets control: a
  * stopped experiment is not in it) and tells the owners.
@@ -14,7 +14,8 @@ import { recordAudit } from "../audit/mod.ts";
 import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { sendMail } from "../mail/mod.ts";
 import { DEFAULT_GOAL } from "./schema.ts";
-import { variantTotals } from "./exposures.ts";
+import { variantsOf } from "./queries.ts";
+import { armVisitors } from "./arm_health.ts";
 import { type Breach, findBreach } from "./guardrails.ts";
 
 /** Experiments checked per pass (the oldest first; a bound on one pass's work). */
@@ -29,22 +30,9 @@ export async function checkGuardrails(s: Services): Promise<number[]> {
   const stopped: number[] = [];
   for (const e of rows) {
     const g = e.guardrails!;
-    const totals = await variantTotals(s, e.tenantId, e.id, g.goal ?? DEFAULT_GOAL);
-    const controlId = totals.find((t) => t.v.transformProfile === null)?.v.id;
-    const breach = findBreach(
-      g,
-      totals.map((t) => {
-        const b = e.guardrailBaseline?.[String(t.v.id)];
-        return {
-          variantKey: t.v.key,
-          control: t.v.id === controlId,
-          exposures: t.exposures - (b?.exposures ?? 0),
-          errors: t.errors - (b?.errors ?? 0),
-          latency: t.latency.map((n, i) => n - (b?.latency[i] ?? 0)),
-          events: t.events - (b?.events ?? 0),
-        };
-      }),
-    );
+    const variants = (await variantsOf(s.db, e.tenantId, [e.id])).get(e.id) ?? [];
+    const arms = await armVisitors(s, e, variants, g.goal ?? DEFAULT_GOAL);
+    const breach = findBreach(g, arms);
     if (breach && await stopForBreach(s, e.tenantId, e.id, breach)) stopped.push(e.id);
   }
   return stopped;
@@ -87,7 +75,9 @@ export async function stopForBreach(
         metric: breach.metric,
         variantKey: breach.variantKey,
         observed: breach.observed,
+        control: breach.control,
         bound: breach.bound,
+        margin: breach.margin,
         threshold: breach.threshold,
       },
     });

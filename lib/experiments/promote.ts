@@ -1,5 +1,5 @@
 /**
- * "Promote winner" (issue 28): in one action, the winning variant's profile becomes what
+ * "Promote winner": in one action, the winning variant's profile becomes what
  * every visitor on the experiment's route gets. The experiment becomes `promoted` with
  * that variant; the snapshot then carries it with the winner alone, so the edge's usual
  * assignment sends everyone there (docs/decisions.md "Experiment guardrails").
@@ -23,6 +23,7 @@ export async function promoteWinner(
   id: number,
   userId: string,
   variantId: number,
+  goal?: string,
 ): Promise<ExperimentView> {
   const e = await findExperiment(s.db, tenantId, id);
   if (e.status !== "active" && e.status !== "stopped") {
@@ -31,7 +32,8 @@ export async function promoteWinner(
     );
   }
   // Read before the transaction (PGlite has one connection).
-  const totals = await variantTotals(s, tenantId, id, e.guardrails?.goal ?? DEFAULT_GOAL);
+  const judgedOn = goal ?? e.guardrails?.goal ?? DEFAULT_GOAL;
+  const totals = await variantTotals(s, tenantId, id, judgedOn);
   const winner = totals.find((t) => t.v.id === variantId);
   if (!winner) throw notFound("Variant");
   if (winner.v.transformProfile === null) {
@@ -41,7 +43,9 @@ export async function promoteWinner(
   const seq = control ? sequentialComparison(control, winner) : null;
   if (seq?.verdict !== "variant_wins") {
     throw conflict(
-      `Variant ${winner.v.key} has not won (verdict ${seq?.verdict ?? "none: no control"})`,
+      `Variant ${winner.v.key} has not won on ${judgedOn} (verdict ${
+        seq?.verdict ?? "none: no control"
+      })`,
     );
   }
   const slug = await s.db.transaction(async (txAny) => {
@@ -67,6 +71,7 @@ export async function promoteWinner(
         variantKey: winner.v.key,
         transformProfile: winner.v.transformProfile,
         previousStatus: e.status,
+        goal: judgedOn,
         csLower: seq.csLower,
         csUpper: seq.csUpper,
       },

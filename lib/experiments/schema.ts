@@ -1,10 +1,10 @@
 /**
  * Request schemas for AI experiments management (SPEC "AI experiments management").
  * Decisions for what SPEC leaves open (variant `config`, routeMatch values, weights)
- * are in docs/decisions.md "AI experiments".
+ * are in docs/decisions.md "Experiments".
  */
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import { normalizeRoutePattern, ROUTE_MATCHES } from "./route.ts";
 
 /** Same grammar as AI rule profiles: they travel in `?transform=<profile>`. */
@@ -70,25 +70,33 @@ export const variantsSchema = z.array(variantInput).max(MAX_VARIANTS).superRefin
   }))
 );
 
-/** Guardrails (issue 28): any subset; null clears them. Out of range is a 400 naming the field. */
+/** Fewest visitors per arm a guardrail may judge on: below it the bound is not meaningful. */
+export const MIN_VISITORS_FLOOR = 30;
+
+/** Guardrails: any subset; null clears them. Out of range is a 400 naming the field. */
 export const guardrailsSchema = z.object({
   maxErrorRate: z.number().min(0).max(1).optional(),
   maxP95Ms: z.number().int("must be an integer").min(1).max(60_000).optional(),
   minConversionRate: z.number().min(0).max(1).optional(),
   goal: str().regex(/^[a-zA-Z0-9_.:-]{1,80}$/, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
+  /** Worse than control by more than this share of visitors (default 0.01). */
+  margin: z.number().min(0).max(1).optional(),
+  /** Visitors each arm needs before a verdict (default 100; the normal approximation). */
+  minVisitors: z.number().int("must be an integer").min(MIN_VISITORS_FLOOR).max(1_000_000)
+    .optional(),
 }).strict();
 
 const nameSchema = str().trim().min(1, "must not be empty").max(200);
 const routeMatchSchema = z.enum(ROUTE_MATCHES);
 
-/** Variants an experiment needs: at creation (issue 24) and to activate (SPEC). */
+/** Variants an experiment needs: at creation and to activate (SPEC). */
 export const MIN_VARIANTS = 2;
 
 export const createExperimentSchema = z.object({
   name: nameSchema,
   routePattern: str().optional(),
   routeMatch: routeMatchSchema.optional(),
-  // The original product refuses an experiment with nothing to compare (issue 24).
+  // The original product refuses an experiment with nothing to compare.
   variants: variantsSchema,
   guardrails: guardrailsSchema.nullable().optional(),
 }).strict().transform((b, ctx) => {
@@ -124,10 +132,6 @@ export const patchExperimentSchema = z.object({
   guardrails: guardrailsSchema.nullable().optional(),
 }).strict();
 
-/** POST …/{id}/promote: the variant whose profile becomes the route's default. */
-export const promoteSchema = z.object({
-  variantId: z.number().int().min(1).max(2_147_483_647),
-}).strict();
 export type PatchExperimentInput = z.output<typeof patchExperimentSchema>;
 
 export const putVariantsSchema = z.object({ variants: variantsSchema }).strict();
@@ -136,6 +140,14 @@ export const putVariantsSchema = z.object({ variants: variantsSchema }).strict()
 export const EVENT_NAME_RE = /^[a-zA-Z0-9_.:-]{1,80}$/;
 export const DEFAULT_GOAL = "homepage_hero_cta_click";
 
-export const exposuresQuerySchema = z.object({
-  goal: str().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$").optional(),
-});
+const goalSchema = str().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}$");
+export const exposuresQuerySchema = z.object({ goal: goalSchema.optional() });
+
+/**
+ * POST …/{id}/promote: the variant whose profile becomes the route's default, judged on
+ * `goal` (the goal the results page shows; else the guardrails' goal, else the default).
+ */
+export const promoteSchema = z.object({
+  variantId: z.number().int().min(1).max(2_147_483_647),
+  goal: goalSchema.optional(),
+}).strict();

@@ -14,8 +14,6 @@ import { markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { normalizeRoutePattern } from "./route.ts";
 import { activationProblems } from "./activation.ts";
 import { type Experiment, findExperiment, type Variant, variantsOf } from "./queries.ts";
-import { variantTotals } from "./exposures.ts";
-import { DEFAULT_GOAL } from "./schema.ts";
 import type { CreateExperimentInput, PatchExperimentInput, VariantInput } from "./schema.ts";
 import type { ExperimentView, VariantView } from "./view_schema.ts";
 
@@ -170,10 +168,9 @@ export async function updateExperiment(
     if (before.status === "promoted" && status !== "promoted" && status !== "archived") {
       throw conflict("A promoted experiment can only be archived");
     }
-    // A restart after a stop: guardrails judge only what comes next (decisions.md).
-    const baseline = status === "active" && before.status === "stopped"
-      ? await countsNow({ ...s, db: tx }, before)
-      : undefined;
+    // A (re)start: guardrails judge only visitors first seen from now on (decisions.md), or
+    // the failures that stopped it (by way of draft, too) would stop the fixed variant again.
+    const restart = status === "active" && before.status !== "active";
     const [after] = await tx.update(experiments).set({
       name: patch.name ?? before.name,
       routePattern,
@@ -184,7 +181,7 @@ export async function updateExperiment(
       ...(patch.guardrails !== undefined ? { guardrails: patch.guardrails } : {}),
       // A restart forgets why it stopped.
       ...(status === "active" ? { stopReason: null, stoppedAt: null } : {}),
-      ...(baseline ? { guardrailBaseline: baseline } : {}),
+      ...(restart ? { guardrailSince: now } : {}),
       ...(status === "stopped" && before.status !== "stopped"
         ? { stopReason: "stopped by hand", stoppedAt: now }
         : {}),
@@ -203,14 +200,6 @@ export async function updateExperiment(
   });
   if (changedSlug) await projectTenant(s, changedSlug);
   return await getExperiment(s, tenantId, id);
-}
-
-async function countsNow(s: Services, e: Experiment) {
-  const totals = await variantTotals(s, e.tenantId, e.id, e.guardrails?.goal ?? DEFAULT_GOAL);
-  return Object.fromEntries(totals.map((t) => [
-    String(t.v.id),
-    { exposures: t.exposures, errors: t.errors, latency: t.latency, events: t.events },
-  ]));
 }
 
 /** DELETE: archives; rows and variants stay for joins with history (SPEC). Idempotent. */

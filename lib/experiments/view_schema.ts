@@ -4,7 +4,7 @@
  * stored conversion event's id. The builders are typed from these schemas.
  */
 import { z } from "zod";
-import { count, isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../base/shapes.ts";
 import { ROUTE_MATCHES } from "./route.ts";
 
 const id = z.number().int().positive();
@@ -38,6 +38,8 @@ export const experimentViewSchema = z.strictObject({
     maxP95Ms: z.number().optional(),
     minConversionRate: z.number().optional(),
     goal: z.string().optional(),
+    margin: z.number().optional(),
+    minVisitors: z.number().optional(),
   }).nullable(),
   /** Why a guardrail stopped the experiment (status stopped), else null. */
   stopReason: z.string().nullable(),
@@ -68,7 +70,7 @@ const srmSchema = z.strictObject({
   flagged: z.boolean(),
 });
 
-/** The always-valid comparison with control (lib/experiments/sequential.ts; issue 28). */
+/** The always-valid comparison with control (lib/experiments/sequential.ts). */
 const sequentialSchema = z.strictObject({
   method: z.literal("msprt"),
   alpha: z.number(),

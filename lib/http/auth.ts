@@ -10,8 +10,8 @@ import type { AppEnv, AuthContext } from "./env.ts";
 import { readSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import { resolvePersonalToken } from "../auth/tokens.ts";
 import { findUserById, isMasterAdmin } from "../users/mod.ts";
-import { ApiError, forbidden, unauthorized } from "../errors.ts";
-import { isSameOrigin } from "./origin.ts";
+import { ApiError, unauthorized } from "../errors.ts";
+import { refuseCrossSite } from "./origin.ts";
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -36,9 +36,7 @@ async function resolveAuth(c: Context<AppEnv>): Promise<AuthContext | null> {
   if (!session) return null;
   const user = await findUserById(s, session.userId);
   if (!user || user.blocked) return null;
-  if (!SAFE.has(c.req.method) && !isSameOrigin(c, s.config.publicUrl)) {
-    throw forbidden("Cross-site request refused", "csrf_failed");
-  }
+  if (!SAFE.has(c.req.method)) refuseCrossSite(c, s.config.publicUrl);
   return { user, via: "session", isAdmin: isMasterAdmin(s, user), sessionToken: token };
 }
 

@@ -4,7 +4,7 @@
  * TRUSTED_PROXY_IP_HEADER (X-Forwarded-For by default), the client is the entry that
  * many places from the right: everything further left was sent by the client and
  * can be forged. An entry that is missing or not an IP address falls back to the
- * connection's address (docs/decisions.md "Security fixes").
+ * connection's address (docs/decisions.md "Log-in limits").
  */
 import { canonicalIp } from "../net/ip.ts";
 

@@ -6,8 +6,10 @@
  */
 import type { Config } from "../config.ts";
 import type { Edge, RequestInfo } from "../../edge/types.ts";
-import { classifyHost, type HostClass } from "./host.ts";
+import { classifyHost, type HostClass } from "../base/host.ts";
 import { clientIp, type TrustedProxies } from "./client_ip.ts";
+import { guardResponse } from "./response_guard.ts";
+import { ApiError } from "../errors.ts";
 
 /** Returns a Response directly for an edge hit (no promise), else a promise of one. */
 export type Handler = (
@@ -23,13 +25,16 @@ export function routeByHost(config: Config, edge: Edge, other: OtherHosts): Hand
   const trusted = config.trustedProxies;
   const hosts = new HostMemo(config.proxyDomain);
   // Not async: a cache hit at the edge goes straight through without another promise.
+  // Every answer passes the header-value guard (lib/http/response_guard.ts) on its way out.
   return (req, info) => {
     const host = hosts.classify(requestHost(req));
+    if (host === null) return badHost();
     const reqInfo = new LazyRequestInfo(req, info, trusted);
     if (host.kind !== "other") {
-      return edge.handle(req, { surface: host.kind, slug: host.slug }, reqInfo);
+      const res = edge.handle(req, { surface: host.kind, slug: host.slug }, reqInfo);
+      return res instanceof Response ? guardResponse(res) : res.then(guardResponse);
     }
-    return routeOther(host.hostname, req, reqInfo);
+    return routeOther(host.hostname, req, reqInfo).then(guardResponse);
   };
 
   async function routeOther(hostname: string, req: Request, reqInfo: LazyRequestInfo) {
@@ -38,6 +43,15 @@ export function routeByHost(config: Config, edge: Edge, other: OtherHosts): Hand
     }
     return await other(req, reqInfo.clientIp);
   }
+}
+
+/** 400 for a Host header that is not a host (no log: a client's mistake, not ours). */
+function badHost(): Response {
+  const message = "Invalid Host header: not a host name or address";
+  return new ApiError(400, "bad_request", message, { fields: [{ path: "host", message }] }, {
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  }).toResponse();
 }
 
 /** The client IP, worked out only when something asks (most cache hits never do). */
@@ -53,14 +67,20 @@ class LazyRequestInfo implements RequestInfo {
   }
 }
 
-/** classifyHost() memoised per Host header value (bounded). */
+/**
+ * classifyHost() memoised per Host header value (bounded); null for a Host that is not a
+ * URL authority (`a b`, `[::1`, `a%0Bb`): Deno.serve hands it on in `req.url`, which then
+ * no URL parser takes, and every such request was a 500 with a logged stack.
+ */
 class HostMemo {
-  private memo = new Map<string, HostClass>();
+  private memo = new Map<string, HostClass | null>();
   constructor(private proxyDomain: string) {}
-  classify(host: string): HostClass {
+  classify(host: string): HostClass | null {
     let c = this.memo.get(host);
     if (c === undefined) {
-      c = classifyHost(host, this.proxyDomain);
+      c = host === "" || URL.canParse(`http://${host}/`)
+        ? classifyHost(host, this.proxyDomain)
+        : null;
       if (this.memo.size >= 10_000) this.memo.clear();
       this.memo.set(host, c);
     }

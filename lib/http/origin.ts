@@ -8,12 +8,18 @@
  * Sec-Fetch-Site decides; with neither (not a browser) the request passes.
  */
 import type { Context } from "hono";
+import { forbidden } from "../errors.ts";
 
 export function isSameOrigin(c: Context, publicUrl: string): boolean {
   const origin = c.req.header("origin");
   if (origin !== undefined) return ourOrigins(c.req.url, publicUrl).includes(origin);
   const site = c.req.header("sec-fetch-site");
   return site === undefined || site === "same-origin" || site === "none";
+}
+
+/** 403 `csrf_failed` unless the request is from our own site (isSameOrigin). */
+export function refuseCrossSite(c: Context, publicUrl: string): void {
+  if (!isSameOrigin(c, publicUrl)) throw forbidden("Cross-site request refused", "csrf_failed");
 }
 
 function ourOrigins(requestUrl: string, publicUrl: string): string[] {

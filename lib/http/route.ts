@@ -10,7 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { HandlerResponse } from "hono/types";
 import type { z } from "zod";
 import type { AppEnv, AuthContext } from "./env.ts";
-import type { Role } from "../tenants/roles.ts";
+import type { Role } from "../base/roles.ts";
 import type { TokenScope } from "../db/schema/core.ts";
 import type { Tenant } from "../tenants/service.ts";
 

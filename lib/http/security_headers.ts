@@ -37,3 +37,21 @@ export const pageSecurityHeaders: MiddlewareHandler<AppEnv> = (c, next) => {
   if (!mw) byScheme.set(https, mw = build(https));
   return mw(c, next);
 };
+
+/**
+ * `X-Content-Type-Options: nosniff` on every answer of the management app (its JSON API
+ * included; pages get it above): a browser must not read an API answer as HTML or script.
+ */
+export const nosniff: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (c.res.headers.has("x-content-type-options")) return;
+  try {
+    c.res.headers.set("x-content-type-options", "nosniff");
+  } catch {
+    // immutable headers (Response.redirect(), a fetched answer): a copy of the response
+    const res = new Response(c.res.body, c.res);
+    res.headers.set("x-content-type-options", "nosniff");
+    c.res = undefined;
+    c.res = res;
+  }
+};

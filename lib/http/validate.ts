@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ApiError, badRequest } from "../errors.ts";
-import { findBadText, str } from "./text.ts";
+import { findBadText, str } from "../base/text.ts";
 import { readBounded } from "../net/bounded_body.ts";
 
 export type FieldIssue = { path: string; message: string };
@@ -72,21 +72,37 @@ function requestBodyText(c: Context, maxBytes: number): Promise<string> {
  * Reads at most maxBytes of a request body; larger bodies are a 413, a stalled one a 408: a
  * client that sends nothing for `idleMs` (BODY_IDLE_TIMEOUT_MS, 30 s) is answered 408 and its
  * body dropped (a slow client must not hold a handler, its memory and its connection open).
+ * A declared Content-Length over the bound is refused unread; a chunked or lying one is counted
+ * while streaming (lib/net/bounded_body.ts) and cut at the bound.
  */
-export async function readBodyText(
+export async function readBodyBytes(
   req: Request,
   maxBytes: number,
   idleMs: number,
-): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+): Promise<Uint8Array> {
+  refuseDeclaredOver(req, maxBytes);
   const read = await readBounded(req.body, maxBytes, {
     over: "refuse",
     idleMs,
     onIdle: () => new ApiError(408, "request_timeout", `No body bytes for ${idleMs / 1000} s`),
   });
   if (read.tooLarge) throw payloadTooLarge(maxBytes);
-  return new TextDecoder().decode(read.bytes);
+  return read.bytes;
+}
+
+/** The body as text, read as readBodyBytes reads it. */
+export async function readBodyText(
+  req: Request,
+  maxBytes: number,
+  idleMs: number,
+): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(req, maxBytes, idleMs));
+}
+
+/** 413 when the request declares a Content-Length over maxBytes (its body is never read). */
+export function refuseDeclaredOver(req: Request, maxBytes: number): void {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw payloadTooLarge(maxBytes);
 }
 
 function payloadTooLarge(maxBytes: number): ApiError {

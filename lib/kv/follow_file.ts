@@ -1,5 +1,5 @@
 /**
- * A KV handle on a local file that follows its path (issue 22 item 6): when the file is
+ * A KV handle on a local file that follows its path: when the file is
  * deleted or replaced under a running instance (another inode at the path), the handle
  * reopens the path, so this instance works on the same file as the instances started
  * since, instead of splitting from them on the old one. SQLite keeps a deleted file

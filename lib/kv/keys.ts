@@ -19,6 +19,17 @@ export const kvKeys = {
   changeLog: () => ["edge", "change"] as const,
   /** An account's quota state as the edge reads it (lib/kv/quota.ts). */
   quotaSnapshot: (userId: string) => ["edge", "quota", userId] as const,
+  /**
+   * The instance that refetches one purged answer after a publish (edge/prewarm.ts): tenant,
+   * the publish's purge time, the SHA-256 of the cache key; expires on its own.
+   */
+  prewarmClaim: (tenantId: number, purgeAt: number, keyHash: string) =>
+    ["edge", "prewarm", tenantId, purgeAt, keyHash] as const,
+  /** The claimer's fresh answer, for the other instances: its head, then its chunks. */
+  prewarmCopy: (tenantId: number, purgeAt: number, keyHash: string) =>
+    ["edge", "prewarm_copy", tenantId, purgeAt, keyHash] as const,
+  prewarmChunk: (tenantId: number, purgeAt: number, keyHash: string, i: number) =>
+    ["edge", "prewarm_chunk", tenantId, purgeAt, keyHash, i] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,
   userSession: (userId: string, tokenHash: string) => ["user_session", userId, tokenHash] as const,
   userSessions: (userId: string) => ["user_session", userId] as const,

@@ -4,7 +4,7 @@
  * token replaces the pointer and deletes the entry it pointed to, in one atomic checked
  * against the pointer read: of two issues at once, one retries, so exactly one link works.
  */
-import { kvCommit, kvRetry } from "./retry.ts";
+import { kvCompareAndSet, LOST_RACE } from "./compare_and_set.ts";
 
 export async function replacePendingToken(
   kv: Deno.Kv,
@@ -19,16 +19,17 @@ export async function replacePendingToken(
   },
 ): Promise<void> {
   const ttl = { expireIn: o.ttlMs };
-  for (let attempt = 1;; attempt++) {
-    const previous = await kvRetry(() => kv.get<string>(o.pointerKey));
-    const res = await kvCommit(() => {
-      const op = kv.atomic().check(previous)
-        .set(o.entryKey(o.hash), o.entry, ttl)
-        .set(o.pointerKey, o.hash, ttl);
-      if (previous.value) op.delete(o.entryKey(previous.value));
-      return op;
-    });
-    if (res.ok) return;
-    if (attempt >= 10) throw new Error("pending token: too much contention");
-  }
+  await kvCompareAndSet(async () => {
+    const previous = await kv.get<string>(o.pointerKey);
+    const op = kv.atomic().check(previous)
+      .set(o.entryKey(o.hash), o.entry, ttl)
+      .set(o.pointerKey, o.hash, ttl);
+    if (previous.value) op.delete(o.entryKey(previous.value));
+    return (await op.commit()).ok ? true : LOST_RACE;
+  }, {
+    attempts: 10,
+    exhausted: () => {
+      throw new Error("pending token: too much contention");
+    },
+  });
 }

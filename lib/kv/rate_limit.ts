@@ -4,7 +4,7 @@
  * callers against a limit L get exactly L admissions in a window.
  */
 import { kvKeys } from "./keys.ts";
-import { kvRetry } from "./retry.ts";
+import { kvCompareAndSet, LOST_RACE } from "./compare_and_set.ts";
 
 export type RateLimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -19,31 +19,18 @@ export async function hitRateLimit(
   const window = Math.floor(now / windowMs);
   const key = kvKeys.rateLimit(bucket, id, window);
   const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    // A transient failure (another process holds the KV file) retries this one step: the
-    // check makes the retry exact, so the limit is neither exceeded nor turned into a 500.
-    const step = await kvRetry(async () => {
-      const cur = await kv.get<number>(key);
-      const count = cur.value ?? 0;
-      if (count >= limit) return { allowed: false, count, retryAfterSeconds };
-      const res = await kv.atomic().check(cur).set(key, count + 1, { expireIn: windowMs * 2 })
-        .commit();
-      return res.ok ? { allowed: true, count: count + 1, retryAfterSeconds } : null;
-    });
-    if (step) return step;
-  }
-  // Pathological contention: refuse rather than admit beyond the limit.
-  return { allowed: false, count: limit, retryAfterSeconds };
-}
-
-/** Reads a window's count without counting a hit. */
-export async function peekRateLimit(
-  kv: Deno.Kv,
-  bucket: string,
-  id: string,
-  windowMs: number,
-  now: number,
-): Promise<number> {
-  const window = Math.floor(now / windowMs);
-  return (await kvRetry(() => kv.get<number>(kvKeys.rateLimit(bucket, id, window)))).value ?? 0;
+  // A transient failure (another process holds the KV file) retries this one step: the
+  // check makes the retry exact, so the limit is neither exceeded nor turned into a 500.
+  return await kvCompareAndSet<RateLimitResult>(async () => {
+    const cur = await kv.get<number>(key);
+    const count = cur.value ?? 0;
+    if (count >= limit) return { allowed: false, count, retryAfterSeconds };
+    const res = await kv.atomic().check(cur).set(key, count + 1, { expireIn: windowMs * 2 })
+      .commit();
+    return res.ok ? { allowed: true, count: count + 1, retryAfterSeconds } : LOST_RACE;
+  }, {
+    attempts: 1000,
+    // Pathological contention: refuse rather than admit beyond the limit.
+    exhausted: () => ({ allowed: false, count: limit, retryAfterSeconds }),
+  });
 }

@@ -5,12 +5,13 @@
  * atomic operation: readers see the old or the new snapshot, never a mix.
  * Every write goes through kvRetry (transient errors are retried).
  */
-import type { AuthMode, CmsKind, ProviderConfig } from "../providers/mod.ts";
+import type { AuthMode, ProviderConfig, ProviderKind } from "../providers/mod.ts";
 import type { AiSnapshot } from "../ai/snapshot_types.ts";
 import type { ExperimentSnapshot } from "../experiments/snapshot_types.ts";
 import { kvKeys } from "./keys.ts";
 import { sha256Hex } from "../crypto/mod.ts";
 import { kvCommit, kvRetry } from "./retry.ts";
+import { kvCompareAndSet, LOST_RACE } from "./compare_and_set.ts";
 import { announceChange } from "./changes.ts";
 
 export type EdgeSnapshot = {
@@ -18,7 +19,7 @@ export type EdgeSnapshot = {
   builtAt: string;
   tenantId: number;
   slug: string;
-  cms: CmsKind;
+  cms: ProviderKind;
   cloudName: string | null;
   /** API cache time-to-live in seconds. */
   cacheTtl: number;
@@ -35,9 +36,9 @@ export type EdgeSnapshot = {
     rewriteUrls?: boolean;
   };
   website: { origin: string | null; siteProxy: boolean };
-  /** Provider identifiers (issue 9); absent in snapshots built before them. */
+  /** Provider identifiers; absent in snapshots built before them. */
   provider?: ProviderConfig;
-  /** Asset delivery settings (issue 9); absent → defaults (edge/assets.ts). */
+  /** Asset delivery settings; absent → defaults (edge/assets.ts). */
   assets?: EdgeAssetSettings;
   versions: { api: number; assets: number; html: number };
   /** Active custom domains. */
@@ -49,7 +50,7 @@ export type EdgeSnapshot = {
   /** CDN offload on (docs/decisions.md "CDN offload"); absent in snapshots built before it. */
   cdnOffload?: boolean;
   /**
-   * Purges by URL, prefix or tag (issue 23), oldest first; absent in snapshots built before.
+   * Purges by URL, prefix or tag, oldest first; absent in snapshots built before.
    * An object stored before `at` (ms) that one matches is not served (edge/cache/purges.ts).
    */
   purges?: PurgeRecord[];
@@ -57,12 +58,42 @@ export type EdgeSnapshot = {
   caching?: EdgeCachingSettings;
   /** The database installation it was built from (lib/edge_config/reconcile.ts). */
   installation?: string;
+  /** Editors' previews (docs/providers.md "Previews"); absent → no preview link verifies. */
+  preview?: EdgePreviewSettings;
 };
 
-/** One purge: tenant-host paths (with `?query` to purge one variant), prefixes, tags. */
-export type PurgeRecord = { at: number; urls: string[]; prefixes: string[]; tags: string[] };
+/** What the edge needs to verify a preview link and answer it with the preview credential. */
+export type EdgePreviewSettings = {
+  /** AES-GCM sealed HMAC secret of the tenant's preview links; null before the first link. */
+  secretEnc: string | null;
+  /** AES-GCM sealed preview token (Contentful Preview API, Storyblok preview, …); null → the API token. */
+  tokenEnc: string | null;
+  /** Preview API origin (`https://preview.contentful.com`); null → the API origin. */
+  origin: string | null;
+};
 
-/** How the edge caches a tenant's answers (issue 25). */
+/**
+ * One purge: tenant-host paths (with `?query` to purge one variant), prefixes, tags; for an
+ * entity purge, what its webhook announced (edge/publish_revisions.ts).
+ */
+export type PurgeRecord = {
+  at: number;
+  urls: string[];
+  prefixes: string[];
+  tags: string[];
+  announced?: Announced;
+};
+
+/** A webhook's announcement: the entities, their types and revisions, and what happened. */
+export type Announced = {
+  action: "publish" | "unpublish" | "delete" | "change";
+  ids: string[];
+  /** null: the payload named no content type. */
+  types: string[] | null;
+  revisions: Record<string, string | number>;
+};
+
+/** How the edge caches a tenant's answers. */
 export type EdgeCachingSettings = {
   /** "fixed": the tenant's TTLs; "origin": assets and site pages follow the origin's headers. */
   cacheMode: "fixed" | "origin";
@@ -70,6 +101,17 @@ export type EdgeCachingSettings = {
   staleWhileRevalidate: number;
   /** Store answers that set a cookie (the cookie is still dropped). */
   ignoreSetCookie: boolean;
+  /**
+   * Origin mode: the stale window applies where the origin did not allow stale answers
+   * (absent in older snapshots: off).
+   */
+  staleWhenOriginSilent?: boolean;
+  /**
+   * Locales website pages are negotiated to (lib/base/locales.ts): the visitor's
+   * Accept-Language becomes one of them before it keys or reaches the origin; absent or [] →
+   * passed on as sent.
+   */
+  locales?: string[];
 };
 
 /** Asset delivery settings of a tenant, as the edge reads them. */
@@ -80,6 +122,11 @@ export type EdgeAssetSettings = {
   allowedTypes: string[] | null;
   blockBots: boolean;
   allowImageSearchBots: boolean;
+  /**
+   * File classes or `.extensions` whose query is stripped where the provider keeps it
+   * (lib/providers/query_types.ts); absent in snapshots built before it → none.
+   */
+  stripQueryTypes?: string[];
   /** `https://{websiteDomain}/`, sent as Referer on asset fetches; null when none. */
   referer: string | null;
 };
@@ -97,7 +144,7 @@ export type SnapshotHead = {
   gen?: number;
   domains?: string[];
   deleted?: boolean;
-  /** The database installation the snapshot came from; absent before issue 26. */
+  /** The database installation the snapshot came from; absent in older snapshots. */
   installation?: string;
 };
 type Head = SnapshotHead;
@@ -140,39 +187,44 @@ export async function writeSnapshot(
   const json = JSON.stringify(snap);
   const hash = (await sha256Hex(json)).slice(0, 16);
   const parts = splitByBytes(json, CHUNK_CHARS);
-  return await kvRetry(async () => {
-    for (;;) {
-      const prev = await kv.get<Head>(kvKeys.snapshotHead(snap.slug));
-      const current = prev.value?.gen ?? 0;
-      if (generation !== undefined && current > generation) return false;
-      const previousDomains = await domainsOf(kv, snap.slug, prev.value);
-      const op = kv.atomic().check(prev);
-      parts.forEach((p, i) => op.set(kvKeys.snapshotChunk(snap.slug, hash, i), p));
-      op.set(
-        kvKeys.snapshotHead(snap.slug),
-        {
-          hash,
-          chunks: parts.length,
-          builtAt: snap.builtAt,
-          gen: generation ?? current,
-          domains: snap.domains,
-          ...(snap.installation ? { installation: snap.installation } : {}),
-        } satisfies Head,
-      );
-      for (const host of snap.domains) op.set(kvKeys.hostRoute(host), snap.slug);
-      for (const host of previousDomains) {
-        if (!snap.domains.includes(host)) op.delete(kvKeys.hostRoute(host));
-      }
-      announceChange(op, { kind: "tenant", id: snap.slug });
-      if (generation !== undefined) raiseHighWater(op, generation);
-      if (!(await op.commit()).ok) continue; // another writer got in between: look again
-      if (prev.value && !prev.value.deleted && prev.value.hash !== hash) {
-        await deleteChunks(kv, snap.slug, prev.value);
-      }
-      return true;
+  return await kvCompareAndSet(async () => {
+    const prev = await kv.get<Head>(kvKeys.snapshotHead(snap.slug));
+    const current = prev.value?.gen ?? 0;
+    if (generation !== undefined && current > generation) return false;
+    const previousDomains = await domainsOf(kv, snap.slug, prev.value);
+    const op = kv.atomic().check(prev);
+    parts.forEach((p, i) => op.set(kvKeys.snapshotChunk(snap.slug, hash, i), p));
+    op.set(
+      kvKeys.snapshotHead(snap.slug),
+      {
+        hash,
+        chunks: parts.length,
+        builtAt: snap.builtAt,
+        gen: generation ?? current,
+        domains: snap.domains,
+        ...(snap.installation ? { installation: snap.installation } : {}),
+      } satisfies Head,
+    );
+    for (const host of snap.domains) op.set(kvKeys.hostRoute(host), snap.slug);
+    for (const host of previousDomains) {
+      if (!snap.domains.includes(host)) op.delete(kvKeys.hostRoute(host));
     }
-  });
+    announceChange(op, { kind: "tenant", id: snap.slug });
+    if (generation !== undefined) raiseHighWater(op, generation);
+    if (!(await op.commit()).ok) return LOST_RACE; // another writer got in between: look again
+    if (prev.value && !prev.value.deleted && prev.value.hash !== hash) {
+      await deleteChunks(kv, snap.slug, prev.value);
+    }
+    return true;
+  }, { attempts: HEAD_WRITE_ATTEMPTS, exhausted: headKeptConflicting });
 }
+
+/** Head writes lost to other writers before one gives up (each loser read a newer head). */
+const HEAD_WRITE_ATTEMPTS = 100;
+
+const headKeptConflicting = (): never => {
+  throw new Error("snapshot head write kept conflicting");
+};
 
 /** KV's high-water mark follows every generation written (lib/edge_config/reconcile.ts). */
 function raiseHighWater(op: Deno.AtomicOperation, generation: number): void {
@@ -220,31 +272,29 @@ export async function deleteSnapshot(
   slug: string,
   generation?: number,
 ): Promise<boolean> {
-  return await kvRetry(async () => {
-    for (;;) {
-      const prev = await kv.get<Head>(kvKeys.snapshotHead(slug));
-      const current = prev.value?.gen ?? 0;
-      if (generation !== undefined && current > generation) return false;
-      const op = kv.atomic().check(prev);
-      op.set(
-        kvKeys.snapshotHead(slug),
-        {
-          hash: "",
-          chunks: 0,
-          builtAt: new Date().toISOString(),
-          gen: generation ?? current,
-          domains: [],
-          deleted: true,
-        } satisfies Head,
-      );
-      for (const host of await domainsOf(kv, slug, prev.value)) op.delete(kvKeys.hostRoute(host));
-      announceChange(op, { kind: "tenant", id: slug });
-      if (generation !== undefined) raiseHighWater(op, generation);
-      if (!(await op.commit()).ok) continue;
-      if (prev.value && !prev.value.deleted) await deleteChunks(kv, slug, prev.value);
-      return true;
-    }
-  });
+  return await kvCompareAndSet(async () => {
+    const prev = await kv.get<Head>(kvKeys.snapshotHead(slug));
+    const current = prev.value?.gen ?? 0;
+    if (generation !== undefined && current > generation) return false;
+    const op = kv.atomic().check(prev);
+    op.set(
+      kvKeys.snapshotHead(slug),
+      {
+        hash: "",
+        chunks: 0,
+        builtAt: new Date().toISOString(),
+        gen: generation ?? current,
+        domains: [],
+        deleted: true,
+      } satisfies Head,
+    );
+    for (const host of await domainsOf(kv, slug, prev.value)) op.delete(kvKeys.hostRoute(host));
+    announceChange(op, { kind: "tenant", id: slug });
+    if (generation !== undefined) raiseHighWater(op, generation);
+    if (!(await op.commit()).ok) return LOST_RACE;
+    if (prev.value && !prev.value.deleted) await deleteChunks(kv, slug, prev.value);
+    return true;
+  }, { attempts: HEAD_WRITE_ATTEMPTS, exhausted: headKeptConflicting });
 }
 
 async function deleteChunks(kv: Deno.Kv, slug: string, head: Head): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Values this runtime cannot decode (issue 22 item 8). Deno KV stores most values as V8
+ * Values this runtime cannot decode. Deno KV stores most values as V8
  * serialization, and an older V8 refuses what a newer one wrote: Deno 2.5 (Deno Deploy's
  * line) throws `RangeError: could not deserialize value` reading anything Deno 2.9 wrote,
  * so one KV file (or one KV database for a mixed fleet) used by both crashed the older
@@ -11,7 +11,8 @@
  * in this runtime's format, which the newer runtime reads too. A listing cannot skip one
  * entry it cannot decode (its key is never seen), so each caller of `kv.list` decides with
  * `isUndecodable` (lib/edge_config/reconcile.ts, lib/kv/changes.ts). Logged once per
- * process (docs/operations.md "Runtime version").
+ * process (docs/operations.md "Runtime version"). Values the program writes now never pass
+ * through V8 (lib/kv/portable.ts), so only values written before that form end up here.
  */
 import type { Logger } from "../log.ts";
 

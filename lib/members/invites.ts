@@ -6,7 +6,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { invites, tenantMembers, tenants, users } from "../db/schema/mod.ts";
-import type { Role } from "../tenants/roles.ts";
+import type { Role } from "../base/roles.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../errors.ts";
 import { randomToken, sha256Hex } from "../crypto/mod.ts";

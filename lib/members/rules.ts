@@ -3,7 +3,7 @@
  * functions: each returns the reason a change is refused (a 403 message), or null.
  * The caller's role is the one `requireTenant` resolved (master admins act as owner).
  */
-import { type Role, roleRank } from "../tenants/roles.ts";
+import { type Role, roleRank } from "../base/roles.ts";
 
 /** `isAdmin`: a master admin, who acts as owner without being a member. */
 export type Actor = { userId: string; role: Role; isAdmin?: boolean };

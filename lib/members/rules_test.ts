@@ -1,7 +1,7 @@
 /** The member-change rules as tables: who may remove, re-role or invite whom. */
 import { assertEquals } from "../../tests/assert.ts";
 import { inviteRefusal, removeRefusal, roleChangeRefusal } from "./rules.ts";
-import { type Role, ROLES } from "../tenants/roles.ts";
+import { type Role, ROLES } from "../base/roles.ts";
 
 const actor = (role: Role) => ({ userId: "actor", role });
 const target = (role: Role) => ({ userId: "target", role });

@@ -2,7 +2,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenantMembers, users } from "../db/schema/mod.ts";
-import type { Role } from "../tenants/roles.ts";
+import type { Role } from "../base/roles.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { recordAudit } from "../audit/mod.ts";

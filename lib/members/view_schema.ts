@@ -4,8 +4,8 @@
  * the tests checks they agree (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { ROLES } from "../tenants/roles.ts";
-import { isoTime } from "../http/shapes.ts";
+import { ROLES } from "../base/roles.ts";
+import { isoTime } from "../base/shapes.ts";
 
 export const memberViewSchema = z.strictObject({
   userId: z.string(),

@@ -1,5 +1,5 @@
 /**
- * GET /metrics in the Prometheus text format (issue 23, docs/operations.md "Metrics"): this
+ * GET /metrics in the Prometheus text format (docs/operations.md "Metrics"): this
  * instance's counters, labelled with tenant slugs (never emails, tokens or query strings).
  * 404 while METRICS_TOKEN is unset; 401 unless `Authorization: Bearer <METRICS_TOKEN>`
  * (compared in constant time).
@@ -8,7 +8,7 @@ import { inArray } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenants } from "../db/schema/mod.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
-import { databaseErrors } from "./error_counts.ts";
+import { databaseCancels, databaseErrors, databasePool } from "../db/error_counts.ts";
 import {
   CACHE_STATES,
   DURATION_BUCKETS,
@@ -40,67 +40,71 @@ function histogram(out: string[], name: string, help: string, h: Histogram): voi
   out.push(`${name}_bucket{le="+Inf"} ${cum}`, `${name}_sum ${h.sum}`, `${name}_count ${cum}`);
 }
 
-// Long: the /metrics exposition, one block per metric family (per-tenant requests, origin requests
-// and bytes, two histograms, edge cache, snapshot age, projector, KV and database errors, usage
-// flush); each block is its HELP and TYPE lines and samples, read top to bottom against what a
-// scrape shows.
-export async function metricsText(s: Services): Promise<string> {
-  const out: string[] = [];
+/** Per-tenant requests, origin requests and bytes, and the two duration histograms. */
+async function requestFamilies(s: Services, out: string[]): Promise<void> {
   const counters = s.requestCounters;
-  if (counters) {
-    const ids = [...counters.tenants.keys()].filter((id) => id > 0);
-    const slugs = new Map<number, string>();
-    if (ids.length > 0) {
-      const rows = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
-        .where(inArray(tenants.id, ids));
-      for (const r of rows) slugs.set(r.id, r.slug);
-    }
-    const label = (id: number) => esc(slugs.get(id) ?? (id === 0 ? "_other" : `deleted-${id}`));
-    out.push(
-      "# HELP cachely_requests_total Requests answered on tenant hosts (refused bots excluded)",
-      "# TYPE cachely_requests_total counter",
-    );
-    for (const [id, t] of counters.tenants) {
-      CACHE_STATES.forEach((cache, ci) =>
-        STATUS_CLASSES.forEach((cls, si) => {
-          const n = t.requests[ci * STATUS_CLASSES.length + si];
-          if (n > 0) {
-            out.push(
-              `cachely_requests_total{tenant="${
-                label(id)
-              }",cache="${cache}",status_class="${cls}"} ${n}`,
-            );
-          }
-        })
-      );
-    }
-    out.push(
-      "# HELP cachely_origin_requests_total Upstream requests made for tenant traffic",
-      "# TYPE cachely_origin_requests_total counter",
-    );
-    for (const [id, t] of counters.tenants) {
-      out.push(`cachely_origin_requests_total{tenant="${label(id)}"} ${t.originRequests}`);
-    }
-    out.push(
-      "# HELP cachely_origin_bytes_total Bytes fetched from origins",
-      "# TYPE cachely_origin_bytes_total counter",
-    );
-    for (const [id, t] of counters.tenants) {
-      out.push(`cachely_origin_bytes_total{tenant="${label(id)}"} ${t.originBytes}`);
-    }
-    histogram(
-      out,
-      "cachely_request_duration_seconds",
-      "Edge time, request in to response headers out",
-      counters.edgeDuration,
-    );
-    histogram(
-      out,
-      "cachely_origin_duration_seconds",
-      "Upstream time per request that reached the origin",
-      counters.originDuration,
+  if (!counters) return;
+  const ids = [...counters.tenants.keys()].filter((id) => id > 0);
+  const slugs = new Map<number, string>();
+  if (ids.length > 0) {
+    const rows = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)
+      .where(inArray(tenants.id, ids));
+    for (const r of rows) slugs.set(r.id, r.slug);
+  }
+  const label = (id: number) => esc(slugs.get(id) ?? (id === 0 ? "_other" : `deleted-${id}`));
+  out.push(
+    "# HELP cachely_requests_total Requests answered on tenant hosts (refused bots excluded)",
+    "# TYPE cachely_requests_total counter",
+  );
+  for (const [id, t] of counters.tenants) {
+    CACHE_STATES.forEach((cache, ci) =>
+      STATUS_CLASSES.forEach((cls, si) => {
+        const n = t.requests[ci * STATUS_CLASSES.length + si];
+        if (n > 0) {
+          out.push(
+            `cachely_requests_total{tenant="${
+              label(id)
+            }",cache="${cache}",status_class="${cls}"} ${n}`,
+          );
+        }
+      })
     );
   }
+  out.push(
+    "# HELP cachely_origin_requests_total Upstream requests made for tenant traffic",
+    "# TYPE cachely_origin_requests_total counter",
+  );
+  for (const [id, t] of counters.tenants) {
+    out.push(`cachely_origin_requests_total{tenant="${label(id)}"} ${t.originRequests}`);
+  }
+  out.push(
+    "# HELP cachely_origin_bytes_total Bytes fetched from origins",
+    "# TYPE cachely_origin_bytes_total counter",
+  );
+  for (const [id, t] of counters.tenants) {
+    out.push(`cachely_origin_bytes_total{tenant="${label(id)}"} ${t.originBytes}`);
+  }
+  histogram(
+    out,
+    "cachely_request_duration_seconds",
+    "Edge time, request in to response headers out",
+    counters.edgeDuration,
+  );
+  histogram(
+    out,
+    "cachely_origin_duration_seconds",
+    "Upstream time per request that reached the origin",
+    counters.originDuration,
+  );
+}
+
+/**
+ * The /metrics exposition: one block per metric family, each its HELP and TYPE lines and samples,
+ * read top to bottom against what a scrape shows.
+ */
+export async function metricsText(s: Services): Promise<string> {
+  const out: string[] = [];
+  await requestFamilies(s, out);
   const cache = s.edgeCacheStats?.();
   if (cache) {
     out.push(
@@ -146,12 +150,7 @@ export async function metricsText(s: Services): Promise<string> {
     if (kvRead !== undefined) out.push(`cachely_kv_errors_total{op="read"} ${kvRead}`);
     if (kvWrite !== undefined) out.push(`cachely_kv_errors_total{op="projector"} ${kvWrite}`);
   }
-  out.push(
-    "# HELP cachely_database_errors_total Database errors: requests answered 503, and errors no request awaited",
-    "# TYPE cachely_database_errors_total counter",
-    `cachely_database_errors_total{where="request"} ${databaseErrors.requests}`,
-    `cachely_database_errors_total{where="background"} ${databaseErrors.background}`,
-  );
+  out.push(...databaseLines());
   const agg = s.usageAggregator?.status();
   if (agg) {
     const age = agg.lastFlushAt === null
@@ -179,4 +178,21 @@ export function metricsRefusal(s: Services, authorization: string | null): 404 |
   if (!token) return 404;
   const given = authorization?.startsWith("Bearer ") ? authorization.slice(7) : "";
   return timingSafeEqual(given, token) ? null : 401;
+}
+
+/** The database's counters: errors, pool rebuilds, cancel requests (lib/db/error_counts.ts). */
+function databaseLines(): string[] {
+  return [
+    "# HELP cachely_database_errors_total Database errors: requests answered 503, and errors no request awaited",
+    "# TYPE cachely_database_errors_total counter",
+    `cachely_database_errors_total{where="request"} ${databaseErrors.requests}`,
+    `cachely_database_errors_total{where="background"} ${databaseErrors.background}`,
+    "# HELP cachely_database_pool_rebuilds_total Pools replaced: statements kept missing the deadline while a fresh connection answered",
+    "# TYPE cachely_database_pool_rebuilds_total counter",
+    `cachely_database_pool_rebuilds_total ${databasePool.rebuilds}`,
+    "# HELP cachely_database_cancels_total Cancel requests for statements past their deadline: sent, or skipped while the in-flight cap was reached",
+    "# TYPE cachely_database_cancels_total counter",
+    `cachely_database_cancels_total{outcome="sent"} ${databaseCancels.sent}`,
+    `cachely_database_cancels_total{outcome="skipped"} ${databaseCancels.skipped}`,
+  ];
 }

@@ -1,5 +1,5 @@
 /**
- * This instance's request counters for GET /metrics (issue 23): monotonic per-tenant counts by
+ * This instance's request counters for GET /metrics: monotonic per-tenant counts by
  * cache state and status class, origin requests, and histograms of edge and origin time. Fed
  * from the usage record each request already makes (lib/usage/aggregator.ts); one Map lookup
  * and a few array increments per request. Bounded: at most MAX_TENANTS tenants are tracked

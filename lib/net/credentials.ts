@@ -47,7 +47,7 @@ export function injectCredential(
       headers.set("authorization", `Basic ${token.includes(":") ? basic(token) : token}`);
       return;
     case "token":
-      // `Authorization: Token <t>`, the synonym customers already use (issue 9)
+      // `Authorization: Token <t>`, the synonym customers already use
       headers.set("authorization", `Token ${token}`);
       return;
     case "header":

@@ -1,5 +1,5 @@
 /**
- * The one fetch of a user-supplied URL (issue 27): the website implementation check
+ * The one fetch of a user-supplied URL: the website implementation check
  * (lib/checks/website_check.ts), the Cachely probes (lib/checks/probe.ts) and the AI
  * upstream fetch (lib/ai/upstream.ts) come through here. The edge, whose hot path keeps its
  * own verdict cache (edge/upstream.ts), uses the same SSRF check (lib/net/ssrf.ts

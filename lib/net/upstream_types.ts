@@ -15,6 +15,8 @@ export type UpstreamFailure = {
   status: number;
   code: ErrorCode;
   message: string;
+  /** The origin's own status when it answered one the edge does not pass on (a 5xx). */
+  originStatus?: number;
 };
 
 /**

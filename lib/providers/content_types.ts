@@ -1,5 +1,5 @@
 /**
- * The content-type allow-list of asset origins (issue 9, docs/providers.md).
+ * The content-type allow-list of asset origins (docs/providers.md).
  * Anything else an asset origin answers is 403 at the edge and never cached:
  * the tenant host is the customer's own domain, so an HTML page or a script from
  * a CMS upload must not be served from it. Pure; compiled once per snapshot.
@@ -40,7 +40,7 @@ export function mediaTypeOf(contentType: string | null): string {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
-/** The stored list that serves every type: what `allowedTypes` unset means (issue 24). */
+/** The stored list that serves every type: what `allowedTypes` unset means. */
 export const EVERY_TYPE: readonly string[] = ["*/*"];
 
 const allowAll: TypeAllowList = () => true;
@@ -115,8 +115,8 @@ export function extensionAllowed(allowed: TypeAllowList, path: string): boolean 
 }
 
 /**
- * SVG may carry scripts; served from the customer's domain it must not run them
- * (issue 9). The sandbox also stops forms, plugins and top navigation.
+ * SVG may carry scripts; served from the customer's domain it must not run them.
+ * The sandbox also stops forms, plugins and top navigation.
  */
 export const SVG_CSP = "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'; " +
   "font-src data: https:; script-src 'none'; sandbox";

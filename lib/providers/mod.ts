@@ -1,15 +1,13 @@
 /**
- * CMS kinds, defined once: legacy asset hosts, default API origin, auth mode and
- * the webhook event-type rule. Pure data and functions, shared by lib/ and edge/.
+ * Provider kinds (PROVIDER_KINDS and ProviderKind, from sdk/providers.ts), defined once: legacy
+ * asset hosts, default API origin, auth mode and the webhook event-type rule. Pure data and functions, shared by lib/ and edge/.
  * The per-identifier rules (derived origins, clean URLs, routing) are the SDK's
  * sdk/providers.ts, re-exported here so server and SDK use one rule set.
  */
-import { PROVIDER_KINDS } from "../../sdk/providers.ts";
+import type { ProviderKind } from "../../sdk/providers.ts";
 
 export * from "../../sdk/providers.ts";
-
-export const CMS_KINDS = PROVIDER_KINDS;
-export type CmsKind = typeof CMS_KINDS[number];
+export * from "../../sdk/drafts.ts";
 
 /**
  * How the stored token reaches the upstream: `Authorization: Bearer`, `Authorization: Basic`,
@@ -29,7 +27,7 @@ export type ProviderContext = {
 };
 
 export type ProviderDef = {
-  kind: CmsKind;
+  kind: ProviderKind;
   label: string;
   /**
    * Legacy: hosts served under `/~assets/<host>/` (URLs issued before clean URLs;
@@ -42,7 +40,7 @@ export type ProviderDef = {
   defaultAuthParam?: string;
 };
 
-export const PROVIDERS: Record<Exclude<CmsKind, "cloudinary">, ProviderDef> = {
+export const PROVIDERS: Record<Exclude<ProviderKind, "cloudinary">, ProviderDef> = {
   contentful: {
     kind: "contentful",
     label: "Contentful",
@@ -137,7 +135,7 @@ export function imageHostToken(apiKey: string, apiSecret: string): string {
 }
 
 export function providerFor(
-  cms: CmsKind,
+  cms: ProviderKind,
   ctx: ProviderContext,
   cloudName?: string | null,
 ): ProviderDef {

@@ -14,10 +14,8 @@ import {
 } from "../providers/mod.ts";
 import { compileRewriter, type Rewriter, type RewriteRules } from "../../sdk/rewrite.ts";
 
-export { ASSET_PREFIX } from "../../sdk/rewrite.ts";
-
 export type RewriteTarget = {
-  /** The CMS kind, cloud name and (since issue 9) the provider identifiers. */
+  /** The CMS kind, cloud name and the provider identifiers. */
   snapshot: Pick<EdgeSnapshot, "cms" | "cloudName"> & { provider?: ProviderConfig };
   /** e.g. `http://acme.localhost:8000` or `https://cdn.example.com` */
   tenantOrigin: string;
@@ -27,11 +25,6 @@ export type RewriteTarget = {
 /** Rewrites every provider asset URL of the tenant's CMS in `text` to the tenant origin. */
 export function rewriteProviderUrls(text: string, target: RewriteTarget): string {
   return rewriterFor(target)(text);
-}
-
-/** The `host[:port]` part of an origin URL. */
-export function hostOf(origin: string): string {
-  return new URL(origin).host.toLowerCase();
 }
 
 /**

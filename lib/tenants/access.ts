@@ -9,7 +9,7 @@ import type { AppEnv, AuthContext } from "../http/env.ts";
 import { requireAuth } from "../http/auth.ts";
 import { tenantMembers } from "../db/schema/mod.ts";
 import { findTenantBySlug, type Tenant } from "./service.ts";
-import { atLeast, type Role } from "./roles.ts";
+import { atLeast, type Role } from "../base/roles.ts";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "../services.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Tenant provider set-up (issue 9): the one identifier per CMS kind, the asset
+ * Tenant provider set-up: the one identifier per CMS kind, the asset
  * settings (TTL, allowed types, bot protection) and the names customers already
  * use for API settings. Shapes are checked by the zod schema; this module checks
  * them against the kind, normalises synonyms and builds what is stored.
@@ -8,11 +8,11 @@ import type { Services } from "../services.ts";
 import type { tenants } from "../db/schema/mod.ts";
 import {
   type AuthMode,
-  type CmsKind,
   deriveOrigins,
   PROVIDER_FIELDS,
   type ProviderConfig,
   type ProviderEnv,
+  type ProviderKind,
   validateProviderConfig,
 } from "../providers/mod.ts";
 import { badRequest } from "../errors.ts";
@@ -42,9 +42,9 @@ const IDENTIFIER_FIELDS = [...new Set(Object.values(PROVIDER_FIELDS).flat())] as
   | "cloudName"
 )[];
 
-/** Default asset TTL: one day (issue 9). */
+/** Default asset TTL: one day. */
 export const DEFAULT_ASSET_TTL_SECONDS = 86_400;
-/** Default preview bypass parameter (issue 9; was `cachely-preview`). */
+/** Default preview bypass parameter (was `cachely-preview`). */
 export const DEFAULT_PREVIEW_PARAM = "preview";
 /** Default API cache TTL (SPEC). */
 export const DEFAULT_API_TTL_SECONDS = 60;
@@ -64,7 +64,7 @@ type Synonyms = {
  * Kinds that serve assets only (no API derived): there the original product's `cacheTTL`
  * is the asset lifetime (docs/providers.md "TTLs"); elsewhere it is the API TTL.
  */
-export const ASSET_TTL_KINDS: readonly CmsKind[] = ["imgix", "generic"];
+export const ASSET_TTL_KINDS: readonly ProviderKind[] = ["imgix", "generic"];
 
 const API_TTL = { min: 10, max: 3600 };
 const ASSET_TTL = { min: 60, max: 31_536_000 };
@@ -82,7 +82,7 @@ function ttlIn(field: string, v: number | undefined, r: { min: number; max: numb
  * apiTokenHeader (= apiAuthHeader; given alone, without an auth mode, it moves the
  * credential to that header), previewBypassParam (= previewParam). 400 naming the field.
  */
-export function canonicalApiSettings(cms: CmsKind, input: Synonyms): {
+export function canonicalApiSettings(cms: ProviderKind, input: Synonyms): {
   apiTtl?: number;
   assetTtl?: number;
   apiAuthHeader?: string | null;
@@ -107,7 +107,7 @@ export function providerConfigOf(
   t: Pick<Tenant, "cms" | "cloudName" | "settings">,
 ): ProviderConfig {
   const p = (t.settings.provider ?? {}) as StoredProvider;
-  return { ...p, cms: t.cms as CmsKind, cloudName: t.cloudName } as ProviderConfig;
+  return { ...p, cms: t.cms as ProviderKind, cloudName: t.cloudName } as ProviderConfig;
 }
 
 export function providerEnv(s: Services): ProviderEnv {
@@ -128,7 +128,7 @@ type ProviderInput = Partial<
  */
 export async function resolveProvider(
   s: Services,
-  cms: CmsKind,
+  cms: ProviderKind,
   input: ProviderInput,
   current: StoredProvider,
   currentCloudName: string | null,
@@ -144,7 +144,7 @@ export async function resolveProvider(
  */
 export async function checkProviderOrigins<T extends ProviderInput>(
   s: Services,
-  cms: CmsKind,
+  cms: ProviderKind,
   input: T,
 ): Promise<T> {
   refuseForeignFields(cms, input);
@@ -156,7 +156,7 @@ export async function checkProviderOrigins<T extends ProviderInput>(
   return out;
 }
 
-function refuseForeignFields(cms: CmsKind, input: ProviderInput): void {
+function refuseForeignFields(cms: ProviderKind, input: ProviderInput): void {
   const fields = PROVIDER_FIELDS[cms] as readonly string[];
   for (const k of IDENTIFIER_FIELDS) {
     const v = input[k];
@@ -172,7 +172,7 @@ function refuseForeignFields(cms: CmsKind, input: ProviderInput): void {
  * `allowHttp`: ALLOW_PRIVATE_UPSTREAMS (http origins pass).
  */
 export function mergeProvider(
-  cms: CmsKind,
+  cms: ProviderKind,
   input: ProviderInput,
   current: StoredProvider,
   currentCloudName: string | null,

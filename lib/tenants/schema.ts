@@ -1,8 +1,15 @@
 /** Request schemas for tenant create and update (SPEC "Tenants"; field list in docs/decisions.md). */
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import { isReservedHeaderName } from "../http/header_names.ts";
-import { AUTH_MODES, CMS_KINDS, IDENTIFIER_RULES, STORYBLOK_REGIONS } from "../providers/mod.ts";
+import {
+  AUTH_MODES,
+  IDENTIFIER_RULES,
+  PROVIDER_KINDS,
+  STORYBLOK_REGIONS,
+} from "../providers/mod.ts";
+import { STRIP_QUERY_TYPE } from "../providers/query_types.ts";
+import { canonicalLocale, LOCALE_TAG, MAX_LOCALES } from "../base/locales.ts";
 
 export const hostnameSchema = str().trim().toLowerCase().max(253).regex(
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/,
@@ -56,7 +63,7 @@ export const providerFields = {
   videoOrigin: urlString.nullable().optional(),
 };
 
-/** HTTP caching (issue 25; docs/decisions.md "HTTP caching"). Kept together. */
+/** HTTP caching (docs/decisions.md "HTTP caching"). Kept together. */
 export const CACHE_MODES = ["fixed", "origin"] as const;
 export const cachingFields = {
   /** "fixed": the tenant's TTLs; "origin": assets and site pages follow the origin's headers. */
@@ -68,6 +75,20 @@ export const cachingFields = {
   ).optional(),
   /** Store answers that set a cookie (the cookie itself is never passed on). */
   ignoreSetCookie: z.boolean().optional(),
+  /**
+   * Origin mode: serve expired copies within the stale window even when the origin sent no
+   * stale-while-revalidate / stale-if-error (off: only what the origin allows).
+   */
+  staleWhenOriginSilent: z.boolean().optional(),
+  /**
+   * Locales of the website's pages (`["en", "de"]`, the first the default): each visitor's
+   * Accept-Language is looked up among them (RFC 4647) before it keys the cache and reaches the
+   * origin, so a page has at most one entry per locale. null or [] → passed on as sent.
+   */
+  locales: z.array(
+    str().trim().regex(LOCALE_TAG, "must be a language tag such as en, de or pt-BR").max(35)
+      .transform(canonicalLocale),
+  ).max(MAX_LOCALES, `must list at most ${MAX_LOCALES} locales`).nullable().optional(),
 };
 
 export const tenantConfigFields = {
@@ -99,6 +120,16 @@ export const tenantConfigFields = {
   cdnOffload: z.boolean().optional(),
   /** Content types served from asset origins; null (or unset) serves every type. */
   allowedTypes: z.array(mimeOrFamily).min(1).max(50).nullable().optional(),
+  /**
+   * Asset types whose query is stripped from the cache key and the origin request, where the
+   * provider would keep it: file classes or extensions (`["image", ".pdf"]`); null or [] → none.
+   */
+  stripQueryTypes: z.array(
+    str().trim().toLowerCase().regex(
+      STRIP_QUERY_TYPE,
+      "must be a file class (image, video, audio, font, document, other) or an extension such as .pdf",
+    ),
+  ).max(50).nullable().optional(),
   /** Provider URLs in API bodies rewritten to the tenant host (default on). */
   transformApiUrls: z.boolean().optional(),
   /** 403 for scrapers and AI crawlers on assets (default on). */
@@ -109,7 +140,7 @@ export const tenantConfigFields = {
 
 export const createTenantSchema = z.object({
   slug: str().trim().toLowerCase(),
-  cms: z.enum(CMS_KINDS),
+  cms: z.enum(PROVIDER_KINDS),
   apiKey: headerSafe(256).optional(),
   apiSecret: headerSafe(256).optional(),
   token: headerSafe(8192).optional(),

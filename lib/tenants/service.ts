@@ -2,10 +2,10 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
 import { tenantMembers, tenants } from "../db/schema/mod.ts";
-import type { Role } from "./roles.ts";
+import type { Role } from "../base/roles.ts";
 import { slugProblem } from "./slug.ts";
 import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
-import type { CmsKind } from "../providers/mod.ts";
+import type { ProviderKind } from "../providers/mod.ts";
 import { validateUpstreamOrigin } from "./upstream.ts";
 import { badRequest, conflict, notFound, planRefusal } from "../errors.ts";
 import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
@@ -31,7 +31,7 @@ import { accountPlan } from "../billing/account.ts";
 import { changeTenant, markTenantChanged, projectTenant } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { settingsPatch } from "./settings_patch.ts";
-import { cachingOf } from "./caching.ts";
+import { cachingOf, localesOf } from "./caching.ts";
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -58,7 +58,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
     key: t.slug,
     value: {
       slug: t.slug,
-      cms: t.cms as CmsKind,
+      cms: t.cms as ProviderKind,
       cloudName: t.cloudName,
       ...provider,
       ...(t.cms === "sanity" && provider.projectId
@@ -70,13 +70,14 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       websiteDomain: t.websiteDomain,
       websiteOrigin: t.websiteOrigin,
       // cacheTTL is the asset TTL of the asset-only kinds (provider_input.ts ASSET_TTL_KINDS).
-      cacheTTL: ASSET_TTL_KINDS.includes(t.cms as CmsKind) ? assetTtl : t.cacheTtl,
+      cacheTTL: ASSET_TTL_KINDS.includes(t.cms as ProviderKind) ? assetTtl : t.cacheTtl,
       apiCacheTTL: t.cacheTtl,
       assetCacheTTL: assetTtl,
       allowedTypes: (t.settings.allowedTypes as string[] | undefined) ?? [...EVERY_TYPE],
       transformApiUrls: t.settings.transformApiUrls !== false,
       blockBots: (t.settings.blockBots as boolean | undefined) ?? true,
       allowImageSearchBots: (t.settings.allowImageSearchBots as boolean | undefined) ?? false,
+      stripQueryTypes: (t.settings.stripQueryTypes as string[] | undefined) ?? [],
       apiOrigin: t.apiOrigin,
       apiAuthMode: t.apiAuthMode,
       apiAuthHeader: t.apiAuthHeader,
@@ -86,6 +87,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       siteProxy: t.settings.siteProxy ?? t.websiteOrigin !== null,
       cdnOffload: t.settings.cdnOffload === true,
       ...cachingOf(t.settings),
+      locales: localesOf(t.settings),
       apiCacheVersion: t.apiCacheVersion,
       assetCacheVersion: t.assetCacheVersion,
       htmlCacheVersion: t.htmlCacheVersion,
@@ -104,6 +106,17 @@ export function requireEncryptionKey(s: Services): string {
   return key;
 }
 
+/**
+ * A generic tenant serves nothing it is not told of: without an asset origin (and no API or
+ * website either) every request would be a 404, so creating one is refused naming originUrl.
+ */
+function requireSomeOrigin(input: CreateTenantInput, originUrl: unknown): void {
+  if (input.cms !== "generic" || originUrl || input.apiOrigin || input.websiteOrigin) return;
+  throw badRequest(
+    "Invalid originUrl: is required for cms generic (the asset origin; apiOrigin or websiteOrigin for a tenant without assets)",
+  );
+}
+
 export async function createTenant(s: Services, userId: string, input: CreateTenantInput) {
   const problem = slugProblem(input.slug);
   if (problem) throw badRequest(`Invalid slug: ${problem}`);
@@ -117,6 +130,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
   const provider = providerFor(input.cms, ctx, input.cloudName);
   const api = canonicalApiSettings(input.cms, input);
   const ids = await resolveProvider(s, input.cms, input, {}, null);
+  requireSomeOrigin(input, ids.provider.originUrl);
   // An explicit apiOrigin wins over the one derived from the identifier.
   const apiOrigin = input.apiOrigin
     ? await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin)
@@ -165,7 +179,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
       action: "tenant.created",
       target: t.slug,
       metadata: {
-        cms: t.cms as CmsKind,
+        cms: t.cms as ProviderKind,
         apiOrigin: t.apiOrigin,
         apiAuthMode: t.apiAuthMode,
         hasToken: !!token,
@@ -191,6 +205,10 @@ function assetSettingsPatch(
   if (input.transformApiUrls !== undefined) out.transformApiUrls = input.transformApiUrls;
   if (input.allowedTypes !== undefined) out.allowedTypes = input.allowedTypes ?? undefined;
   if (input.blockBots !== undefined) out.blockBots = input.blockBots;
+  if (input.stripQueryTypes !== undefined) {
+    const types = [...new Set(input.stripQueryTypes ?? [])];
+    out.stripQueryTypes = types.length ? types : undefined;
+  }
   if (input.allowImageSearchBots !== undefined) {
     out.allowImageSearchBots = input.allowImageSearchBots;
   }
@@ -205,6 +223,13 @@ function cachingPatch(input: UpdateTenantInput): Record<string, unknown> {
     out.staleWhileRevalidate = input.staleWhileRevalidate;
   }
   if (input.ignoreSetCookie !== undefined) out.ignoreSetCookie = input.ignoreSetCookie;
+  if (input.staleWhenOriginSilent !== undefined) {
+    out.staleWhenOriginSilent = input.staleWhenOriginSilent;
+  }
+  if (input.locales !== undefined) {
+    const list = [...new Set(input.locales ?? [])];
+    out.locales = list.length ? list : undefined;
+  }
   return out;
 }
 
@@ -266,7 +291,7 @@ export async function updateTenant(
 ): Promise<Tenant> {
   // Origins the input names pass the SSRF check first: it resolves DNS, too slow to hold
   // the row lock over. Everything read from the tenant is read again under the lock.
-  const checked = await checkProviderOrigins(s, tenant.cms as CmsKind, input);
+  const checked = await checkProviderOrigins(s, tenant.cms as ProviderKind, input);
   if (typeof input.apiOrigin === "string") {
     checked.apiOrigin = await validateUpstreamOrigin(s, "apiOrigin", input.apiOrigin);
   }
@@ -284,17 +309,27 @@ export async function updateTenant(
     const [updated] = await tx.db.update(tenants)
       .set({ ...patch, ...settingsUpdate, updatedAt: now })
       .where(eq(tenants.id, tenant.id)).returning();
-    await recordAudit(tx, {
-      tenantId: tenant.id,
-      actorUserId,
-      action,
-      target: tenant.slug,
-      metadata: { changed: Object.keys(input) },
-    });
+    // A save that changes nothing (the same values again) is no change to audit.
+    if (rowChanged(current, updated)) {
+      await recordAudit(tx, {
+        tenantId: tenant.id,
+        actorUserId,
+        action,
+        target: tenant.slug,
+        metadata: { changed: Object.keys(input) },
+      });
+    }
     return { before: current, updated };
   });
   await purgeAfterSettings(s, before, updated, input);
   return updated;
+}
+
+/** Whether any column but updatedAt differs between two reads of a tenant row. */
+function rowChanged(before: Tenant, after: Tenant): boolean {
+  const { updatedAt: _b, ...a } = before;
+  const { updatedAt: _a, ...b } = after;
+  return JSON.stringify(a) !== JSON.stringify(b);
 }
 
 /**
@@ -303,10 +338,10 @@ export async function updateTenant(
  */
 function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
   const patch: Partial<typeof tenants.$inferInsert> = {};
-  const api = canonicalApiSettings(t.cms as CmsKind, input);
+  const api = canonicalApiSettings(t.cms as ProviderKind, input);
   const before = providerConfigOf(t);
   const ids = mergeProvider(
-    t.cms as CmsKind,
+    t.cms as ProviderKind,
     input,
     (t.settings.provider ?? {}) as StoredProvider,
     t.cloudName,
@@ -328,8 +363,14 @@ function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
   if (api.apiTtl !== undefined) patch.cacheTtl = api.apiTtl;
   if (api.apiAuthMode !== undefined) patch.apiAuthMode = api.apiAuthMode;
   if (api.apiAuthHeader !== undefined) patch.apiAuthHeader = api.apiAuthHeader;
-  const mode = api.apiAuthMode ?? t.apiAuthMode;
-  const param = api.apiAuthHeader !== undefined ? api.apiAuthHeader : t.apiAuthHeader;
+  if (clearsTokenHeader(input) && t.apiAuthMode === "header") {
+    // apiTokenHeader moved the credential to a header; clearing it moves it back.
+    const def = providerFor(t.cms as ProviderKind, s.config, t.cloudName);
+    patch.apiAuthMode = def.defaultAuthMode;
+    patch.apiAuthHeader = def.defaultAuthParam ?? null;
+  }
+  const mode = patch.apiAuthMode ?? t.apiAuthMode;
+  const param = patch.apiAuthHeader !== undefined ? patch.apiAuthHeader : t.apiAuthHeader;
   if ((mode === "header" || mode === "query") && !param) {
     throw badRequest(`Invalid apiAuthHeader: is required for auth mode ${mode}`);
   }
@@ -344,6 +385,12 @@ function updatePatch(s: Services, t: Tenant, input: UpdateTenantInput) {
     provider: ids.provider,
   });
   return { patch, settings };
+}
+
+/** `{ apiTokenHeader: null }` alone (the original product's way to drop the header). */
+function clearsTokenHeader(input: UpdateTenantInput): boolean {
+  return input.apiTokenHeader === null && input.apiAuthHeader === undefined &&
+    input.apiAuthMode === undefined;
 }
 
 /**

@@ -5,14 +5,14 @@
  * (response validation is on in tests/harness.ts).
  */
 import { z } from "zod";
-import { AUTH_MODES, CMS_KINDS } from "../providers/mod.ts";
-import { ROLES } from "./roles.ts";
+import { AUTH_MODES, PROVIDER_KINDS } from "../providers/mod.ts";
+import { ROLES } from "../base/roles.ts";
 import { CACHE_MODES } from "./schema.ts";
-import { isoTime } from "../http/shapes.ts";
+import { isoTime } from "../base/shapes.ts";
 
 export const tenantValueSchema = z.strictObject({
   slug: z.string(),
-  cms: z.enum(CMS_KINDS),
+  cms: z.enum(PROVIDER_KINDS),
   cloudName: z.string().nullable(),
   // The one identifier of the CMS kind (lib/tenants/provider_input.ts StoredProvider).
   spaceId: z.string().optional(),
@@ -40,6 +40,9 @@ export const tenantValueSchema = z.strictObject({
   transformApiUrls: z.boolean().describe("Provider URLs in API bodies rewritten"),
   blockBots: z.boolean(),
   allowImageSearchBots: z.boolean(),
+  stripQueryTypes: z.array(z.string()).describe(
+    "Asset file classes or .extensions whose query is stripped ([]: the provider's rule)",
+  ),
   apiOrigin: z.string().nullable(),
   apiAuthMode: z.enum(AUTH_MODES),
   apiAuthHeader: z.string().nullable(),
@@ -55,6 +58,12 @@ export const tenantValueSchema = z.strictObject({
     "Seconds a stale copy is served while it refreshes",
   ),
   ignoreSetCookie: z.boolean().describe("Answers that set a cookie are cached (cookie dropped)"),
+  staleWhenOriginSilent: z.boolean().describe(
+    "Origin mode: the stale window applies even where the origin did not allow stale answers",
+  ),
+  locales: z.array(z.string()).describe(
+    "Locales website pages are negotiated to (Accept-Language lookup; the first is the default); [] passes Accept-Language on as sent",
+  ),
   apiCacheVersion: z.number().int(),
   assetCacheVersion: z.number().int(),
   htmlCacheVersion: z.number().int(),

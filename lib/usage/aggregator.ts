@@ -18,6 +18,8 @@ import type { AggregatorStatus } from "./aggregator_schema.ts";
 import type { RequestCounters } from "../metrics/request_counters.ts";
 import { DROPPED, PendingCounters } from "./pending_counters.ts";
 import { LogSampler } from "./log_sampler.ts";
+import { PendingVisitors } from "./visitor_windows.ts";
+import { PendingPaths } from "./pending_paths.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -68,6 +70,10 @@ export class UsageAggregator implements UsageSink {
   readonly gate: ThresholdGate;
   #o: Required<Omit<AggregatorOptions, "thresholdGate">>;
   #counters = new PendingCounters();
+  /** Experiment visitors per arm and window (guardrails); bounded on their own. */
+  #visitors = new PendingVisitors();
+  /** Requests per path per tenant-day (Top paths); bounded on their own (pending_paths.ts). */
+  #paths: PendingPaths;
   #logs: RequestLogEntry[] = [];
   #sampler: LogSampler;
   #enabled = true;
@@ -106,6 +112,7 @@ export class UsageAggregator implements UsageSink {
       random: Math.random,
       ...opts,
     };
+    this.#paths = new PendingPaths(this.#o.maxPendingEntries);
     this.#sampler = new LogSampler({
       sampleRate: this.#o.requestLogSampleRate,
       maxPerSecond: this.#o.requestLogMaxPerSecond,
@@ -140,6 +147,8 @@ export class UsageAggregator implements UsageSink {
       return;
     }
     if (!Number.isSafeInteger(r.tenantId) || r.tenantId <= 0) return;
+    this.#visitors.add(r);
+    this.#paths.add(r);
     const full = this.pendingEntries >= this.#o.maxPendingEntries;
     const dropped = this.#counters.add(r, full);
     if (dropped === DROPPED) return void this.#c.droppedOnOverflow++;
@@ -199,14 +208,15 @@ export class UsageAggregator implements UsageSink {
   }
 
   async #flushAll(): Promise<void> {
-    if (this.pendingEntries === 0) return;
+    const pending = () => Math.max(this.pendingEntries, this.#visitors.size, this.#paths.size);
+    if (pending() === 0) return;
     const t0 = performance.now();
     let buckets = 0;
     let logs = 0;
     const tenants = new Set<number>();
     // Bounded: at most the batches pending now, so records arriving meanwhile wait for the next run.
-    let rounds = Math.ceil(this.pendingEntries / this.#o.flushMaxEntries);
-    while (rounds-- > 0 && this.pendingEntries > 0) {
+    let rounds = Math.ceil(pending() / this.#o.flushMaxEntries);
+    while (rounds-- > 0 && pending() > 0) {
       const batch = this.#take(this.#o.flushMaxEntries);
       try {
         const { discarded } = await this.#o.target.write(batch);
@@ -238,12 +248,17 @@ export class UsageAggregator implements UsageSink {
   #take(max: number): UsageBatch {
     const { batch, room } = this.#counters.take(max);
     if (room > 0) batch.logs = this.#logs.splice(0, room);
+    // Visitors travel beside the counters, up to `max` of their own per batch.
+    if (this.#visitors.size > 0) batch.visitors = this.#visitors.take(max);
+    if (this.#paths.size > 0) batch.paths = this.#paths.take(max);
     return batch;
   }
 
   /** Merges a failed batch back, adding to deltas that arrived meanwhile; bounded. */
   #putBack(batch: UsageBatch): void {
     this.#counters.putBack(batch);
+    this.#visitors.putBack(batch.visitors ?? []);
+    this.#paths.putBack(batch.paths ?? []);
     this.#logs = batch.logs.concat(this.#logs);
     // Counters (buckets, exposures) are worth more than individual sampled logs: shed oldest logs.
     const over = this.pendingEntries - this.#o.maxPendingEntries;
@@ -306,7 +321,7 @@ export class UsageAggregator implements UsageSink {
       lastPruneAt: iso(c.lastPruneAt),
       lastPruneRowsDeleted: c.lastPruneRowsDeleted,
       /** Not in SPEC's list: entries shed at the pending bound or discarded by the target. */
-      droppedOnOverflow: c.droppedOnOverflow,
+      droppedOnOverflow: c.droppedOnOverflow + this.#visitors.dropped + this.#paths.dropped,
     };
   }
 }

@@ -4,7 +4,7 @@
  * /api/admin/usage-diagnostic answer them (SPEC "Master-admin endpoints").
  */
 import { z } from "zod";
-import { count, isoTime } from "../http/shapes.ts";
+import { count, isoTime } from "../base/shapes.ts";
 
 const isoOrNull = isoTime.nullable();
 

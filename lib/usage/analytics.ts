@@ -18,18 +18,33 @@ import {
 } from "./query.ts";
 import { daysInclusive, zeroFill } from "./days.ts";
 import { cacheHitRatio, errorRate } from "./figures.ts";
+import { topPaths } from "./pg_paths.ts";
 
 const HOUR_MS = 3_600_000;
 
 export const TOP_PATHS = 10;
 export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
+// Shown to customers: it names no server setting (they cannot change it).
 const SAMPLED_NOTE = "Breakdowns count request logs: every error, and successes sampled at " +
-  "REQUEST_LOG_SAMPLE_RATE, so they are not every request; totals (statusClasses " +
-  "included), previous and ai are exact.";
+  "the server's log sampling rate, so they are not every request; topPaths ranks by " +
+  "estimatedRequests (errors once, each sampled success scaled by the sampling rate); " +
+  "totals (statusClasses included), previous and ai are exact.";
 
 const count = sql<string>`count(*)`;
 const sumBytes = sql<string>`coalesce(sum(${requestLogs.bytes}), 0)`;
+
+/**
+ * Requests a path's logs stand for: no exact per-path counter exists, so every error log
+ * counts once (all are kept) and every success log 1 / rate (they are sampled at the rate
+ * now configured; the per-second cap and an earlier rate make this an estimate).
+ */
+function estimatedRequests(rate: number) {
+  const weight = rate > 0 ? 1 / rate : 1;
+  return sql<
+    string
+  >`round(sum(case when ${requestLogs.status} >= 400 then 1 else ${weight}::float8 end))`;
+}
 
 /** Exact usage with errorRate = errors / requests (4 decimals, 0 without traffic). */
 function withErrorRate(u: PeriodUsage) {
@@ -44,7 +59,8 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
     gte(requestLogs.ts, new Date(`${from}T00:00:00Z`)),
     lt(requestLogs.ts, new Date(`${to}T00:00:00Z`)),
   );
-  const [current, previous, ai, kinds, statuses, paths] = await Promise.all([
+  const estimated = estimatedRequests(s.config.usage.requestLogSampleRate);
+  const [current, previous, ai, kinds, statuses, paths, counted] = await Promise.all([
     tenantPeriodUsage(s, tenantId, period),
     tenantPeriodUsage(s, tenantId, previousPeriod(period)),
     sumUsage(s, tenantId, from, to),
@@ -52,9 +68,10 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
       .from(requestLogs).where(inPeriod).groupBy(requestLogs.kind),
     s.db.select({ status: requestLogs.status, requests: count })
       .from(requestLogs).where(inPeriod).groupBy(requestLogs.status),
-    s.db.select({ path: requestLogs.path, requests: count, bytes: sumBytes })
+    s.db.select({ path: requestLogs.path, requests: count, bytes: sumBytes, estimated })
       .from(requestLogs).where(inPeriod).groupBy(requestLogs.path)
-      .orderBy(desc(count), desc(sumBytes), requestLogs.path).limit(TOP_PATHS),
+      .orderBy(desc(estimated), desc(count), desc(sumBytes), requestLogs.path).limit(TOP_PATHS),
+    topPaths(s.db, tenantId, from, to, TOP_PATHS),
   ]);
 
   const byKind = kinds
@@ -76,6 +93,7 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
     totals,
     previous: withErrorRate(previous),
     ai: { ...ai, totalTokens: ai.inputTokens + ai.outputTokens },
+    topPaths: counted,
     sampled: {
       logs: byKind.reduce((n, k) => n + k.requests, 0),
       note: SAMPLED_NOTE,
@@ -84,6 +102,7 @@ export async function tenantAnalytics(s: Services, tenantId: number, period: str
       topPaths: paths.map((p) => ({
         path: p.path,
         requests: Number(p.requests),
+        estimatedRequests: Number(p.estimated),
         bytes: Number(p.bytes),
       })),
     },
@@ -195,6 +214,7 @@ export async function listRequestLogs(s: Services, tenantId: number, f: LogFilte
     cache: r.cache,
     durationMs: r.durationMs,
     kind: r.kind,
+    originStatus: r.originStatus,
     experimentId: r.experimentId,
     variantId: r.variantId,
   }));

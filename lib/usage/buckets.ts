@@ -58,10 +58,15 @@ export function addBucket(into: UsageBucket, b: UsageBucket): void {
   if (b.originLatency) into.originLatency = mergeSketch(into.originLatency ?? [], b.originLatency);
 }
 
-export function logEntry(r: UsageRecord): RequestLogEntry {
+/** A request's path as logs and path counters keep it: without the query, bounded in length. */
+export function requestPath(raw: string): string {
   // The query string is dropped: it can carry preview tokens or visitor data.
-  const q = r.path.indexOf("?");
-  const path = (q === -1 ? r.path : r.path.slice(0, q)).slice(0, MAX_PATH_CHARS);
+  const q = raw.indexOf("?");
+  return (q === -1 ? raw : raw.slice(0, q)).slice(0, MAX_PATH_CHARS);
+}
+
+export function logEntry(r: UsageRecord): RequestLogEntry {
+  const path = requestPath(r.path);
   return {
     tenantId: r.tenantId,
     ts: r.ts,
@@ -72,6 +77,7 @@ export function logEntry(r: UsageRecord): RequestLogEntry {
     cache: r.cache,
     durationMs: Math.max(0, Math.round(r.durationMs)),
     kind: r.kind,
+    originStatus: r.originStatus ?? null,
     experimentId: r.experiment?.experimentId ?? null,
     variantId: r.experiment?.variantId ?? null,
   };

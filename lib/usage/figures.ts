@@ -35,3 +35,11 @@ export function savedByCache(
     bytes: Math.max(0, u.bytes - u.originBytes),
   };
 }
+
+/**
+ * Estimated savings in USD: bytes the cache saved the origin, priced per GB (10^9 bytes, as
+ * CMS plans count), rounded to cents.
+ */
+export function estimatedSavingsUsd(savedBytes: number, usdPerGb: number): number {
+  return Math.round((savedBytes / 1e9) * usdPerGb * 100) / 100;
+}

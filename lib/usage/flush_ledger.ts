@@ -1,5 +1,5 @@
 /**
- * Exactly-once usage flushes (issue 22): what this instance's flushes may have counted
+ * Exactly-once usage flushes: what this instance's flushes may have counted
  * that the aggregator still holds. A flush whose outcome is unknown (its COMMIT went
  * unanswered, or the deadline passed while it ran) is merged back by the aggregator and
  * would be counted again. Instead its key (instance, sequence) stays "in doubt" until the
@@ -11,6 +11,7 @@ import { mergeSketch } from "./latency_sketch.ts";
 import type {
   ExposureDelta,
   HourBucket,
+  PathDelta,
   RequestLogEntry,
   UsageBatch,
   UsageBucket,
@@ -23,10 +24,13 @@ type Counted = {
   hours: Map<string, HourBucket>;
   exposures: Map<string, number>;
   logs: Set<RequestLogEntry>;
+  /** Requests, errors and bytes per tenant-day path (path_counts). */
+  paths: Map<string, PathDelta>;
 };
 
 const bucketKey = (b: UsageBucket) => `${b.tenantId}|${b.day}`;
 const hourKey = (b: HourBucket) => `${b.tenantId}|${b.hour}`;
+const pathKey = (p: PathDelta) => `${p.tenantId}|${p.day}|${p.path}`;
 const exposureKey = (e: ExposureDelta) => `${e.experimentId}|${e.variantId}|${e.variantKey}`;
 /** Every counter of a bucket (so counters added later are deducted too). */
 const counters = (b: UsageBucket) =>
@@ -44,7 +48,13 @@ function addInto(into: UsageBucket, b: UsageBucket): void {
 }
 
 function empty(): Counted {
-  return { buckets: new Map(), hours: new Map(), exposures: new Map(), logs: new Set() };
+  return {
+    buckets: new Map(),
+    hours: new Map(),
+    exposures: new Map(),
+    logs: new Set(),
+    paths: new Map(),
+  };
 }
 
 function copyOf(c: Counted): Counted {
@@ -53,6 +63,7 @@ function copyOf(c: Counted): Counted {
     hours: new Map([...c.hours].map(([k, b]) => [k, copyBucket(b)])),
     exposures: new Map(c.exposures),
     logs: new Set(c.logs),
+    paths: new Map([...c.paths].map(([k, p]) => [k, { ...p }])),
   };
 }
 
@@ -79,6 +90,7 @@ export class FlushLedger {
     for (const b of batch.hours ?? []) c.hours.set(hourKey(b), copyBucket(b));
     for (const e of batch.exposures) c.exposures.set(exposureKey(e), e.exposures);
     for (const l of batch.logs) c.logs.add(l);
+    for (const p of batch.paths ?? []) c.paths.set(pathKey(p), { ...p });
     this.#doubts.set(seq, c);
   }
 
@@ -100,6 +112,15 @@ export class FlushLedger {
     }
     for (const [k, n] of c.exposures) owed.exposures.set(k, (owed.exposures.get(k) ?? 0) + n);
     for (const l of c.logs) owed.logs.add(l);
+    for (const [k, p] of c.paths) {
+      const cur = owed.paths.get(k);
+      if (!cur) owed.paths.set(k, p);
+      else {
+        cur.requests += p.requests;
+        cur.errors += p.errors;
+        cur.bytes += p.bytes;
+      }
+    }
   }
 
   /**
@@ -110,7 +131,7 @@ export class FlushLedger {
    */
   deduct(batch: UsageBatch): { batch: UsageBatch; done(): void } {
     const nothingOwed = this.#owed.buckets.size + this.#owed.hours.size +
-        this.#owed.exposures.size + this.#owed.logs.size === 0;
+        this.#owed.exposures.size + this.#owed.logs.size + this.#owed.paths.size === 0;
     if (nothingOwed) return { batch, done: () => {} };
     const rest = copyOf(this.#owed);
     const buckets = deductBuckets(batch.buckets, rest.buckets, bucketKey);
@@ -126,8 +147,17 @@ export class FlushLedger {
       if (e.exposures > owed) exposures.push({ ...e, exposures: e.exposures - owed });
     }
     const logs = batch.logs.filter((l) => !rest.logs.delete(l));
+    const paths = batch.paths && deductPaths(batch.paths, rest.paths);
     return {
-      batch: { buckets, ...(hours ? { hours } : {}), exposures, logs },
+      // Visitor rows merge idempotently: written twice, they count once, so none is owed.
+      batch: {
+        ...batch,
+        buckets,
+        ...(hours ? { hours } : {}),
+        exposures,
+        logs,
+        ...(paths ? { paths } : {}),
+      },
       done: () => void (this.#owed = rest),
     };
   }
@@ -157,6 +187,27 @@ function deductBuckets<B extends UsageBucket>(
       any ||= l.some((n) => n > 0);
     }
     if (any) out.push(left);
+  }
+  return out;
+}
+
+/** Path deltas less what `owed` holds for their keys (taken out of `owed`). */
+function deductPaths(rows: PathDelta[], owed: Map<string, PathDelta>): PathDelta[] {
+  const out: PathDelta[] = [];
+  for (const p of rows) {
+    const o = owed.get(pathKey(p));
+    if (!o) {
+      out.push(p);
+      continue;
+    }
+    owed.delete(pathKey(p));
+    const left = {
+      ...p,
+      requests: Math.max(0, p.requests - o.requests),
+      errors: Math.max(0, p.errors - o.errors),
+      bytes: Math.max(0, p.bytes - o.bytes),
+    };
+    if (left.requests > 0) out.push(left);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  */
 import { inArray } from "drizzle-orm";
 import { z } from "zod";
-import { str } from "../http/text.ts";
+import { str } from "../base/text.ts";
 import type { Services } from "../services.ts";
 import { experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError } from "../errors.ts";
@@ -47,7 +47,7 @@ export function ingestRecordSchema(now: number) {
     cache: z.enum(["HIT", "MISS", "STALE", "BYPASS"]).nullable().default(null),
     kind: z.enum(["api", "asset", "site", "other"]).default("other"),
     durationMs: z.number().int().min(0).max(3_600_000).default(0),
-    /** A bot refused on the asset path (issue 9): counted as blocked, not as a request. */
+    /** A bot refused on the asset path: counted as blocked, not as a request. */
     blocked: z.boolean().optional(),
     /** The experiment arm the edge served, as in UsageRecord; feeds exposure_counts. */
     experiment: z.object({

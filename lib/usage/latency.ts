@@ -1,5 +1,5 @@
 /**
- * Answer-time buckets of experiment exposures (issue 28 guardrails): counts per bucket
+ * Answer-time buckets of experiment exposures (for people; guardrails count visitors): counts per bucket
  * sum across instances and flushes, and a p95 bound is read off them. Bucket i holds
  * answers below LATENCY_BOUNDS_MS[i] (and at least the previous bound); the last holds
  * the rest.
@@ -15,13 +15,6 @@ export function latencyBucket(ms: number): number {
 /** Element-wise sum into `into` (arrays may be shorter than LATENCY_BUCKETS: missing = 0). */
 export function addLatency(into: number[], add: readonly number[]): void {
   for (let i = 0; i < add.length; i++) into[i] = (into[i] ?? 0) + add[i];
-}
-
-/** Answers certainly slower than `ms`: those in buckets whose lower bound is at least `ms`. */
-export function slowerThan(buckets: readonly number[], ms: number): number {
-  let n = 0;
-  for (let i = 1; i < buckets.length; i++) if (LATENCY_BOUNDS_MS[i - 1] >= ms) n += buckets[i];
-  return n;
 }
 
 /** Upper bound of the 95th percentile (the bound of its bucket; null above the last bound). */

@@ -1,5 +1,5 @@
 /**
- * The latency sketch of usage counters (issue 23): fixed log-scale buckets whose counts
+ * The latency sketch of usage counters: fixed log-scale buckets whose counts
  * add up across requests, instances, flushes, hours and days, so a quantile of any sum is
  * read off the merged counts (docs/decisions.md "Usage figures"). Bucket 0 holds [0, 1) ms;
  * then every power of two from 1 ms to 2^16 ms is split in four equal parts (at most 25 %

@@ -94,7 +94,14 @@ export class PendingCounters {
         addExposureHealth(e, r);
       } else if (full) dropped++;
       else {
-        const fresh = { tenantId: r.tenantId, ...x, exposures: 1, lastSeenAt: r.ts };
+        const fresh = {
+          tenantId: r.tenantId,
+          experimentId: x.experimentId,
+          variantId: x.variantId,
+          variantKey: x.variantKey,
+          exposures: 1,
+          lastSeenAt: r.ts,
+        };
         this.#exposures.set(
           xk,
           addExposureHealth({ ...fresh, errors: 0, latency: noLatency() }, r),

@@ -9,7 +9,7 @@
  * which showed up as the cache-hit p99; one JSON.stringify plus a server-side expansion
  * keeps a flush's synchronous work small (bench/ANALYSIS.md).
  *
- * Exactly once (issue 22): each transaction first claims its key (instance, sequence) in
+ * Exactly once: each transaction first claims its key (instance, sequence) in
  * usage_flushes. When a write fails its outcome may be unknown (COMMIT sent, answer lost);
  * before the next write the key is claimed again as "not counted", which waits for that
  * transaction if it is still running: a conflict means it committed, and what it wrote
@@ -22,6 +22,8 @@ import type { HourBucket, UsageBatch, UsageBucket, UsageFlushTarget } from "./ty
 import { FlushLedger } from "./flush_ledger.ts";
 import { LATENCY_BUCKETS } from "./latency.ts";
 import { trimSketch } from "./latency_sketch.ts";
+import { pruneVisitors, VISITOR_RETENTION_MS, writeVisitors } from "./pg_visitors.ts";
+import { prunePaths, writePaths } from "./pg_paths.ts";
 
 /** Days usage_hourly rows are kept. */
 export const HOURLY_RETENTION_DAYS = 7;
@@ -71,6 +73,8 @@ export function postgresFlushTarget(db: Db, ledger = new FlushLedger()): UsageFl
       await db.delete(usageHourly).where(
         lt(usageHourly.hour, new Date(Date.now() - HOURLY_RETENTION_DAYS * 86_400_000)),
       );
+      await pruneVisitors(db, new Date(Date.now() - VISITOR_RETENTION_MS));
+      await prunePaths(db, Date.now());
       return rows.length;
     },
   };
@@ -97,7 +101,16 @@ async function writeOnce(db: Db, instanceId: string, seq: number, batch: UsageBa
     // A tenant deleted since its requests were recorded would fail the foreign key and
     // so the whole batch on every retry: its rows are discarded (and counted) instead.
     const ids = [
-      ...new Set([...batch.buckets, ...batch.logs, ...batch.exposures].map((r) => r.tenantId)),
+      ...new Set(
+        [
+          ...batch.buckets,
+          ...batch.logs,
+          ...batch.exposures,
+          ...batch.visitors ?? [],
+          ...batch.paths ?? [],
+        ]
+          .map((r) => r.tenantId),
+      ),
     ];
     if (ids.length === 0) return { discarded: 0 };
     const key = await tx.insert(usageFlushes).values({ instanceId, seq, counted: true })
@@ -116,6 +129,8 @@ async function writeOnce(db: Db, instanceId: string, seq: number, batch: UsageBa
     await inStatements(keep(batch.hours ?? []), (part) => writeHours(tx, part));
     await inStatements(logs, (part) => writeLogs(tx, part));
     await inStatements(exposures, (part) => writeExposures(tx, part));
+    await inStatements(keep(batch.visitors ?? []), (part) => writeVisitors(tx, part));
+    await inStatements(keep(batch.paths ?? []), (part) => writePaths(tx, part));
     const total = batch.buckets.length + batch.logs.length + batch.exposures.length;
     return { discarded: total - buckets.length - logs.length - exposures.length };
   });
@@ -215,17 +230,18 @@ async function writeLogs(tx: Tx, rows: UsageBatch["logs"]): Promise<void> {
     cache: l.cache,
     duration_ms: l.durationMs,
     kind: l.kind,
+    origin_status: l.originStatus ?? null,
     experiment_id: l.experimentId,
     variant_id: l.variantId,
   }));
   await tx.execute(sql`
     INSERT INTO request_logs (tenant_id, ts, method, path, status, bytes, cache, duration_ms,
-      kind, experiment_id, variant_id)
+      kind, origin_status, experiment_id, variant_id)
     SELECT tenant_id, to_timestamp(ts_ms / 1000.0), method, path, status, bytes, cache,
-      duration_ms, kind, experiment_id, variant_id
+      duration_ms, kind, origin_status, experiment_id, variant_id
     FROM jsonb_to_recordset(${rowsParam(json)}) AS x(tenant_id integer, ts_ms double precision,
       method text, path text, status integer, bytes bigint, cache text, duration_ms integer,
-      kind text, experiment_id integer, variant_id integer)`);
+      kind text, origin_status integer, experiment_id integer, variant_id integer)`);
 }
 
 async function writeExposures(tx: Tx, rows: UsageBatch["exposures"]): Promise<void> {

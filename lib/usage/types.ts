@@ -1,3 +1,5 @@
+import type { VisitorDelta } from "./visitor_windows.ts";
+
 /** Rows the usage aggregator writes: per-(tenant, UTC day) buckets, sampled logs, exposures. */
 
 /** Deltas for one `usage_daily` row. */
@@ -13,9 +15,9 @@ export type UsageBucket = {
   bypass: number;
   /** Responses with status >= 500 (decisions.md). */
   errors: number;
-  /** Bots refused on the asset path (issue 9); not counted in requests or bytes. */
+  /** Bots refused on the asset path; not counted in requests or bytes. */
   blocked: number;
-  /** Responses per status class (issue 23); refused bots are not counted. */
+  /** Responses per status class; refused bots are not counted. */
   status1xx: number;
   status2xx: number;
   status3xx: number;
@@ -47,6 +49,8 @@ export type RequestLogEntry = {
   cache: string | null;
   durationMs: number;
   kind: string;
+  /** The origin's status when the request reached it (null: answered without it). */
+  originStatus?: number | null;
   experimentId: number | null;
   variantId: number | null;
 };
@@ -72,6 +76,23 @@ export type UsageBatch = {
   hours?: HourBucket[];
   logs: RequestLogEntry[];
   exposures: ExposureDelta[];
+  /** Experiment visitors per arm and window (guardrails); absent in batches built by hand. */
+  visitors?: VisitorDelta[];
+  /** Requests per path per tenant-day (Top paths); absent in batches built by hand. */
+  paths?: PathDelta[];
+};
+
+/** Deltas for one `path_counts` row. */
+export type PathDelta = {
+  tenantId: number;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** The request path without its query string. */
+  path: string;
+  requests: number;
+  /** Answers with status >= 400. */
+  errors: number;
+  bytes: number;
 };
 
 /**

@@ -5,8 +5,8 @@
  * checks they agree (docs/architecture.md "Declaring an API route").
  */
 import { z } from "zod";
-import { count, isoTime } from "../http/shapes.ts";
-import { ROLES } from "../tenants/roles.ts";
+import { count, isoTime } from "../base/shapes.ts";
+import { ROLES } from "../base/roles.ts";
 
 const day = z.string().describe("YYYY-MM-DD (UTC)");
 
@@ -98,12 +98,29 @@ export const tenantAnalyticsSchema = z.strictObject({
     modelCalls: count,
     totalTokens: count,
   }),
+  topPaths: z.array(z.strictObject({
+    path: z.string(),
+    requests: count.describe("Requests counted for the path (every one, not a sample)"),
+    errors: count.describe("Of them, answers with status >= 400"),
+    bytes: count,
+    overcount: count.describe(
+      "How much of requests the path inherited on entering a day already holding its 1,000 " +
+        "busiest paths (0: exact)",
+    ),
+  })).describe("The month's busiest paths by exact per-day counters"),
   sampled: z.strictObject({
     logs: count,
     note: z.string(),
     byKind: z.array(z.strictObject({ kind: z.string(), requests: count, bytes: count })),
     statusClasses: z.record(z.string(), count).describe("1xx … 5xx"),
-    topPaths: z.array(z.strictObject({ path: z.string(), requests: count, bytes: count })),
+    topPaths: z.array(z.strictObject({
+      path: z.string(),
+      requests: count.describe("Request logs kept for the path"),
+      estimatedRequests: count.describe(
+        "Requests the logs stand for: errors once, sampled successes scaled by the rate",
+      ),
+      bytes: count,
+    })).describe("Ranked by estimatedRequests"),
   }),
 });
 
@@ -127,6 +144,9 @@ export const requestLogPageSchema = z.strictObject({
     cache: z.string().nullable(),
     durationMs: z.number().int().nullable(),
     kind: z.string().nullable(),
+    originStatus: z.number().int().nullable().describe(
+      "The origin's own status when the request reached it (an origin 500 the visitor got as 502)",
+    ),
     experimentId: z.number().int().nullable(),
     variantId: z.number().int().nullable(),
   })),

@@ -3,7 +3,7 @@
  * this schema): answered by /api/auth/me, sign-up, login and PATCH /api/user/profile.
  */
 import { z } from "zod";
-import { isoTime } from "../http/shapes.ts";
+import { isoTime } from "../base/shapes.ts";
 
 export const publicUserSchema = z.strictObject({
   id: z.string(),

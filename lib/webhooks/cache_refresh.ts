@@ -12,6 +12,13 @@ import { badRequest, notFound } from "../errors.ts";
 import type { WebhookProvider } from "../providers/mod.ts";
 
 export type CacheRefreshWebhook = typeof cacheRefreshWebhooks.$inferSelect;
+
+/**
+ * What a delivery purges: "all" bumps the API cache version (SPEC, the default); "entities"
+ * purges the answers holding the entities the payload names (lib/webhooks/entity_purge.ts).
+ */
+export const WEBHOOK_SCOPES = ["all", "entities"] as const;
+export type WebhookScope = typeof WEBHOOK_SCOPES[number];
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 
 /** Webhooks per tenant (decisions.md): enough for one per CMS space and environment. */
@@ -28,6 +35,7 @@ export function webhookView(w: CacheRefreshWebhook) {
     provider: w.provider,
     refreshApi: w.refreshApi,
     refreshAssets: w.refreshAssets,
+    scope: w.scope,
     enabled: w.enabled,
     createdAt: w.createdAt.toISOString(),
     updatedAt: w.updatedAt.toISOString(),
@@ -51,6 +59,7 @@ export function eventView(e: WebhookEventRow) {
     finishedAt: e.finishedAt?.toISOString() ?? null,
     durationMs: e.durationMs,
     kvSyncedAt: e.kvSyncedAt?.toISOString() ?? null,
+    purged: e.purged ?? null,
   };
 }
 
@@ -93,7 +102,7 @@ export async function createWebhook(
   s: Services,
   tenantId: number,
   actorUserId: string,
-  input: { provider: WebhookProvider; refreshAssets?: boolean },
+  input: { provider: WebhookProvider; refreshAssets?: boolean; scope?: WebhookScope },
 ): Promise<IssuedWebhook> {
   const { secret, hash } = await newSecret();
   const now = new Date(s.clock.now());
@@ -118,6 +127,8 @@ export async function createWebhook(
       // SPEC: the default mode refreshes the API cache only; assets on request.
       refreshApi: true,
       refreshAssets: input.refreshAssets ?? false,
+      // SPEC: "all" (the version bump) unless precise purging is asked for.
+      scope: input.scope ?? "all",
       enabled: true,
       createdAt: now,
       updatedAt: now,
@@ -129,7 +140,7 @@ export async function createWebhook(
     actorUserId,
     action: "cache_refresh_webhook.created",
     target: `webhook:${w.id}`,
-    metadata: { provider: w.provider, refreshAssets: w.refreshAssets },
+    metadata: { provider: w.provider, refreshAssets: w.refreshAssets, scope: w.scope },
   });
   return issued(s, w, secret);
 }
@@ -158,7 +169,7 @@ export async function regenerateWebhook(
 
 /**
  * Turns a webhook off or on, or changes whether it also purges assets, keeping its URL
- * (decisions.md "Cache-refresh webhooks: enable, disable"). A disabled webhook's receiver
+ * (decisions.md "Webhooks"). A disabled webhook's receiver
  * answers 404 like an unknown one, and records no event.
  */
 export async function updateWebhook(
@@ -166,7 +177,7 @@ export async function updateWebhook(
   tenantId: number,
   id: number,
   actorUserId: string,
-  patch: { enabled?: boolean; refreshAssets?: boolean },
+  patch: { enabled?: boolean; refreshAssets?: boolean; scope?: WebhookScope },
 ): Promise<CacheRefreshWebhook> {
   // Only the fields given, in one conditional UPDATE: two PATCHes of different fields at
   // once both land (no read of the other field first).
@@ -174,6 +185,7 @@ export async function updateWebhook(
     .set({
       ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
       ...(patch.refreshAssets === undefined ? {} : { refreshAssets: patch.refreshAssets }),
+      ...(patch.scope === undefined ? {} : { scope: patch.scope }),
       updatedAt: new Date(s.clock.now()),
     })
     .where(liveWebhook(tenantId, id)).returning();
@@ -183,7 +195,12 @@ export async function updateWebhook(
     actorUserId,
     action: "cache_refresh_webhook.updated",
     target: `webhook:${id}`,
-    metadata: { provider: w.provider, enabled: w.enabled, refreshAssets: w.refreshAssets },
+    metadata: {
+      provider: w.provider,
+      enabled: w.enabled,
+      refreshAssets: w.refreshAssets,
+      scope: w.scope,
+    },
   });
   return w;
 }

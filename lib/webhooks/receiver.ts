@@ -2,7 +2,9 @@
  * The public cache-refresh receiver (SPEC "Webhooks, members and invites" and
  * "Events" 3): authenticate by the URL-embedded secret, read a bounded body for the
  * event type, bump cache versions, re-sync the edge snapshot, and record the event
- * as received → synced | failed.
+ * as received → synced | failed. A webhook in "entities" scope purges the entities its
+ * payload names instead of bumping (lib/webhooks/entity_purge.ts), and falls back to the
+ * bump, with the reason on the event, when the payload names none it can use.
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
@@ -15,6 +17,8 @@ import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
 import { changeTenant, isProjected } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { pruneEvents } from "./events.ts";
+import type { WebhookPurge } from "../db/schema/mod.ts";
+import { purgeEntities, purgeRecordOf, readNotice } from "./entity_purge.ts";
 
 /** SPEC "Limits": cache-refresh webhook body 64 KB. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
@@ -38,11 +42,15 @@ function serialised<T>(tenantId: number, fn: () => Promise<T>): Promise<T> {
 /** Compared against when the id is unknown, so both paths hash and compare the same way. */
 const DUMMY_HASH = "0".repeat(64);
 
+type Versions = { apiCacheVersion: number; assetCacheVersion: number; htmlCacheVersion: number };
+
 export type RefreshResult =
   | {
     ok: true;
     refreshed: true;
-    versions: { apiCacheVersion: number; assetCacheVersion: number; htmlCacheVersion: number };
+    versions: Versions;
+    /** "entities" scope: what was purged, or why it fell back to the version bump. */
+    purged?: WebhookPurge;
   }
   | { ok: true; refreshed: false };
 
@@ -81,6 +89,31 @@ function parseLoose(text: string): unknown {
   }
 }
 
+/** A webhook with API and asset refresh both off: the delivery is recorded, nothing changes. */
+async function recordNothingToRefresh(
+  s: Services,
+  w: CacheRefreshWebhook,
+  eventType: string | null,
+  received: number,
+): Promise<RefreshResult> {
+  const at = new Date(received);
+  await s.db.insert(webhookEvents).values({
+    webhookId: w.id,
+    tenantId: w.tenantId,
+    status: "synced",
+    eventType,
+    refreshType: "none",
+    message: "Nothing to refresh: API and asset refresh are both off",
+    receivedAt: at,
+    startedAt: at,
+    finishedAt: at,
+    durationMs: 0,
+  });
+  await markWebhook(s, w.id, at, "synced");
+  await pruneEvents(s, w.tenantId, w.id);
+  return { ok: true, refreshed: false };
+}
+
 export async function receiveCacheRefresh(
   s: Services,
   rawId: string,
@@ -91,27 +124,15 @@ export async function receiveCacheRefresh(
   // Counted while streaming (readBodyText): a missing or lying Content-Length cannot get past it.
   const text = await readBodyText(req, MAX_WEBHOOK_BODY_BYTES, s.config.bodyIdleTimeoutMs);
   const eventType = webhookEventType(w.provider as WebhookProvider, req.headers, parseLoose(text));
-  const refreshType = refreshTypeOf(w.refreshApi, w.refreshAssets);
+  const entities = w.scope === "entities" && w.refreshApi;
+  const notice = entities ? readNotice(w.provider, req.headers, text) : null;
+  const refreshType = notice !== null && !("reason" in notice)
+    ? (w.refreshAssets ? "entities+assets" : "entities")
+    : refreshTypeOf(w.refreshApi, w.refreshAssets);
+  const purged = notice === null ? undefined : purgeRecordOf(notice);
   const received = s.clock.now();
 
-  if (refreshType === "none") {
-    const at = new Date(received);
-    await s.db.insert(webhookEvents).values({
-      webhookId: w.id,
-      tenantId: w.tenantId,
-      status: "synced",
-      eventType,
-      refreshType,
-      message: "Nothing to refresh: API and asset refresh are both off",
-      receivedAt: at,
-      startedAt: at,
-      finishedAt: at,
-      durationMs: 0,
-    });
-    await markWebhook(s, w.id, at, "synced");
-    await pruneEvents(s, w.tenantId, w.id);
-    return { ok: true, refreshed: false };
-  }
+  if (refreshType === "none") return await recordNothingToRefresh(s, w, eventType, received);
 
   const [event] = await s.db.insert(webhookEvents).values({
     webhookId: w.id,
@@ -125,7 +146,11 @@ export async function receiveCacheRefresh(
   const started = s.clock.now();
   const t0 = performance.now();
   try {
-    const v = await serialised(w.tenantId, () => bumpAndSync(s, w));
+    const bumped = notice === null || "reason" in notice;
+    const v = await serialised(
+      w.tenantId,
+      async () => bumped ? await bumpAndSync(s, w) : (await purgeEntities(s, w, notice)).versions,
+    );
     // kvSyncedAt only when KV took the new snapshot; else the projector loop completes it.
     const inKv = await isProjected(s, w.tenantId);
     const finished = s.clock.now();
@@ -134,16 +159,18 @@ export async function receiveCacheRefresh(
       startedAt: new Date(started),
       finishedAt: new Date(finished),
       durationMs: Math.round(performance.now() - t0),
-      previousApiCacheVersion: w.refreshApi ? v.apiCacheVersion - 1 : v.apiCacheVersion,
+      previousApiCacheVersion: w.refreshApi && bumped ? v.apiCacheVersion - 1 : v.apiCacheVersion,
       nextApiCacheVersion: v.apiCacheVersion,
       kvSyncedAt: inKv ? new Date(finished) : null,
-      message: inKv
-        ? `Refreshed ${refreshType}`
-        : `Refreshed ${refreshType}; the edge snapshot update is left to the projector`,
+      message: refreshMessage(refreshType, purged) +
+        (inKv ? "" : "; the edge snapshot update is left to the projector"),
+      purged: purged ?? null,
     }).where(eq(webhookEvents.id, event.id));
     await markWebhook(s, w.id, new Date(finished), "synced");
     await pruneEvents(s, w.tenantId, w.id);
-    return { ok: true, refreshed: true, versions: v };
+    return purged
+      ? { ok: true, refreshed: true, versions: v, purged }
+      : { ok: true, refreshed: true, versions: v };
   } catch (err) {
     const finished = s.clock.now();
     const detail = err instanceof Error ? err.message : String(err);
@@ -158,6 +185,17 @@ export async function receiveCacheRefresh(
     await markWebhook(s, w.id, new Date(finished), "failed").catch(() => {});
     throw new ApiError(500, "refresh_failed", "Cache refresh failed");
   }
+}
+
+/** The event row's message: what was refreshed, what purged, or why it fell back. */
+function refreshMessage(refreshType: string, p: WebhookPurge | undefined): string {
+  if (p === undefined) return `Refreshed ${refreshType}`;
+  if (p.fallback !== null) {
+    return `Refreshed ${refreshType}: ${p.fallback}, so the version was bumped`;
+  }
+  const more = p.ids > p.firstIds.length ? ` and ${p.ids - p.firstIds.length} more` : "";
+  const types = p.types === null ? "every list" : `lists of ${p.types.join(", ")}`;
+  return `Purged ${p.action} of ${p.firstIds.join(", ")}${more}, and ${types}`;
 }
 
 async function bumpAndSync(s: Services, w: CacheRefreshWebhook) {

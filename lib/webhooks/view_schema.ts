@@ -5,13 +5,30 @@
  */
 import { z } from "zod";
 import { WEBHOOK_PROVIDERS } from "../providers/mod.ts";
-import { isoTime } from "../http/shapes.ts";
+import { isoTime } from "../base/shapes.ts";
+import { WEBHOOK_SCOPES } from "./cache_refresh.ts";
+
+/** What an "entities" delivery purged (lib/db/schema WebhookPurge). */
+export const webhookPurgeSchema = z.strictObject({
+  scope: z.literal("entities"),
+  action: z.string().nullable(),
+  ids: z.number().int().describe("Entities purged"),
+  firstIds: z.array(z.string()).describe("The first ids purged"),
+  types: z.array(z.string()).nullable().describe(
+    "Content types whose lists were purged; null: every list",
+  ),
+  revisions: z.record(z.string(), z.union([z.string(), z.number()])),
+  fallback: z.string().nullable().describe("Why the version was bumped instead"),
+});
 
 export const webhookViewSchema = z.strictObject({
   id: z.number().int(),
   provider: z.enum(WEBHOOK_PROVIDERS),
   refreshApi: z.boolean(),
   refreshAssets: z.boolean(),
+  scope: z.enum(WEBHOOK_SCOPES).describe(
+    '"all" bumps the API cache version; "entities" purges the answers holding the announced entities',
+  ),
   enabled: z.boolean(),
   createdAt: isoTime,
   updatedAt: isoTime,
@@ -33,6 +50,9 @@ export const webhookEventViewSchema = z.strictObject({
   finishedAt: isoTime.nullable(),
   durationMs: z.number().int().nullable(),
   kvSyncedAt: isoTime.nullable(),
+  purged: webhookPurgeSchema.nullable().describe(
+    '"entities" scope: what the delivery purged, or why it fell back to the version bump',
+  ),
 });
 
 /** A created or regenerated webhook: the secret and its URL are shown this once. */

@@ -5,7 +5,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { adminUserView, setUserBlocked } from "../../lib/admin/users.ts";
 import { searchUsers, USER_SEARCH_MAX } from "../../lib/admin/user_search.ts";
 import {

@@ -5,7 +5,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { REQUEST_LOG_RETENTION_DAYS } from "../../lib/usage/aggregator.ts";
 import { adminOverview } from "../../lib/admin/overview.ts";

@@ -1,11 +1,12 @@
 /**
  * Master-admin platform endpoints: app logs, usage stream and diagnostics, cost model, database init and backfills (SPEC "Master-admin endpoints").
  * Paths are relative to /api. Every route checks the master-admin rule first (401 anonymous,
- * 403 others); docs/decisions.md "Master-admin platform endpoints" maps the predecessor's names.
+ * 403 others). SPEC names them after a Cloudflare-hosted predecessor; each is its Deno
+ * equivalent here (the cost model: docs/decisions.md "Billing").
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { platformCost } from "../../lib/admin/platform/cost_model.ts";
 import { usageStream } from "../../lib/admin/platform/usage_stream.ts";

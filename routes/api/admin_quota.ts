@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { notFound } from "../../lib/errors.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";

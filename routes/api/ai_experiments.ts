@@ -43,11 +43,16 @@ const openCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set("access-control-expose-headers", "retry-after");
 };
 
-// Long: the route table of experiments and their events: 9 declarations, each its access, schemas
-// and summary beside a short handler calling lib; one block per route, found by its path.
+/** Experiments: the public conversion-events endpoint, then their management, in this order. */
 export function aiExperimentsRoutes(): Routes {
   const app = new Routes("");
+  eventRoutes(app);
+  managementRoutes(app);
+  return app;
+}
 
+/** Conversion events posted from visitors' browsers (CORS open) and their preflight. */
+function eventRoutes(app: Routes): void {
   // SPEC: 204, `*`, `POST, OPTIONS`, the request's headers echoed, Max-Age 24 hours.
   app.options(EVENTS, {
     access: access.public,
@@ -83,11 +88,18 @@ export function aiExperimentsRoutes(): Routes {
       throw badRequest("Invalid body: could not be read");
     }
     const input = parseEventBody(text);
-    const { id } = await ingestEvent(c.get("services"), c.get("clientIp"), input);
+    const { id } = await ingestEvent(
+      c.get("services"),
+      { ip: c.get("clientIp"), userAgent: c.req.header("user-agent") ?? "" },
+      input,
+    );
     return c.json({ ok: true, id });
   });
+}
 
-  // ---- management ----
+// Long: the management route table: 8 declarations (list, create, read, update, delete, variants,
+// promote, exposure stats), each its access, schemas and summary beside a short handler calling lib.
+function managementRoutes(app: Routes): void {
   app.get(BASE, {
     access: access.tenant("viewer"),
     summary: "Lists the non-archived experiments with their variants",
@@ -168,6 +180,7 @@ export function aiExperimentsRoutes(): Routes {
       id,
       auth.user.id,
       body.variantId,
+      body.goal,
     );
     return c.json(promoted);
   });
@@ -183,6 +196,4 @@ export function aiExperimentsRoutes(): Routes {
       await exposureSummary(c.get("services"), tenant.id, id, query.goal ?? DEFAULT_GOAL),
     );
   });
-
-  return app;
 }

@@ -1,7 +1,7 @@
 /** AI transform management and execute (SPEC "AI transform management"). Paths are relative to /api. */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { intParam } from "../../lib/http/validate.ts";
 import { ApiError, badRequest, notFound } from "../../lib/errors.ts";
 import { readSnapshot } from "../../lib/kv/snapshot.ts";
@@ -28,7 +28,7 @@ import { usageView } from "../../lib/ai/usage.ts";
 import { listActiveProfiles } from "../../lib/ai/profiles.ts";
 import { tenantAiLimits, updateAiSettings } from "../../lib/ai/settings.ts";
 import { aiEngineFor } from "../../lib/ai/engine.ts";
-import { okSchema } from "../../lib/http/shapes.ts";
+import { okSchema } from "../../lib/base/shapes.ts";
 import {
   actOnOutput,
   bulkApprove,
@@ -119,15 +119,22 @@ const executeSchema = z.object({
   }
 });
 
-// Long: the route table of the AI transform API: 18 declarations (rules, preview, regenerate,
-// outputs, runs, settings, execute), each its access, schemas and summary beside a handler of a few
-// lines that calls lib/ai; one block per route, grouped by resource, so an endpoint is found by its
-// path.
+/**
+ * The AI transform API, one route table per resource (rules, preview and regenerate, stored
+ * outputs, runs and settings, execute), declared in this order.
+ */
 export function aiTransformRoutes(): Routes {
   const app = new Routes("");
+  ruleRoutes(app);
+  previewRoutes(app);
+  outputRoutes(app);
+  runAndSettingRoutes(app);
+  executeRoutes(app);
+  return app;
+}
 
-  // ---- rules ----
-
+/** Rules: list, create, read, update, delete, and their status actions. */
+function ruleRoutes(app: Routes): void {
   app.get(`${BASE}/rules`, {
     access: access.tenant("viewer"),
     summary: "Lists the tenant's transform rules",
@@ -180,9 +187,10 @@ export function aiTransformRoutes(): Routes {
       return c.json(ruleView(rule));
     });
   }
+}
 
-  // ---- preview and regenerate ----
-
+/** Preview a rule on sample content; regenerate one upstream path. */
+function previewRoutes(app: Routes): void {
   app.post(`${BASE}/preview`, {
     access: access.tenant("editor"),
     summary: "Runs a stored or inline rule on sample content (at most 5 fields)",
@@ -199,9 +207,10 @@ export function aiTransformRoutes(): Routes {
   }, async (c, { tenant, auth, body }) => {
     return c.json(await regenerate(c.get("services"), tenant, auth.user.id, body));
   });
+}
 
-  // ---- stored outputs and review (issue 28) ----
-
+/** Stored outputs and their review. */
+function outputRoutes(app: Routes): void {
   app.get(`${BASE}/outputs`, {
     access: access.tenant("viewer"),
     summary: "Lists stored AI outputs with their provenance, newest first (cursor paging)",
@@ -255,9 +264,10 @@ export function aiTransformRoutes(): Routes {
     const id = intParam(c, "id");
     return c.json(await actOnOutput(c.get("services"), tenant, auth.user.id, id, "edit", body));
   });
+}
 
-  // ---- runs, usage, profiles, settings ----
-
+/** Runs, usage, profiles and settings. */
+function runAndSettingRoutes(app: Routes): void {
   app.get(`${BASE}/runs`, {
     access: access.tenant("viewer"),
     summary: "Lists transform runs, newest first, with the total matching the filter",
@@ -315,9 +325,10 @@ export function aiTransformRoutes(): Routes {
       settings: await updateAiSettings(c.get("services"), tenant, auth.user.id, body),
     });
   });
+}
 
-  // ---- execute: the same runtime pipeline for an edge deployed apart from the app ----
-
+/** Execute: the same runtime pipeline, for an edge deployed apart from the app. */
+function executeRoutes(app: Routes): void {
   app.post("/ai-transform/execute", {
     access: access.machineKey("aiTransform"),
     summary: "Runs a profile's active rules on a JSON payload for an edge deployed apart",
@@ -353,6 +364,4 @@ export function aiTransformRoutes(): Routes {
       },
     });
   });
-
-  return app;
 }

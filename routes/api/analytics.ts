@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { currentPeriod, PERIOD_RE } from "../../lib/usage/query.ts";
 import { isUtcDay, rangeError, resolveDayRange } from "../../lib/usage/days.ts";
 import {

@@ -1,7 +1,7 @@
 /** Audit events (SPEC "Tenants": audit-events). Paths are relative to /api. */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { auditPageSchema, listAudit } from "../../lib/audit/mod.ts";
 
 const positiveInt = (max: number) =>

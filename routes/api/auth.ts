@@ -4,9 +4,10 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
+import { refuseCrossSite } from "../../lib/http/origin.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
-import { okSchema } from "../../lib/http/shapes.ts";
+import { str } from "../../lib/base/text.ts";
+import { okSchema } from "../../lib/base/shapes.ts";
 import { publicUser } from "../../lib/users/mod.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
 import { deleteSession, SESSION_COOKIE } from "../../lib/auth/sessions.ts";
@@ -54,8 +55,11 @@ export function authRoutes(): Routes {
     access: access.public,
     summary: "Ends the session the cookie names (if any) and clears the cookie",
     response: okSchema,
+    errors: [403],
   }, async (c) => {
     // Public: logging out needs no valid session; the cookie's session is ended whatever it is.
+    // A cookie write like any other: only from our own site (a cross-site page is 403).
+    refuseCrossSite(c, c.get("services").config.publicUrl);
     const token = readAppCookie(c, SESSION_COOKIE);
     if (token) await deleteSession(c.get("services").kv, token);
     clearAppCookie(c, SESSION_COOKIE);

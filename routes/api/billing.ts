@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { readBodyText } from "../../lib/http/validate.ts";
 import { ApiError, forbidden, notFound } from "../../lib/errors.ts";
 import { findUserById } from "../../lib/users/mod.ts";

@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { findTenantBySlug } from "../../lib/tenants/service.ts";
 import { bumpCacheVersions, REFRESH_TYPES } from "../../lib/cache/versions.ts";
 import { edgeConfigResultSchema, rebuildEdgeConfig } from "../../lib/cache/edge_config.ts";
@@ -15,7 +15,13 @@ import {
   rotatePublishSecret,
 } from "../../lib/cache/publish_secret.ts";
 import { ApiError, notFound, unauthorized } from "../../lib/errors.ts";
-import { purgeBodySchema, purgeByTarget, purgeResultSchema } from "../../lib/cache/purge.ts";
+import { explainQuerySchema, explainResultSchema, explainUrl } from "../../lib/cache/explain.ts";
+import {
+  purgeBodySchema,
+  purgeByTarget,
+  purgeResultSchema,
+  PURGES_PER_MINUTE,
+} from "../../lib/cache/purge.ts";
 
 const refreshSchema = z.object({ type: z.enum(REFRESH_TYPES) }).strict();
 const secretSchema = z.strictObject({
@@ -41,12 +47,16 @@ export function cacheControlRoutes(): Routes {
 
   app.post("/tenants/:slug/purge", {
     access: access.tenant("editor"),
-    summary: "Purges cached objects by tenant-host URL or path, path prefix, or Cache-Tag",
+    summary:
+      `Purges cached objects by tenant-host URL or path, path prefix, or Cache-Tag (the tenant's own tags only); ${PURGES_PER_MINUTE} per minute per tenant`,
     body: purgeBodySchema,
+    errors: [429],
     response: purgeResultSchema,
   }, async (c, { tenant, auth, body }) => {
     return c.json(await purgeByTarget(c.get("services"), tenant, body, auth.user.id));
   });
+
+  explainRoute(app);
 
   app.post("/tenants/:slug/edge-config", {
     access: access.tenant("editor"),
@@ -97,4 +107,18 @@ export function cacheControlRoutes(): Routes {
   });
 
   return app;
+}
+
+/** "Why isn't this URL cached?" (lib/cache/explain.ts): read-only, viewer+. */
+function explainRoute(app: Routes): void {
+  app.get("/tenants/:slug/cache/explain", {
+    access: access.tenant("viewer"),
+    summary:
+      "Why isn't this URL cached? Its cache key, eligibility, the copy this instance holds, the last origin answer (why it was not stored) and the last purge that matched; never fetches the URL",
+    query: explainQuerySchema,
+    errors: [503],
+    response: explainResultSchema,
+  }, async (c, { tenant, query }) => {
+    return c.json(await explainUrl(c.get("services"), tenant, query));
+  });
 }

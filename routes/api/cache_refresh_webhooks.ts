@@ -14,30 +14,38 @@ import {
   listWebhooks,
   regenerateWebhook,
   updateWebhook,
+  WEBHOOK_SCOPES,
   webhookView,
 } from "../../lib/webhooks/cache_refresh.ts";
 import { receiveCacheRefresh } from "../../lib/webhooks/receiver.ts";
 import {
   issuedWebhookSchema,
   webhookEventViewSchema,
+  webhookPurgeSchema,
   webhookViewSchema,
 } from "../../lib/webhooks/view_schema.ts";
 import { cacheVersionsSchema } from "../../lib/cache/versions_schema.ts";
-import { okSchema } from "../../lib/http/shapes.ts";
+import { okSchema } from "../../lib/base/shapes.ts";
+
+const scopeField = z.enum(WEBHOOK_SCOPES).optional().describe(
+  '"all" (default) bumps the API cache version; "entities" purges only the answers holding the announced entities',
+);
 
 const createSchema = z.object({
   provider: z.enum(WEBHOOK_PROVIDERS),
   refreshAssets: z.boolean().optional(),
+  scope: scopeField,
 }).strict();
 
 /** Not in SPEC: turning a webhook off without losing its URL (decisions.md). */
 const patchSchema = z.object({
   enabled: z.boolean().optional(),
   refreshAssets: z.boolean().optional(),
-}).strict().refine((b) => b.enabled !== undefined || b.refreshAssets !== undefined, {
-  path: ["enabled"],
-  message: "set enabled or refreshAssets",
-});
+  scope: scopeField,
+}).strict().refine(
+  (b) => b.enabled !== undefined || b.refreshAssets !== undefined || b.scope !== undefined,
+  { path: ["enabled"], message: "set enabled, refreshAssets or scope" },
+);
 
 const BASE = "/tenants/:slug/cache-refresh-webhooks";
 
@@ -87,7 +95,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 
   app.patch(`${BASE}/:id`, {
     access: access.tenant("admin"),
-    summary: "Turns a webhook off or on, or changes refreshAssets; the URL stays",
+    summary: "Turns a webhook off or on, or changes refreshAssets or scope; the URL stays",
     body: patchSchema,
     response: z.strictObject({ webhook: webhookViewSchema }),
   }, async (c, { tenant, auth, body }) => {
@@ -115,7 +123,7 @@ export function cacheRefreshWebhooksRoutes(): Routes {
 /**
  * The public receiver. Mounted ahead of the session middleware (routes/api/mod.ts): it
  * authenticates by the URL secret alone, and a CMS that sends its own Authorization
- * header must still get a 404-or-success answer, never a session 401.
+ * header must still get a 404-or-success answer, never the 401 of a failed sign-in check.
  */
 export function cacheRefreshReceiverRoutes(): Routes {
   const app = new Routes("");
@@ -127,6 +135,7 @@ export function cacheRefreshReceiverRoutes(): Routes {
         ok: z.literal(true),
         refreshed: z.literal(true),
         versions: cacheVersionsSchema,
+        purged: webhookPurgeSchema.optional(),
       }),
       z.strictObject({ ok: z.literal(true), refreshed: z.literal(false) })
         .describe("Nothing to refresh: API and asset refresh are both off"),

@@ -5,7 +5,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { INT4_MAX } from "../../lib/http/validate.ts";
 import { hostnameSchema } from "../../lib/tenants/schema.ts";
 import {
@@ -22,7 +22,7 @@ import { domainViewSchema } from "../../lib/domains/view_schema.ts";
 const addSchema = z.object({ hostname: hostnameSchema }).strict();
 /**
  * A domain id: a number, or its digits as a string — the query can only carry a string, and the
- * body takes the same form (decisions.md "Domains"). Within int4, the column's type: a larger
+ * body takes the same form (decisions.md "Custom domains"). Within int4, the column's type: a larger
  * id made PostgreSQL fail the query (500).
  */
 const domainId = z.union([

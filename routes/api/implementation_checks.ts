@@ -5,7 +5,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { parseSiteUrl, runWebsiteCheck } from "../../lib/checks/website_check.ts";
 import { runCachelyCheck } from "../../lib/checks/cachely_check.ts";
 import { hitRateLimit } from "../../lib/kv/rate_limit.ts";

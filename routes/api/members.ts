@@ -4,8 +4,8 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
-import { atLeast, ROLES } from "../../lib/tenants/roles.ts";
+import { str } from "../../lib/base/text.ts";
+import { atLeast, ROLES } from "../../lib/base/roles.ts";
 import { listMembers, removeMember, updateMemberRole } from "../../lib/members/service.ts";
 import {
   acceptInvite,
@@ -18,7 +18,7 @@ import {
   inviteViewSchema,
   memberViewSchema,
 } from "../../lib/members/view_schema.ts";
-import { isoTime } from "../../lib/http/shapes.ts";
+import { isoTime } from "../../lib/base/shapes.ts";
 
 const userId = str().trim().min(1).max(100);
 const inviteSchema = z.object({ email: z.email().max(254), role: z.enum(ROLES) }).strict();

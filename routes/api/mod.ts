@@ -16,6 +16,7 @@ import { membersRoutes } from "./members.ts";
 import { auditRoutes } from "./audit.ts";
 import { domainsRoutes } from "./domains.ts";
 import { cacheControlRoutes } from "./cache_control.ts";
+import { previewRoutes } from "./preview.ts";
 import {
   cacheRefreshReceiverRoutes,
   cacheRefreshWebhooksRoutes,
@@ -35,7 +36,9 @@ import { adminPlatformRoutes } from "./admin_platform.ts";
 import { adminQuotaRoutes } from "./admin_quota.ts";
 import { openApiRoutes } from "./openapi.ts";
 import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
-import { databaseErrors } from "../../lib/metrics/error_counts.ts";
+import { abortedBody, isAbortedBody } from "../../lib/http/aborted_body.ts";
+import type { Logger } from "../../lib/log.ts";
+import { databaseErrors } from "../../lib/db/error_counts.ts";
 
 /** Every declared API route (lib/http/route.ts), area by area. */
 export function apiDeclarations(): DeclaredRoute[] {
@@ -48,6 +51,7 @@ export function apiDeclarations(): DeclaredRoute[] {
     auditRoutes(),
     domainsRoutes(),
     cacheControlRoutes(),
+    previewRoutes(),
     cacheRefreshWebhooksRoutes(),
     cacheRefreshReceiverRoutes(),
     aiTransformRoutes(),
@@ -94,11 +98,12 @@ export function apiRoutes(): Hono<AppEnv> {
   return api;
 }
 
-export function errorResponse(
-  err: unknown,
-  log?: { error(msg: string, f?: Record<string, unknown>): void },
-): Response {
+export function errorResponse(err: unknown, log?: Pick<Logger, "error" | "info">): Response {
   if (err instanceof ApiError) return err.toResponse();
+  if (isAbortedBody(err)) {
+    log?.info("request body aborted", { error: (err as Error).message });
+    return abortedBody().toResponse();
+  }
   if (err instanceof HTTPException) {
     return new ApiError(err.status, "http_error", err.message || "Request failed").toResponse();
   }

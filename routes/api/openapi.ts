@@ -2,7 +2,7 @@
 import { access, type DeclaredRoute, Routes } from "../../lib/http/route.ts";
 import { openApiDocument } from "../../lib/http/openapi.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 
 // The document's own schema is OpenAPI 3.1's; only its top level is stated here.
 const documentSchema = z.looseObject({

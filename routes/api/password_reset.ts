@@ -4,7 +4,7 @@
  * is registered, and answers the same either way. No session needed for either.
  */
 import { access, Routes } from "../../lib/http/route.ts";
-import { okSchema } from "../../lib/http/shapes.ts";
+import { okSchema } from "../../lib/base/shapes.ts";
 import { completePasswordReset, resetPasswordSchema } from "../../lib/admin/password_reset.ts";
 import { forgotPasswordSchema, requestPasswordReset } from "../../lib/auth/forgot_password.ts";
 

@@ -1,7 +1,7 @@
 /** /api/tenants: list, create, slug availability, get/put/delete, api-config, api-token. */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import {
   apiConfigSchema,
   apiTokenSchema,

@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { listTenantsFor } from "../../lib/tenants/service.ts";
 import {
   currentPeriod,

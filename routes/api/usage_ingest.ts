@@ -4,7 +4,7 @@
  */
 import { access, Routes } from "../../lib/http/route.ts";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { eq } from "drizzle-orm";
 import { parseWith } from "../../lib/http/validate.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";

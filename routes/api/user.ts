@@ -2,7 +2,7 @@
 import { access, Routes } from "../../lib/http/route.ts";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { str } from "../../lib/http/text.ts";
+import { str } from "../../lib/base/text.ts";
 import { intParam } from "../../lib/http/validate.ts";
 import {
   createPersonalToken,
@@ -23,7 +23,7 @@ import { TOKEN_SCOPES } from "../../lib/auth/token_scopes.ts";
 import { replacePassword } from "../../lib/auth/password_change.ts";
 import { confirmTakeoverReview, takeoverReview } from "../../lib/auth/takeover_review.ts";
 import { publicUserSchema } from "../../lib/users/public_user_schema.ts";
-import { isoTime, okSchema } from "../../lib/http/shapes.ts";
+import { isoTime, okSchema } from "../../lib/base/shapes.ts";
 
 const takeoverReviewAnswerSchema = z.strictObject({
   review: z.strictObject({

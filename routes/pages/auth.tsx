@@ -77,10 +77,15 @@ function credentialsPage(
         )
         : (
           <p>
-            Passwords need 10 to 200 characters, at least 4 different ones, and must not contain the
-            name part of your email address.
+            Have an account? <a href={`/login?next=${encodeURIComponent(next)}`}>Log in</a>
           </p>
         )}
+      {path === "/signup" && (
+        <p>
+          Passwords need 10 to 200 characters, at least 4 different ones, and must not contain the
+          name part of your email address.
+        </p>
+      )}
     </Layout>,
     opts.status,
   );

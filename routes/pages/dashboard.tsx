@@ -6,13 +6,12 @@ import { page, pageUser } from "./render.tsx";
 import { requireAuth } from "../../lib/http/auth.ts";
 import { listTenantsFor, tenantView } from "../../lib/tenants/service.ts";
 import { PROVIDER_LABELS, ProviderFields } from "../../components/ProviderFields.tsx";
-import { type CmsKind, PROVIDER_KINDS } from "../../lib/providers/mod.ts";
+import { PROVIDER_KINDS, type ProviderKind } from "../../lib/providers/mod.ts";
 import { DEFAULT_ALLOWED_TYPES } from "../../lib/providers/content_types.ts";
 import { providerEnv } from "../../lib/tenants/provider_input.ts";
 import { PlanCard } from "../../components/PlanCard.tsx";
-import { billingView } from "../../lib/billing/state.ts";
+import { billingEnabled, billingView } from "../../lib/billing/state.ts";
 import { findBilling } from "../../lib/billing/account.ts";
-import { billingEnabled } from "../../lib/config.ts";
 import { ApiForm, Field, Select } from "../../components/ApiForm.tsx";
 import { Empty, TableWrap } from "../../components/ui.tsx";
 import { tenantHref } from "../../components/nav.ts";
@@ -28,7 +27,7 @@ import { usageByTenant } from "../../lib/usage/query.ts";
  */
 function NewTenant(
   { chosen, typedSlug, tenantOrigin, env }: {
-    chosen: CmsKind;
+    chosen: ProviderKind;
     typedSlug: string;
     /** The proxy host pattern shown in the provider hints: `https://{slug}.<proxy domain>`. */
     tenantOrigin: string;
@@ -39,7 +38,7 @@ function NewTenant(
     <section class="card" id="new-tenant">
       <h2>New tenant</h2>
       {
-        /* The kind first, then only its fields (issue 24): a GET form, so it works without
+        /* The kind first, then only its fields: a GET form, so it works without
           JavaScript; with it, picking a kind reloads at once (islands/client.tsx). */
       }
       <form
@@ -110,8 +109,8 @@ export function dashboardPages(): Hono<AppEnv> {
 
   app.get("/dashboard", async (c) => {
     const asked = c.req.query("cms") ?? "";
-    const chosen: CmsKind = (PROVIDER_KINDS as readonly string[]).includes(asked)
-      ? asked as CmsKind
+    const chosen: ProviderKind = (PROVIDER_KINDS as readonly string[]).includes(asked)
+      ? asked as ProviderKind
       : "contentful";
     // The slug typed before the CMS changed (the picker carries it: islands/client.tsx).
     const typedSlug = (c.req.query("draftSlug") ?? "").slice(0, 63);
@@ -130,7 +129,7 @@ export function dashboardPages(): Hono<AppEnv> {
         <QuotaBanner quota={quota} />
         {rows.length === 0
           ? (
-            <Empty title="No tenants yet">
+            <Empty title="No tenants yet" name="tenants">
               Create your first tenant below: pick the CMS it fronts, then name it with a slug.
             </Empty>
           )

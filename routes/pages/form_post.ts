@@ -6,14 +6,32 @@
  * (the one the route declares, exported beside the lib function both call) with formInput: the
  * API's own validate path, so the page refuses exactly what the API refuses, with its message.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../lib/http/env.ts";
-import { ApiError, forbidden } from "../../lib/errors.ts";
-import { isSameOrigin } from "../../lib/http/origin.ts";
-import { parseWith, readBodyText } from "../../lib/http/validate.ts";
+import { ApiError, badRequest } from "../../lib/errors.ts";
+import { refuseCrossSite } from "../../lib/http/origin.ts";
+import {
+  parseWith,
+  readBodyBytes,
+  readBodyText,
+  refuseDeclaredOver,
+} from "../../lib/http/validate.ts";
 
+/** The largest body of a page's own form (log-in, sign-up, passwords, banner): 413 past it. */
 const FORM_MAX_BYTES = 16 * 1024;
+/** The largest dashboard form the bridge (forms.tsx) takes, and so any page post. */
+export const BRIDGE_FORM_MAX_BYTES = 256 * 1024;
+
+/**
+ * Every page request declaring a body larger than any page form takes is a 413 before a route
+ * sees it, also on routes that read no body. The routes that read one bound it again while
+ * streaming (a chunked body declares no length).
+ */
+export const refuseOversizedPageBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  refuseDeclaredOver(c.req.raw, BRIDGE_FORM_MAX_BYTES);
+  await next();
+};
 
 /**
  * Refuses a form posted from another site (login CSRF): the browser's Origin header, when
@@ -21,10 +39,8 @@ const FORM_MAX_BYTES = 16 * 1024;
  * this covers the forms that work without a session.
  */
 export function requireSameOriginForm(c: Context<AppEnv>): void {
-  if (!isSameOrigin(c, c.get("services").config.publicUrl)) throw crossSite();
+  refuseCrossSite(c, c.get("services").config.publicUrl);
 }
-
-const crossSite = () => forbidden("Cross-site request refused", "csrf_failed");
 
 /** The named fields of a urlencoded form body, as strings ("" when missing). */
 export async function readFormFields<K extends string>(
@@ -36,6 +52,22 @@ export async function readFormFields<K extends string>(
   const out = {} as Record<K, string>;
   for (const n of names) out[n] = params.get(n) ?? "";
   return out;
+}
+
+/**
+ * A urlencoded or multipart form body, read up to maxBytes (413 past it) before it is parsed;
+ * a body that is not the form its Content-Type says is a 400.
+ */
+export async function readForm(c: Context<AppEnv>, maxBytes: number): Promise<FormData> {
+  const idleMs = c.get("services").config.bodyIdleTimeoutMs;
+  const bytes = await readBodyBytes(c.req.raw, maxBytes, idleMs);
+  const type = c.req.header("content-type") ?? "";
+  try {
+    const body = bytes as Uint8Array<ArrayBuffer>; // a fresh copy (readBounded's concat)
+    return await new Response(body, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw badRequest("Invalid body: not a urlencoded or multipart form");
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from "../../lib/dashboard/form_body.ts";
 import { flashOnNextPage, type FormOutcome } from "../../lib/dashboard/flash.ts";
 import { safeNext } from "../../lib/http/next.ts";
-import { requireSameOriginForm } from "./form_post.ts";
+import { BRIDGE_FORM_MAX_BYTES, readForm, requireSameOriginForm } from "./form_post.ts";
 import { page, pageUser } from "./render.tsx";
 import { Layout } from "../../components/Layout.tsx";
 
@@ -25,7 +25,6 @@ export type Dispatch = (req: Request, env: unknown) => Promise<Response> | Respo
 
 const METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/api\/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$/;
-const MAX_FORM_BYTES = 256 * 1024;
 
 /**
  * Sends the form's JSON to the API in-process, as the browser would (its cookie, authorization,
@@ -70,10 +69,7 @@ export function formBridge(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/forms", async (c) => {
     requireSameOriginForm(c); // also without a session (log-in CSRF through the bridge)
-    if (Number(c.req.header("content-length") ?? 0) > MAX_FORM_BYTES) {
-      throw badRequest("Form too large");
-    }
-    const form = await c.req.raw.formData();
+    const form = await readForm(c, BRIDGE_FORM_MAX_BYTES);
     const entries = [...form.entries()].filter((e): e is [string, string] =>
       typeof e[1] === "string"
     );

@@ -2,7 +2,7 @@
  * The page groups a fresh process does not load: dashboard, tenant, admin and account pages,
  * invitations, password reset, e-mail verification, the form bridge and the API reference.
  * routes/pages/mod.tsx imports this module on the first request under one of
- * PAGE_GROUP_PREFIXES (issue 14: cold start, resident memory); the order is that of mod.tsx.
+ * PAGE_GROUP_PREFIXES (cold start, resident memory); the order is that of mod.tsx.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";

@@ -25,8 +25,8 @@ export function invitePages(): Hono<AppEnv> {
                 api="/api/invites/accept"
                 submit="Accept invite"
                 busy="Joining…"
-                done="You joined the tenant"
-                next="/dashboard"
+                done="You joined {tenant} as {role}"
+                next="/dashboard/{tenant}"
                 label="Accept invite"
               >
                 <Hidden name="token" value={token} />

@@ -3,12 +3,16 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { authenticate } from "../../lib/http/auth.ts";
 import { pageSecurityHeaders } from "../../lib/http/security_headers.ts";
-import { Layout } from "../../components/Layout.tsx";
-import { page, pageError, pageUser } from "./render.tsx";
+import { safeNext } from "../../lib/http/next.ts";
+import { badRequest } from "../../lib/errors.ts";
+import { pageError } from "./render.tsx";
+import { landingPage } from "./landing.tsx";
 import { authPages } from "./auth.tsx";
 import { oauthPages } from "./oauth.ts";
 import { staticRoutes } from "./static.ts";
+import { sdkTarballRoutes } from "./sdk_tarball.ts";
 import type { Dispatch } from "./forms.tsx";
+import { refuseOversizedPageBody } from "./form_post.ts";
 
 /**
  * Where the page groups of routes/pages/groups.tsx answer: each of their routes is one of these
@@ -30,27 +34,11 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", pageSecurityHeaders);
   app.use("*", dropTrailingSlash);
+  app.use("*", refuseOversizedPageBody);
   app.route("/static", staticRoutes());
+  app.route("/sdk", sdkTarballRoutes());
   app.use("*", authenticate);
-  app.get("/", (c) =>
-    page(
-      c,
-      <Layout title="Edge content proxy" user={pageUser(c)}>
-        <h1>Cachely</h1>
-        <p>
-          A multi-tenant edge proxy for headless CMS APIs and media hosts: cached,
-          credential-injecting API proxy, asset proxy with URL rewriting, AI transforms and
-          experiments.
-        </p>
-        <p>
-          {pageUser(c) ? <a href="/dashboard">Go to your tenants</a> : (
-            <>
-              <a href="/signup">Create an account</a> or <a href="/login">log in</a>.
-            </>
-          )}
-        </p>
-      </Layout>,
-    ));
+  app.get("/", landingPage);
   app.route("/", authPages());
   app.route("/", oauthPages());
   app.use("*", lazyPageGroups(dispatch));
@@ -61,7 +49,9 @@ export function pageRoutes(dispatch: Dispatch): Hono<AppEnv> {
 /**
  * `/dashboard/acme/` answers as `/dashboard/acme` (a 301) instead of "Not found": routes have no
  * trailing slash, and people type one. Only below the page prefixes, so `//evil.example/` can
- * never become a redirect off-site.
+ * never become a redirect off-site. The target is the path as sent (still percent-encoded:
+ * Hono's `c.req.path` is decoded, and a decoded `%0B` in Location ended the process), and
+ * only what safeNext() keeps as it is (lib/http/next.ts).
  */
 const dropTrailingSlash: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
@@ -70,7 +60,13 @@ const dropTrailingSlash: MiddlewareHandler<AppEnv> = async (c, next) => {
     trimmed !== path && (c.req.method === "GET" || c.req.method === "HEAD") &&
     PAGE_GROUP_PREFIXES.some((p) => trimmed === p || trimmed.startsWith(`${p}/`))
   ) {
-    return c.redirect(trimmed + new URL(c.req.url).search, 301);
+    const url = new URL(c.req.url);
+    const target = url.pathname.replace(/\/+$/, "") + url.search;
+    if (safeNext(target, c.get("services").config.publicUrl) !== target) {
+      const message = "cannot be redirected to";
+      throw badRequest(`Invalid path: ${message}`, { fields: [{ path: "path", message }] });
+    }
+    return c.redirect(target, 301);
   }
   await next();
 };

@@ -9,7 +9,8 @@ import { clearAppCookie, readAppCookie } from "../../lib/http/cookies.ts";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { databaseErrorText, unavailableError } from "../../lib/db/unavailable.ts";
-import { databaseErrors } from "../../lib/metrics/error_counts.ts";
+import { abortedBody, isAbortedBody } from "../../lib/http/aborted_body.ts";
+import { databaseErrors } from "../../lib/db/error_counts.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { PageContext } from "../../components/page_context.ts";
 import { FLASH_COOKIE, takeFlash } from "../../lib/dashboard/flash.ts";
@@ -57,6 +58,10 @@ export function pageUser(c: Context<AppEnv>) {
 /** Pages answer errors with a page (API routes answer JSON); only 5xx are logged. */
 export function pageError(c: Context<AppEnv>, thrown: unknown): Response | Promise<Response> {
   if (thrown instanceof ApiError && thrown.status === 401) return c.redirect(loginUrlFor(c));
+  if (isAbortedBody(thrown)) {
+    c.get("services")?.log.info("request body aborted", { path: c.req.path });
+    return abortedBody().toResponse();
+  }
   // An unreachable database is a 503 with Retry-After on pages too, as in the API.
   const unavailable = unavailableError(thrown);
   if (unavailable) databaseErrors.requests++;
@@ -70,12 +75,13 @@ export function pageError(c: Context<AppEnv>, thrown: unknown): Response | Promi
   }
   for (const [k, v] of Object.entries(unavailable?.headers ?? {})) c.header(k, v);
   const message = err instanceof ApiError ? err.message : "Something went wrong";
+  const code = err instanceof ApiError ? err.code : "internal";
   const title = status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Error";
   return page(
     c,
     <Layout title={title} user={pageUser(c)}>
       <h1>{title}</h1>
-      <p class="notice error" role="alert">{message}</p>
+      <p class="notice error" role="alert" data-error-code={code}>{message}</p>
       <p>
         <a href="/dashboard">Back to your tenants</a>
       </p>

@@ -9,15 +9,18 @@ import { Layout } from "../../components/Layout.tsx";
 import { ApiForm, Hidden } from "../../components/ApiForm.tsx";
 import { page, pageUser, VERIFY_BANNER_COOKIE } from "./render.tsx";
 import { setAppCookie } from "../../lib/http/cookies.ts";
+import { safeNext } from "../../lib/http/next.ts";
+import { readFormFields } from "./form_post.ts";
 
 export function verifyEmailPages(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Hides the banner for the browser session: a session cookie, then back where it was.
   app.post("/verify-email/dismiss", async (c) => {
-    const form = await c.req.parseBody().catch(() => ({} as Record<string, unknown>));
-    const next = typeof form.next === "string" && /^\/(?![/\\])/.test(form.next)
-      ? form.next
-      : "/dashboard";
+    const form: Record<string, unknown> = await readFormFields(c, ["next"]); // bounded: 413
+    const next = safeNext(
+      typeof form.next === "string" ? form.next : undefined,
+      c.get("services").config.publicUrl,
+    );
     setAppCookie(c, VERIFY_BANNER_COOKIE, "1", null);
     return c.redirect(next, 303);
   });

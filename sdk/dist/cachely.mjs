@@ -550,7 +550,7 @@ function createResponseTransformer(options) {
     const host = hostOf3(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
     rewrite = compileRewriter({
       tenantOrigin: base,
-      sources: options.provider ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin }) : void 0,
+      sources: options.provider ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin }) : options.sources,
       assetHosts: options.assetHosts,
       imageHost: options.cloudName && options.provider?.cms !== "cloudinary" ? {
         host,
@@ -592,11 +592,43 @@ function transformResponse(data, options) {
   return createResponseTransformer(options)(data);
 }
 
+// sdk/legacy_transform.ts
+var PRISMIC_ANY = ["images.prismic.io", "prismic-io.imgix.net"].map((host) => ({ host, path: "", clean: "" }));
+var CONTENTFUL_ANY = ["images", "videos", "assets", "downloads"].map((sub) => ({ host: `${sub}.ctfassets.net`, path: "[A-Za-z0-9]+", clean: "" }));
+function transformPrismicAssetUrls(data, options) {
+  const { repository, ...rest } = options ?? {};
+  return transformResponse(
+    data,
+    repository ? { ...rest, provider: { cms: "prismic", repository } } : { ...rest, sources: PRISMIC_ANY }
+  );
+}
+function transformContentfulAssetUrls(data, options) {
+  const { spaceId, ...rest } = options ?? {};
+  return transformResponse(
+    data,
+    spaceId ? { ...rest, provider: { cms: "contentful", spaceId } } : { ...rest, sources: CONTENTFUL_ANY }
+  );
+}
+
 // sdk/tenant_origin.ts
 var DEFAULT_PROXY_DOMAIN = "cachely.app";
 var TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 function optionError(fn, option, detail) {
   return new Error(`${fn}: invalid option ${option}: ${detail}`);
+}
+var PUBLIC_PREFIXES = ["", "NEXT_PUBLIC_", "NUXT_PUBLIC_", "PUBLIC_", "GATSBY_", "VITE_"];
+function envSetting(name, prefixes = PUBLIC_PREFIXES) {
+  const g = globalThis;
+  for (const prefix of prefixes) {
+    try {
+      const k = prefix + name;
+      const v = g.process?.env?.[k] ?? g.Deno?.env?.get(k);
+      if (v && v.trim()) return v.trim();
+    } catch {
+      return void 0;
+    }
+  }
+  return void 0;
 }
 var LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
 function resolveTenantOrigin(fn, t) {
@@ -612,13 +644,22 @@ function resolveTenantOrigin(fn, t) {
     }
     return u.origin;
   }
-  if (t.customDomain !== void 0) {
-    const d = String(t.customDomain).trim().toLowerCase();
+  const configured = t.customDomain === true ? envSetting("CACHELY_CUSTOM_DOMAIN") : void 0;
+  if (t.customDomain === true && configured === void 0 && t.tenant === void 0) {
+    throw optionError(
+      fn,
+      "customDomain",
+      "true needs CACHELY_CUSTOM_DOMAIN in the environment, or a tenant"
+    );
+  }
+  if (configured !== void 0 || t.customDomain !== void 0 && t.customDomain !== true) {
+    const raw = configured ?? t.customDomain;
+    const d = String(raw).trim().toLowerCase();
     if (!isHostname(d)) {
       throw optionError(
         fn,
-        "customDomain",
-        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`
+        configured === void 0 ? "customDomain" : "customDomain (CACHELY_CUSTOM_DOMAIN)",
+        `${JSON.stringify(raw)} is not a hostname such as cdn.example.com`
       );
     }
     return `https://${d}`;
@@ -699,6 +740,10 @@ function sourcesFor(id, o) {
       return generic;
   }
 }
+function kindApiOrigin(id, o) {
+  if (id !== "shopify" || o.base || !isHostname(o.host)) return o.origin;
+  return deriveOrigins({ cms: "shopify", storeDomain: o.host }).api ?? o.origin;
+}
 function parseHostOrOrigin(raw) {
   const s = String(raw ?? "").trim();
   if (/^https?:\/\//i.test(s)) {
@@ -742,7 +787,7 @@ function createGenericProvider(opts = {}) {
   const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
     const o = parseHostOrOrigin(raw);
     if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
-    return o.origin;
+    return kindApiOrigin(id, o);
   });
   if (opts.apiHost !== void 0) {
     const api = parseApiOrigin(opts.apiHost);
@@ -833,6 +878,9 @@ function resolveProvider(input, opts = {}) {
     }
     return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? void 0 });
   }
+  if (cfg.cms === "prismic" && !cfg.repository && apiOrigin === null) {
+    return prismicFromUrls(cfg, opts.env);
+  }
   for (const f of providerRegistry[cfg.cms].required) {
     if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
   }
@@ -848,6 +896,79 @@ function resolveProvider(input, opts = {}) {
     apiOrigin: api,
     apiOrigins: api ? [api] : [],
     rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
+  };
+}
+var PRISMIC_API_RE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(?:cdn\.)?prismic\.io$/;
+function prismicFromUrls(cfg, env) {
+  const known = /* @__PURE__ */ new Map();
+  return {
+    kind: "prismic",
+    id: "prismic",
+    config: { ...cfg },
+    apiOrigin: null,
+    apiOrigins: [],
+    rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
+    fromApiUrl(url) {
+      const m = PRISMIC_API_RE.exec(url.hostname);
+      if (!m || url.protocol !== "https:" || !/^\/api\/v2(\/|$)/.test(url.pathname)) return null;
+      let p = known.get(m[1]);
+      if (!p) {
+        p = resolveProvider({ ...cfg, repository: m[1] }, { env });
+        if (known.size < 64) known.set(m[1], p);
+      }
+      return p;
+    }
+  };
+}
+
+// sdk/preview.ts
+var PREVIEW_TOKEN_PARAM = "cachely-preview-token";
+var PREVIEW_COOKIE = "cachely_preview";
+var TOKEN_RE = /^cpl1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+function previewTokenFrom(link) {
+  const params = link instanceof URLSearchParams ? link : new URL(String(link), "http://x.invalid").searchParams;
+  const t = params.get(PREVIEW_TOKEN_PARAM);
+  return t && TOKEN_RE.test(t) ? t : null;
+}
+function withPreviewToken(url, token) {
+  const u = new URL(String(url));
+  u.searchParams.set(PREVIEW_TOKEN_PARAM, token);
+  return u.href;
+}
+function safeRedirect(path) {
+  return path && path.startsWith("/") && !path.startsWith("//") && !path.includes("\\") ? path : "/";
+}
+function nextPreviewRoute(deps) {
+  return async (req) => {
+    const url = new URL(req.url);
+    const token = previewTokenFrom(url.searchParams);
+    if (!token) {
+      return new Response("Preview link is not valid: ask for a new one", { status: 403 });
+    }
+    (await deps.draftMode()).enable();
+    (await deps.cookies()).set(PREVIEW_COOKIE, token, {
+      httpOnly: true,
+      secure: url.protocol === "https:",
+      sameSite: "lax",
+      path: "/"
+    });
+    const to = safeRedirect(url.searchParams.get("redirect"));
+    return new Response(null, { status: 307, headers: { location: to } });
+  };
+}
+async function nextPreviewToken(deps) {
+  if (!(await deps.draftMode()).isEnabled) return void 0;
+  const v = (await deps.cookies()).get(PREVIEW_COOKIE)?.value;
+  return v && TOKEN_RE.test(v) ? v : void 0;
+}
+function nuxtPreviewMode(query) {
+  const raw = query[PREVIEW_TOKEN_PARAM];
+  const token = typeof raw === "string" && TOKEN_RE.test(raw) ? raw : void 0;
+  return {
+    shouldEnable: () => token !== void 0,
+    getState: (state) => ({
+      cachelyPreviewToken: token ?? state.cachelyPreviewToken
+    })
   };
 }
 
@@ -888,21 +1009,33 @@ function createCachelyFetch(options) {
   }
   const inner = options.fetch ?? defaultFetch(tenantOrigin);
   if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
-  const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
+  const rewriteOff = options.rewriteAssets === false;
+  const rewriters = /* @__PURE__ */ new Map();
+  const rewriterOf = (p) => {
+    if (rewriteOff) return null;
+    let r = rewriters.get(p);
+    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    return r;
+  };
+  let current = provider;
   const proxyBase = `${tenantOrigin}/~api`;
-  const apis = provider.apiOrigins.map((o) => {
+  const apisOf = (p) => p.apiOrigins.map((o) => {
     const u = new URL(o);
     return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
   });
+  const apis = apisOf(provider);
   function proxied(raw) {
     let u;
+    let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
       u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
       if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
       } else {
-        const api = apis.find(
+        const derived = provider.fromApiUrl?.(u) ?? null;
+        via = derived ?? provider;
+        const api = (derived ? apisOf(derived) : apis).find(
           (a) => u.origin === a.origin && (a.path === "" || u.pathname === a.path || u.pathname.startsWith(a.path + "/"))
         );
         if (!api) return null;
@@ -912,13 +1045,16 @@ function createCachelyFetch(options) {
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
     if (options.preview) u.searchParams.set(previewParam, "1");
+    if (options.previewToken) u.searchParams.set(PREVIEW_TOKEN_PARAM, options.previewToken);
     if (options.transform) u.searchParams.set("transform", String(options.transform));
-    return u;
+    return { url: u, via };
   }
   const cachelyFetch = async function(input, init) {
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? input.url : String(input);
-    const target = proxied(raw);
+    const route = proxied(raw);
+    const target = route?.url;
+    if (route) current = route.via;
     let res;
     if (target) {
       const headers2 = new Headers(
@@ -937,6 +1073,7 @@ function createCachelyFetch(options) {
       } catch {
       }
     }
+    const rewrite = rewriterOf(route?.via ?? current);
     if (!rewrite || !res.body || !isJson(res)) return res;
     const text = await res.text();
     const headers = new Headers(res.headers);
@@ -954,8 +1091,8 @@ function createCachelyFetch(options) {
   return Object.assign(cachelyFetch, {
     tenantOrigin,
     provider,
-    proxyUrl: (url) => proxied(String(url))?.toString() ?? String(url),
-    rewriteAssets: (text) => rewrite ? rewrite(text) : text
+    proxyUrl: (url) => proxied(String(url))?.url.toString() ?? String(url),
+    rewriteAssets: (text) => rewriterOf(current)?.(text) ?? text
   });
 }
 function isJson(res) {
@@ -1320,6 +1457,8 @@ export {
   EXPERIMENT_ATTR,
   EXPERIMENT_HEADERS,
   META_ATTR_PREFIX,
+  PREVIEW_COOKIE,
+  PREVIEW_TOKEN_PARAM,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
   SESSION_KEY,
@@ -1342,8 +1481,12 @@ export {
   deriveOrigins,
   describeProvider,
   fileClassOf,
+  nextPreviewRoute,
+  nextPreviewToken,
+  nuxtPreviewMode,
   parseApiOrigin,
   parseStored,
+  previewTokenFrom,
   providerRegistry,
   providerSources,
   resolveProvider,
@@ -1351,6 +1494,9 @@ export {
   rewriteUrl,
   rewriteUrls,
   sampleAsset,
+  transformContentfulAssetUrls,
+  transformPrismicAssetUrls,
   transformResponse,
-  validateProviderConfig
+  validateProviderConfig,
+  withPreviewToken
 };

@@ -337,13 +337,37 @@ function optionError(fn, option, detail) {
   return new Error(`${fn}: invalid option ${option}: ${detail}`);
 }
 function envProxyUrl() {
-  const g = globalThis;
-  try {
-    const v = g.process?.env?.CACHELY_PROXY_URL ?? g.Deno?.env?.get("CACHELY_PROXY_URL");
-    return v && v.trim() ? v.trim() : void 0;
-  } catch {
-    return void 0;
+  return envSetting("CACHELY_PROXY_URL", [""]) ?? browserProxyUrl() ?? envSetting("CACHELY_PROXY_URL", ["VITE_", "NEXT_PUBLIC_", "NUXT_PUBLIC_"]);
+}
+function browserProxyUrl() {
+  const reads = [
+    () => import.meta.env?.VITE_CACHELY_PROXY_URL,
+    // @ts-ignore: Node's global, untyped where the package's types are built (no @types/node)
+    () => process.env.NEXT_PUBLIC_CACHELY_PROXY_URL,
+    () => globalThis.__NUXT__?.config?.public?.cachelyProxyUrl
+  ];
+  for (const read of reads) {
+    try {
+      const v = read();
+      if (typeof v === "string" && v.trim()) return v.trim();
+    } catch {
+    }
   }
+  return void 0;
+}
+var PUBLIC_PREFIXES = ["", "NEXT_PUBLIC_", "NUXT_PUBLIC_", "PUBLIC_", "GATSBY_", "VITE_"];
+function envSetting(name, prefixes = PUBLIC_PREFIXES) {
+  const g = globalThis;
+  for (const prefix of prefixes) {
+    try {
+      const k = prefix + name;
+      const v = g.process?.env?.[k] ?? g.Deno?.env?.get(k);
+      if (v && v.trim()) return v.trim();
+    } catch {
+      return void 0;
+    }
+  }
+  return void 0;
 }
 function targetOrEnv(t) {
   if (t.tenant !== void 0 || t.customDomain !== void 0 || t.tenantOrigin !== void 0) {
@@ -366,13 +390,22 @@ function resolveTenantOrigin(fn, t) {
     }
     return u.origin;
   }
-  if (t.customDomain !== void 0) {
-    const d = String(t.customDomain).trim().toLowerCase();
+  const configured = t.customDomain === true ? envSetting("CACHELY_CUSTOM_DOMAIN") : void 0;
+  if (t.customDomain === true && configured === void 0 && t.tenant === void 0) {
+    throw optionError(
+      fn,
+      "customDomain",
+      "true needs CACHELY_CUSTOM_DOMAIN in the environment, or a tenant"
+    );
+  }
+  if (configured !== void 0 || t.customDomain !== void 0 && t.customDomain !== true) {
+    const raw = configured ?? t.customDomain;
+    const d = String(raw).trim().toLowerCase();
     if (!isHostname(d)) {
       throw optionError(
         fn,
-        "customDomain",
-        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`
+        configured === void 0 ? "customDomain" : "customDomain (CACHELY_CUSTOM_DOMAIN)",
+        `${JSON.stringify(raw)} is not a hostname such as cdn.example.com`
       );
     }
     return `https://${d}`;
@@ -453,6 +486,10 @@ function sourcesFor(id, o) {
       return generic;
   }
 }
+function kindApiOrigin(id, o) {
+  if (id !== "shopify" || o.base || !isHostname(o.host)) return o.origin;
+  return deriveOrigins({ cms: "shopify", storeDomain: o.host }).api ?? o.origin;
+}
 function parseHostOrOrigin(raw) {
   const s = String(raw ?? "").trim();
   if (/^https?:\/\//i.test(s)) {
@@ -496,7 +533,7 @@ function createGenericProvider(opts = {}) {
   const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
     const o = parseHostOrOrigin(raw);
     if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
-    return o.origin;
+    return kindApiOrigin(id, o);
   });
   if (opts.apiHost !== void 0) {
     const api = parseApiOrigin(opts.apiHost);
@@ -587,6 +624,9 @@ function resolveProvider(input, opts = {}) {
     }
     return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? void 0 });
   }
+  if (cfg.cms === "prismic" && !cfg.repository && apiOrigin === null) {
+    return prismicFromUrls(cfg, opts.env);
+  }
   for (const f of providerRegistry[cfg.cms].required) {
     if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
   }
@@ -604,6 +644,31 @@ function resolveProvider(input, opts = {}) {
     rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
   };
 }
+var PRISMIC_API_RE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(?:cdn\.)?prismic\.io$/;
+function prismicFromUrls(cfg, env) {
+  const known = /* @__PURE__ */ new Map();
+  return {
+    kind: "prismic",
+    id: "prismic",
+    config: { ...cfg },
+    apiOrigin: null,
+    apiOrigins: [],
+    rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
+    fromApiUrl(url) {
+      const m = PRISMIC_API_RE.exec(url.hostname);
+      if (!m || url.protocol !== "https:" || !/^\/api\/v2(\/|$)/.test(url.pathname)) return null;
+      let p = known.get(m[1]);
+      if (!p) {
+        p = resolveProvider({ ...cfg, repository: m[1] }, { env });
+        if (known.size < 64) known.set(m[1], p);
+      }
+      return p;
+    }
+  };
+}
+
+// sdk/preview.ts
+var PREVIEW_TOKEN_PARAM = "cachely-preview-token";
 
 // sdk/fetch.ts
 var FN2 = "createCachelyFetch";
@@ -642,21 +707,33 @@ function createCachelyFetch(options) {
   }
   const inner = options.fetch ?? defaultFetch(tenantOrigin);
   if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
-  const rewrite = options.rewriteAssets === false ? null : provider.rewriter(tenantOrigin);
+  const rewriteOff = options.rewriteAssets === false;
+  const rewriters = /* @__PURE__ */ new Map();
+  const rewriterOf = (p) => {
+    if (rewriteOff) return null;
+    let r = rewriters.get(p);
+    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    return r;
+  };
+  let current = provider;
   const proxyBase = `${tenantOrigin}/~api`;
-  const apis = provider.apiOrigins.map((o) => {
+  const apisOf = (p) => p.apiOrigins.map((o) => {
     const u = new URL(o);
     return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
   });
+  const apis = apisOf(provider);
   function proxied(raw) {
     let u;
+    let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
       u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
       if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
       } else {
-        const api = apis.find(
+        const derived = provider.fromApiUrl?.(u) ?? null;
+        via = derived ?? provider;
+        const api = (derived ? apisOf(derived) : apis).find(
           (a) => u.origin === a.origin && (a.path === "" || u.pathname === a.path || u.pathname.startsWith(a.path + "/"))
         );
         if (!api) return null;
@@ -666,13 +743,16 @@ function createCachelyFetch(options) {
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
     if (options.preview) u.searchParams.set(previewParam, "1");
+    if (options.previewToken) u.searchParams.set(PREVIEW_TOKEN_PARAM, options.previewToken);
     if (options.transform) u.searchParams.set("transform", String(options.transform));
-    return u;
+    return { url: u, via };
   }
   const cachelyFetch = async function(input, init) {
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? input.url : String(input);
-    const target = proxied(raw);
+    const route = proxied(raw);
+    const target = route?.url;
+    if (route) current = route.via;
     let res;
     if (target) {
       const headers2 = new Headers(
@@ -691,6 +771,7 @@ function createCachelyFetch(options) {
       } catch {
       }
     }
+    const rewrite = rewriterOf(route?.via ?? current);
     if (!rewrite || !res.body || !isJson(res)) return res;
     const text = await res.text();
     const headers = new Headers(res.headers);
@@ -708,8 +789,8 @@ function createCachelyFetch(options) {
   return Object.assign(cachelyFetch, {
     tenantOrigin,
     provider,
-    proxyUrl: (url) => proxied(String(url))?.toString() ?? String(url),
-    rewriteAssets: (text) => rewrite ? rewrite(text) : text
+    proxyUrl: (url) => proxied(String(url))?.url.toString() ?? String(url),
+    rewriteAssets: (text) => rewriterOf(current)?.(text) ?? text
   });
 }
 function isJson(res) {
@@ -765,6 +846,80 @@ async function loopbackFetch(url, init = {}) {
     if (body !== void 0) req.write(body);
     req.end();
   });
+}
+
+// sdk/url.ts
+var DEFAULT_ASSET_ORIGIN = "https://res.cloudinary.com";
+
+// sdk/transformer.ts
+function hostOf2(origin) {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(origin);
+  if (!m) throw new TypeError(`Invalid origin: ${origin}`);
+  return m[1].toLowerCase();
+}
+function createResponseTransformer(options) {
+  let rewrite = null;
+  let base = "";
+  let setupError = null;
+  try {
+    base = options.base.replace(/\/+$/, "");
+    if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(base)) {
+      throw new TypeError(`Invalid base: ${options.base}`);
+    }
+    const host = hostOf2(options.assetOrigin ?? DEFAULT_ASSET_ORIGIN);
+    rewrite = compileRewriter({
+      tenantOrigin: base,
+      sources: options.provider ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin }) : options.sources,
+      assetHosts: options.assetHosts,
+      imageHost: options.cloudName && options.provider?.cms !== "cloudinary" ? {
+        host,
+        cloudName: options.cloudName,
+        privateHost: host.startsWith("res.") ? `${options.cloudName}-res.${host.slice(4)}` : null
+      } : void 0
+    });
+  } catch (e) {
+    setupError = e;
+  }
+  return (data) => {
+    try {
+      if (setupError) throw setupError;
+      let json = JSON.stringify(data);
+      if (json === void 0) return data;
+      json = rewrite(json);
+      for (const t of options.transformers ?? []) {
+        const out = t(json, base);
+        if (typeof out !== "string") throw new TypeError("A transformer must return a string");
+        json = out;
+      }
+      let result = JSON.parse(json);
+      if (options.postTransform) {
+        const post = options.postTransform(result);
+        if (post !== void 0) result = post;
+      }
+      return result;
+    } catch (error) {
+      if (options.onError) {
+        const replaced = options.onError(error, data);
+        return replaced === void 0 ? data : replaced;
+      }
+      console.warn("[cachely] response transform failed; returning the original data", error);
+      return data;
+    }
+  };
+}
+function transformResponse(data, options) {
+  return createResponseTransformer(options)(data);
+}
+
+// sdk/legacy_transform.ts
+var PRISMIC_ANY = ["images.prismic.io", "prismic-io.imgix.net"].map((host) => ({ host, path: "", clean: "" }));
+var CONTENTFUL_ANY = ["images", "videos", "assets", "downloads"].map((sub) => ({ host: `${sub}.ctfassets.net`, path: "[A-Za-z0-9]+", clean: "" }));
+function transformPrismicAssetUrls(data, options) {
+  const { repository, ...rest } = options ?? {};
+  return transformResponse(
+    data,
+    repository ? { ...rest, provider: { cms: "prismic", repository } } : { ...rest, sources: PRISMIC_ANY }
+  );
 }
 
 // sdk/prismic.ts
@@ -824,5 +979,6 @@ function createCachelyPrismicClient(options) {
   return Object.assign(client, { cachelyFetch });
 }
 export {
-  createCachelyPrismicClient
+  createCachelyPrismicClient,
+  transformPrismicAssetUrls
 };

@@ -1,12 +1,12 @@
 /**
- * Cookie tossing in Chromium (issue 26): the dashboard on https://app.cachely.test, a
+ * Cookie tossing in Chromium: the dashboard on https://app.cachely.test, a
  * tenant-controlled page on a sibling host of the same site. The page sets a bare
  * `cachely_session` for the whole site (the attacker's own session, a more specific path)
  * and tries a `__Host-` one with a Domain. The victim must stay themselves: the dashboard
  * reads only `__Host-cachely_session`, which a sibling cannot set or overwrite.
  */
 import { chromium } from "playwright-core";
-import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { BACKENDS, createTestApp } from "../harness.ts";
 import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
 
@@ -94,8 +94,15 @@ Deno.test({
       const main = await page.textContent("main") ?? "";
       assertStringIncludes(main, "victim@example.com");
       assertEquals(main.includes("mallory@example.com"), false, "logged in as the attacker");
+      // Ours: the session and the log-in's known-device cookie; the sibling's tries are refused.
       const hostCookies = (await ctx.cookies(origin)).filter((c) => c.name.startsWith("__Host-"));
-      assertEquals(hostCookies.length, 1, "the sibling could not set a __Host- cookie");
+      assertEquals(
+        hostCookies.map((c) => c.name).sort(),
+        ["__Host-cachely_device", "__Host-cachely_session"],
+        "the sibling could not set a __Host- cookie",
+      );
+      const mine = hostCookies.find((c) => c.name === "__Host-cachely_session")!;
+      assert(mine.value !== attackerToken, "the session is still the victim's");
       await ctx.close();
     } finally {
       await browser.close();

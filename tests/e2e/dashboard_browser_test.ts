@@ -38,10 +38,11 @@ Deno.test({
       await page.waitForURL(`${origin}/dashboard`);
       assertStringIncludes(await page.textContent("main") ?? "", "No tenants yet");
 
-      // the CMS first: the form then shows only its fields (issue 24)
+      // the CMS first: the form then shows only its fields
       await page.selectOption('select[name="cms"]', "generic");
       await page.waitForURL(/cms=generic/);
       await page.fill('input[name="slug"]', "acme");
+      await page.fill('input[name="originUrl"]', "https://assets.example.com");
       await page.fill('input[name="token"]', "CANARY-browser");
       await page.click('button:has-text("Create tenant")');
       await page.waitForURL(`${origin}/dashboard/acme`);

@@ -1,5 +1,5 @@
 /**
- * Issue 24's dead ends in Chromium: the new-tenant form shows only the chosen CMS's fields
+ * The new-tenant form's dead ends, closed, in Chromium: the new-tenant form shows only the chosen CMS's fields
  * (with JavaScript: picking reloads at once; without: pick, "Show its fields", then fill),
  * the verification banner says only what applies (no OAuth here: no takeover warning) and
  * hides for the session, and on a 390 px phone the page heading is on the first screen.

@@ -48,8 +48,16 @@ async function api(origin: string, cookie: string, method: string, path: string,
 /** Seeds a tenant with a little of everything, so pages show content, not only empty states. */
 async function seed(app: TestApp, origin: string, admin: string, user: string) {
   const slug = "acme";
-  await api(origin, admin, "POST", "/api/tenants", { slug, cms: "generic" });
-  await api(origin, user, "POST", "/api/tenants", { slug: "solo", cms: "generic" });
+  await api(origin, admin, "POST", "/api/tenants", {
+    slug,
+    cms: "generic",
+    originUrl: "https://assets.example.com",
+  });
+  await api(origin, user, "POST", "/api/tenants", {
+    slug: "solo",
+    cms: "generic",
+    originUrl: "https://assets.example.com",
+  });
   await api(origin, admin, "POST", "/api/user/tokens", { name: "ci-deploy" });
   await api(origin, admin, "POST", `/api/tenants/${slug}/cache-refresh-webhooks`, {
     provider: "sanity",

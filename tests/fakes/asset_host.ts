@@ -123,7 +123,7 @@ export function startAssetHost(): FakeAssetHost {
  * header), which the fake records. Everything else connects as usual. The code under
  * test makes real HTTP requests over loopback.
  */
-export function hostMappingClient(hosts: string[], fake: FakeAssetHost): UpstreamClient {
+export function hostMappingClient(hosts: string[], fake: { url: string }): UpstreamClient {
   const port = Number(new URL(fake.url).port);
   return createHttp1Client({
     connect: (url) =>

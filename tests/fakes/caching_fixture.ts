@@ -34,7 +34,13 @@ export async function cachingFixture(
         allowImageSearchBots: false,
         referer: null,
       },
-      caching: { cacheMode: "fixed", staleWhileRevalidate: 0, ignoreSetCookie: false, ...caching },
+      caching: {
+        cacheMode: "fixed",
+        staleWhileRevalidate: 0,
+        ignoreSetCookie: false,
+        staleWhenOriginSilent: false,
+        ...caching,
+      },
       ...snapshot,
     },
   });

@@ -4,6 +4,7 @@
  * make, with asset URLs on the providers' real asset hosts (which Cachely rewrites).
  */
 import { type FakeUpstream, startUpstream } from "./upstream.ts";
+import { prismicRepository, prismicSearch } from "../fixtures/prismic_bodies.mjs";
 
 export const CF_SPACE = "abc123xyz";
 export const PRISMIC_REPO = "my-repo";
@@ -41,20 +42,7 @@ export function startCmsApis(): FakeUpstream {
         }],
       },
     }));
-  const repository = () =>
-    Response.json({
-      refs: [{ id: "master", ref: "master-ref-1", label: "Master", isMasterRef: true }],
-      bookmarks: {},
-      types: { homepage: "Homepage" },
-      languages: [{ id: "en-us", name: "English" }],
-      tags: [],
-      forms: {},
-      integrationFieldsRef: null,
-      experiments: { draft: [], running: [] },
-      oauth_initiate: "",
-      oauth_token: "",
-      version: "1",
-    });
+  const repository = () => Response.json(prismicRepository);
   // A CMS of no built-in kind (createGenericProvider): a document naming an asset on this host.
   api.route(
     "/generic/doc",
@@ -66,30 +54,6 @@ export function startCmsApis(): FakeUpstream {
     }));
   api.route("/api/v2", repository);
   api.route("/api/v2/", repository);
-  api.route("/api/v2/documents/search", () =>
-    Response.json({
-      page: 1,
-      results_per_page: 1,
-      results_size: 1,
-      total_results_size: 1,
-      total_pages: 1,
-      next_page: null,
-      prev_page: null,
-      results: [{
-        id: "d1",
-        uid: null,
-        url: null,
-        type: "homepage",
-        href: "",
-        tags: [],
-        first_publication_date: "2026-01-01T00:00:00+0000",
-        last_publication_date: "2026-01-01T00:00:00+0000",
-        slugs: [],
-        linked_documents: [],
-        lang: "en-us",
-        alternate_languages: [],
-        data: { title: "Welcome", image: { url: PRISMIC_IMAGE, alt: null, dimensions: null } },
-      }],
-    }));
+  api.route("/api/v2/documents/search", () => Response.json(prismicSearch(PRISMIC_IMAGE)));
   return api;
 }

@@ -1,5 +1,5 @@
 /**
- * A loopback origin whose answers a test scripts header by header (issue 25: HTTP caching
+ * A loopback origin whose answers a test scripts header by header (HTTP caching
  * rules). Each answer is named by the last path segment without its extension, so one
  * script serves `/~api/x`, `/image/upload/v1/x.jpg` and a site's `/x` alike. It answers a
  * conditional request itself with 304 when the script's ETag (or Last-Modified) matches,

@@ -134,6 +134,8 @@ export type EdgeFixtureOptions = {
   upstream?: UpstreamClient;
   resolveDns?: typeof Deno.resolveDns;
   webCacheName?: string | null;
+  /** A KV shared with other fixtures (instances of one deployment); not closed by this one. */
+  kv?: Deno.Kv;
 };
 
 /** A snapshot for a generic tenant whose API origin is `apiOrigin`, bearer token CANARY. */
@@ -169,7 +171,7 @@ export async function fixtureSnapshot(
 
 /** A real edge (createEdge) over in-memory KV with a ManualClock and captured usage and logs. */
 export async function edgeFixture(apiOrigin: string | null, opts: EdgeFixtureOptions = {}) {
-  const kv = await Deno.openKv(":memory:");
+  const kv = opts.kv ?? await Deno.openKv(":memory:");
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12));
   const config = testConfig({ EDGE_SNAPSHOT_TTL_MS: "0", ...opts.env });
   const usage: UsageRecord[] = [];
@@ -215,7 +217,7 @@ export async function edgeFixture(apiOrigin: string | null, opts: EdgeFixtureOpt
     },
     close() {
       edge.close();
-      kv.close();
+      if (!opts.kv) kv.close();
     },
   };
 }

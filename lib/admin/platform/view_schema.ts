@@ -3,7 +3,7 @@
  * built by the modules of this folder, which are typed from these schemas.
  */
 import { z } from "zod";
-import { count, isoTime } from "../../http/shapes.ts";
+import { count, isoTime } from "../../base/shapes.ts";
 import { PERIOD_RE } from "../../usage/query.ts";
 import { LOG_LEVELS } from "../../log.ts";
 import { aggregatorStatusSchema } from "../../usage/aggregator_schema.ts";

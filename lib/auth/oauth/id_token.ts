@@ -7,7 +7,7 @@
  */
 import { loadArctic } from "./arctic.ts";
 import { z } from "zod";
-import { str } from "../../http/text.ts";
+import { str } from "../../base/text.ts";
 
 /** Google documents both forms of its issuer. */
 export const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];

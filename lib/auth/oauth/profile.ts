@@ -6,7 +6,7 @@
  * never links to an existing account (link.ts).
  */
 import { z } from "zod";
-import { str } from "../../http/text.ts";
+import { str } from "../../base/text.ts";
 import type { OAuthProviderConfig, OAuthProviderName } from "../../config.ts";
 import { readGoogleIdToken } from "./id_token.ts";
 

@@ -1,4 +1,4 @@
--- Edge projection (issue 8): a write that affects the edge bumps its tenant's generation here in
+-- Edge projection: a write that affects the edge bumps its tenant's generation here in
 -- the same transaction; the projector writes the snapshot to KV with that generation and records
 -- it as projected. Keyed by slug, so a deleted tenant's snapshot is removed by slug and a slug
 -- used again continues the sequence (KV refuses an older generation).

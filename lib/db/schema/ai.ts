@@ -91,7 +91,7 @@ export const aiRegenVersions = pgTable("ai_regen_versions", {
   updatedAt: ts("updated_at").notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.tenantId, t.profile] })]);
 
-/** Output review states (migrations/0010_ai_outputs.sql, docs/decisions.md "AI outputs"). */
+/** Output review states (migrations/0014_ai_outputs.sql, docs/decisions.md "AI outputs"). */
 export const AI_OUTPUT_STATUSES = [
   "auto",
   "pending",

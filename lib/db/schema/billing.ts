@@ -27,7 +27,7 @@ export const billingAccounts = pgTable("billing_accounts", {
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 
-/** Metered overage sent to the payment provider: one row per account per UTC day (0007_quotas.sql). */
+/** Metered overage sent to the payment provider: one row per account per UTC day (0009_quotas.sql). */
 export const overageReports = pgTable("overage_reports", {
   userId: text("user_id").notNull(),
   day: date("day", { mode: "string" }).notNull(),

@@ -13,6 +13,20 @@ import {
   timestamp,
 } from "drizzle-orm/pg-core";
 
+/**
+ * What a cache-refresh delivery in "entities" scope purged: the entities and content types
+ * (counted, the first ones named), the action, or the reason it fell back to a version bump.
+ */
+export type WebhookPurge = {
+  scope: "entities";
+  action: string | null;
+  ids: number;
+  firstIds: string[];
+  types: string[] | null;
+  revisions: Record<string, string | number>;
+  fallback: string | null;
+};
+
 /** timestamptz read as a Date; shared by every schema file. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -143,6 +157,8 @@ export const cacheRefreshWebhooks = pgTable("cache_refresh_webhooks", {
   secretHash: text("secret_hash").notNull(),
   refreshApi: boolean("refresh_api").notNull().default(true),
   refreshAssets: boolean("refresh_assets").notNull().default(false),
+  /** "all" bumps the API version; "entities" purges the announced entities' answers. */
+  scope: text("scope").$type<"all" | "entities">().notNull().default("all"),
   enabled: boolean("enabled").notNull().default(true),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -166,6 +182,8 @@ export const webhookEvents = pgTable("webhook_events", {
   finishedAt: ts("finished_at"),
   durationMs: integer("duration_ms"),
   kvSyncedAt: ts("kv_synced_at"),
+  /** What an "entities" delivery purged, or why it fell back (lib/webhooks/entity_purge.ts). */
+  purged: jsonb("purged").$type<WebhookPurge>(),
 });
 
 export const usageDaily = pgTable("usage_daily", {
@@ -192,9 +210,9 @@ function usageCounters() {
     stale: n("stale"),
     bypass: n("bypass"),
     errors: n("errors"),
-    /** Bots refused on the asset path (issue 9): not in requests, no bytes. */
+    /** Bots refused on the asset path: not in requests, no bytes. */
     blocked: n("blocked"),
-    /** Responses per status class (issue 23). */
+    /** Responses per status class. */
     status1xx: n("status_1xx"),
     status2xx: n("status_2xx"),
     status3xx: n("status_3xx"),
@@ -220,6 +238,8 @@ export const requestLogs = pgTable("request_logs", {
   cache: text("cache"),
   durationMs: integer("duration_ms"),
   kind: text("kind"),
+  /** The origin's status when the request reached it (migration 0031). */
+  originStatus: integer("origin_status"),
   experimentId: integer("experiment_id"),
   variantId: integer("variant_id"),
 });

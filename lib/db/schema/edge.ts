@@ -1,6 +1,7 @@
 /** Drizzle tables mirroring migrations/0007_edge_projection.sql. */
 import { bigint, bigserial, boolean, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { ts } from "./core.ts";
+import type { Announced } from "../../kv/snapshot.ts";
 
 /** Per-slug generation of edge-relevant state and the generation KV is known to hold. */
 export const edgeChanges = pgTable("edge_changes", {
@@ -18,7 +19,7 @@ export const installation = pgTable("installation", {
 });
 
 /**
- * Purges by URL, prefix or tag (issue 23), newest MAX_PURGE_RECORDS per tenant, carried in
+ * Purges by URL, prefix or tag, newest MAX_PURGE_RECORDS per tenant, carried in
  * the edge snapshot: an object stored before `atMs` that one matches is a miss.
  */
 export const cachePurges = pgTable("cache_purges", {
@@ -28,4 +29,6 @@ export const cachePurges = pgTable("cache_purges", {
   urls: jsonb("urls").$type<string[]>().notNull(),
   prefixes: jsonb("prefixes").$type<string[]>().notNull(),
   tags: jsonb("tags").$type<string[]>().notNull(),
+  /** Entity purges: what the webhook announced (edge/publish_revisions.ts). */
+  announced: jsonb("announced").$type<Announced>(),
 });

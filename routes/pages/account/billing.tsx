@@ -1,6 +1,6 @@
 /**
  * GET /account/billing: the plan and the ways to change it (where billing is on), and this
- * month's traffic against the plan's quota (where quotas are on): issue 10's quota banner
+ * month's traffic against the plan's quota (where quotas are on): the quota banner
  * (warning at 80 %, pause or overage at 100 %) and a meter per quota. "Refresh" asks the
  * payment provider for the subscription again (POST /api/billing/sync), e.g. after checkout.
  */
@@ -9,7 +9,7 @@ import { billingView } from "../../../lib/billing/state.ts";
 import { findBilling } from "../../../lib/billing/account.ts";
 import { accountMonth, type QuotaState } from "../../../lib/billing/quota.ts";
 import { QuotaBanner } from "../../../components/QuotaBanner.tsx";
-import { billingEnabled } from "../../../lib/config.ts";
+import { billingEnabled } from "../../../lib/billing/state.ts";
 import { PlanCard } from "../../../components/PlanCard.tsx";
 import { Empty, TableWrap, Time } from "../../../components/ui.tsx";
 import { ApiForm } from "../../../components/ApiForm.tsx";
@@ -23,7 +23,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
   const payments = billingEnabled(s.config);
   if (!payments && !billing.quotas) {
     return (
-      <Empty title="Billing is not set up on this installation">
+      <Empty title="Billing is not set up on this installation" name="billing">
         Every account has the same limits here; nothing to pay or change.
       </Empty>
     );
@@ -114,7 +114,7 @@ function QuotaUsage({ billing, quota }: { billing: View; quota: QuotaState }) {
 }
 
 /**
- * The plans (lib/billing/plans.ts), where every refusal naming a plan links (issue 24).
+ * The plans (lib/billing/plans.ts), where every refusal naming a plan links.
  * Without Stripe they are still shown, with who can change a plan here.
  */
 function Plans(
@@ -125,7 +125,7 @@ function Plans(
     <section class="card" id="plans">
       <h2>Plans</h2>
       {!payments && (
-        <p class="notice warn">
+        <p class="notice warn" data-payments="off">
           Payments are not enabled on this server: nothing can be bought here. An administrator of
           this server sets an account's plan.
         </p>

@@ -51,7 +51,7 @@ export async function tokensPage({ s, auth }: AccountCtx) {
         <h2>Your tokens</h2>
         {tokens.length === 0
           ? (
-            <Empty title="No tokens yet">
+            <Empty title="No tokens yet" name="tokens">
               Create one above; the API accepts it as a Bearer token.
             </Empty>
           )

@@ -67,7 +67,7 @@ export async function adminOverviewPage(a: AdminCtx) {
         <h2>Top tenants by requests</h2>
         {o.topTenants.length === 0
           ? (
-            <Empty title="No tenant traffic this month">
+            <Empty title="No tenant traffic this month" name="tenant-traffic">
               Traffic appears here once a tenant's proxy host serves requests (usage is flushed
               every few seconds).
             </Empty>

@@ -69,7 +69,7 @@ function forbiddenPage(c: Context<AppEnv>, email: string) {
     c,
     <Layout title="Not allowed" user={pageUser(c)}>
       <h1>Not allowed</h1>
-      <p class="notice error" role="alert">
+      <p class="notice error" role="alert" data-error-code="forbidden">
         The admin console is only for master admins, and {email} is not one.
       </p>
       <p>

@@ -1,7 +1,7 @@
 /**
  * GET /admin/tenants/:slug: what one tenant earned in a UTC month and what its traffic cost
  * (GET /api/admin/tenants/{slug}/earned; every figure is defined in decisions.md
- * "Quotas: earned").
+ * "Billing").
  */
 import type { AdminCtx, Titled } from "./shell.tsx";
 import { findTenantBySlug } from "../../../lib/tenants/service.ts";
@@ -20,8 +20,8 @@ import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
 import { periodParam } from "./overview.tsx";
 
 // Long: one page's markup: who pays (owner, plan, this tenant's and the owner's traffic) and the
-// revenue and cost table of tenantEarned, every row a figure defined in decisions.md "Quotas:
-// earned"; no logic but formatting.
+// revenue and cost table of tenantEarned, every row a figure defined in decisions.md
+// "Billing"; no logic but formatting.
 export async function adminTenantPage(a: AdminCtx): Promise<Titled> {
   const slug = (a.c.req.param("slug") ?? "").toLowerCase();
   const tenant = await findTenantBySlug(a.s, slug);

@@ -52,6 +52,7 @@ export async function adminUsersPage(a: AdminCtx) {
       {found.users.length === 0
         ? (
           <Empty
+            name={page > 1 ? "page" : q ? "matches" : "users"}
             title={page > 1
               ? `No users on page ${page}`
               : q

@@ -421,7 +421,7 @@ export const aiPage: TenantAreaPage = async (t) => {
       <UsageCard t={t} usage={usage} limits={limits} />
       <h2>Rules</h2>
       {rules.length === 0 && (
-        <Empty title="No rules yet">
+        <Empty title="No rules yet" name="rules">
           Create a rule below, preview it on a sample, then activate it; requests with
           <code>?transform=&lt;profile&gt;</code> are then rewritten.
         </Empty>

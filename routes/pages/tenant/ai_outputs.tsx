@@ -1,5 +1,5 @@
 /**
- * Stored AI outputs side by side with their source (issue 28): the table the AI page
+ * Stored AI outputs side by side with their source: the table the AI page
  * shows per rule and the review page shows for the queue, with the review actions.
  */
 import type { TenantPageCtx } from "./shell.tsx";

@@ -1,5 +1,5 @@
 /**
- * The review queue (issue 28): counts per status and rule, the outputs of one status
+ * The review queue: counts per status and rule, the outputs of one status
  * (pending first) side by side with their source, per-output actions and "approve all
  * shown" (each only at the version shown, so nothing changed since is approved unseen).
  */

@@ -36,6 +36,7 @@ export const assetsPage: TenantAreaPage = (t) => {
         </p>
         <DerivedOrigins
           described={{ ...v.providerOrigins, sample: v.sampleAsset }}
+          apiOrigin={v.apiOrigin}
         />
       </section>
       <section class="card">
@@ -85,6 +86,13 @@ export const assetsPage: TenantAreaPage = (t) => {
                 type="textarea"
                 value={v.allowedTypes.join(", ")}
                 hint="MIME types or families (image, video/*); anything else is answered 403"
+              />
+              <Field
+                name="stripQueryTypes:list"
+                label="Strip the query for these file types"
+                value={v.stripQueryTypes.join(", ")}
+                placeholder="image, .pdf"
+                hint="File classes (image, video, audio, font, document, other) or extensions (.pdf): their query is left out of the cache key and the origin request. Empty: the provider's rule"
               />
               <Checkbox
                 name="blockBots"

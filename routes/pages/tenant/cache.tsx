@@ -1,13 +1,14 @@
 /**
- * Cache: current versions, purge per type (confirmed) or by URL/prefix/tag, edge-config
- * rebuild, publish webhook.
+ * Cache: current versions, purge per type (confirmed) or by URL/prefix/tag, "why isn't this
+ * URL cached?" (routes/pages/tenant/cache_explain.tsx), edge-config rebuild, publish webhook.
  */
 import type { ComponentChildren } from "preact";
 import type { TenantAreaPage } from "./shell.tsx";
 import { ApiForm, Checkbox, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
 import { Refusal, Stat } from "../../../components/ui.tsx";
 import { REFRESH_TYPES } from "../../../lib/cache/versions.ts";
-import { MAX_PURGE_ENTRIES } from "../../../lib/cache/purge.ts";
+import { MAX_PURGE_ENTRIES, PURGES_PER_MINUTE } from "../../../lib/cache/purge.ts";
+import { whyNotCached } from "./cache_explain.tsx";
 
 /** `name` is the API's body field; `what` how the page says it (URLs, not "urls"). */
 const PURGE_TARGETS = [
@@ -111,7 +112,10 @@ function PurgeTargets({ t }: { t: Tenant }) {
       <p class="muted">
         Drops the cached copies a URL, a path prefix or a tag names, on every instance within
         seconds, and nothing else. One entry a line, at most{" "}
-        {MAX_PURGE_ENTRIES}. A URL or path without a query purges every query of that path.
+        {MAX_PURGE_ENTRIES}. A URL or path without a query purges every query of that path. Tags are
+        your origin's <code>Cache-Tag</code> values or this project's own <code>cachely-t…</code>
+        {" "}
+        tags. At most {PURGES_PER_MINUTE} purges a minute per project.
       </p>
       {t.can("editor")
         ? PURGE_TARGETS.map((f) => (
@@ -177,17 +181,33 @@ function CacheSettings({ t }: { t: Tenant }) {
             min={0}
             max={86400}
             value={v.staleWhileRevalidate}
-            hint="An expired copy is served at once while one refresh runs; 0 turns it off"
+            hint="An expired copy is served at once while one refresh runs; 0 turns it off. Fixed mode: at most the TTL. Origin mode: only where the origin allows stale answers, unless the box below is ticked"
           />
           <Checkbox
             name="ignoreSetCookie"
             label="Cache answers that set a cookie (the cookie is still dropped)"
             checked={v.ignoreSetCookie}
           />
+          <Checkbox
+            name="staleWhenOriginSilent"
+            label="Origin mode: serve stale copies even where the origin did not allow it"
+            checked={v.staleWhenOriginSilent}
+          />
+          <Field
+            name="locales:list"
+            label="Website locales (Accept-Language)"
+            value={v.locales.join(", ")}
+            placeholder="en, de, fr"
+            hint="Language tags of your pages, the default first: each visitor's Accept-Language is matched to one of them (RFC 4647 lookup, by q-value) before it keys the cache and reaches your site, so a page has at most one cached copy per locale. Empty: passed on as sent"
+          />
         </>,
         <p>
           Cache mode {v.cacheMode}; stale-while-revalidate {v.staleWhileRevalidate}{" "}
-          s; answers that set a cookie {v.ignoreSetCookie ? "cached" : "not cached"}.
+          s{v.cacheMode === "origin" && !v.staleWhenOriginSilent
+            ? " (only where the origin allows stale answers)"
+            : ""}; answers that set a cookie {v.ignoreSetCookie ? "cached" : "not cached"};{" "}
+          website locales{" "}
+          {v.locales.length ? v.locales.join(", ") : "not set (Accept-Language passed on)"}.
         </p>,
       )}
     </section>
@@ -279,8 +299,9 @@ function PublishWebhook({ t }: { t: Tenant }) {
   );
 }
 
-export const cachePage: TenantAreaPage = (t) => {
+export const cachePage: TenantAreaPage = async (t) => {
   const v = t.view;
+  const why = await whyNotCached(t);
   return (
     <>
       <div class="cards">
@@ -292,6 +313,7 @@ export const cachePage: TenantAreaPage = (t) => {
       </div>
       <PurgeByType t={t} />
       <PurgeTargets t={t} />
+      {why}
       <CacheSettings t={t} />
       <CdnOffload t={t} />
       <PublishWebhook t={t} />

@@ -113,7 +113,7 @@ export const domainsPage: TenantAreaPage = async (t) => {
     <>
       {!admin && <Refusal role={t.role} need="admin" what="add, verify or remove domains" />}
       {rows.length === 0 && allowed && (
-        <Empty title="No custom domains yet">
+        <Empty title="No custom domains yet" name="domains">
           Add a hostname such as <code>cdn.example.com</code>{" "}
           below, then create the DNS records shown and verify.
         </Empty>

@@ -3,6 +3,7 @@
  * variants (PUT …/variants, which replaces the whole set) and its status back to draft.
  * Each form posts through the form bridge to the same endpoint a curl user would call.
  */
+import { GuardrailEditor } from "./experiment_guardrails.tsx";
 import type { TenantPageCtx } from "./shell.tsx";
 import { ApiForm, Checkbox, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
 import type { ExperimentView } from "../../../lib/experiments/service.ts";
@@ -123,6 +124,7 @@ export function ExperimentEditor({ t, e }: { t: TenantPageCtx; e: ExperimentView
         />
         <Select name="routeMatch" label="Match" options={ROUTE_MATCHES} value={e.routeMatch} />
       </ApiForm>
+      <GuardrailEditor t={t} e={e} />
       <h3>Variants</h3>
       <p class="muted">
         Saving replaces every variant: exposures and conversions counted so far stay in the logs but

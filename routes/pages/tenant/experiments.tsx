@@ -6,6 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { TenantAreaPage, TenantPageCtx } from "./shell.tsx";
 import { ApiForm, Field, Hidden, Select } from "../../../components/ApiForm.tsx";
 import { BackToDraft, blankRows, ExperimentEditor, VariantFields } from "./experiment_edit.tsx";
+import { GuardrailFields } from "./experiment_guardrails.tsx";
 import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { BarChart } from "../../../components/charts/BarChart.tsx";
 import { type ExperimentView, listExperiments } from "../../../lib/experiments/service.ts";
@@ -14,6 +15,7 @@ import { DEFAULT_GOAL, EVENT_NAME_RE } from "../../../lib/experiments/schema.ts"
 import { ROUTE_MATCHES } from "../../../lib/experiments/route.ts";
 import { experimentEvents } from "../../../lib/db/schema/mod.ts";
 import { formatCount } from "../../../lib/dashboard/format.ts";
+import { DEFAULT_MARGIN, DEFAULT_MIN_VISITORS } from "../../../lib/experiments/guardrails.ts";
 
 const TONE = {
   active: "ok",
@@ -33,7 +35,10 @@ function guardrailText(g: NonNullable<ExperimentView["guardrails"]>): string {
   if (g.minConversionRate !== undefined) {
     parts.push(`conversion ≥ ${pct(g.minConversionRate * 100)} (${g.goal ?? DEFAULT_GOAL})`);
   }
-  return parts.join(", ") || "none";
+  if (parts.length === 0) return "none";
+  const margin = pct((g.margin ?? DEFAULT_MARGIN) * 100);
+  const min = g.minVisitors ?? DEFAULT_MIN_VISITORS;
+  return `${parts.join(", ")}; against control by ${margin}, from ${min} visitors a variant`;
 }
 
 /** The event names seen for an experiment, so a goal can be chosen with a link. */
@@ -51,12 +56,14 @@ async function eventNames(t: TenantPageCtx, experimentId: number): Promise<strin
 }
 
 // Long: one section's markup: the sample-ratio warning, the goal-event links, the results table
-// (ten columns a variant: exposures, split, conversions, verdict, 5xx, p95, uplift with its
-// interval) and two charts; the statistics come ready from exposureSummary.
+// (ten columns a variant: exposures, split, conversions, 5xx, p95, verdict, uplift with its
+// interval; data-col ties each cell to its header) and two charts; the statistics come ready
+// from exposureSummary.
 async function Results(t: TenantPageCtx, e: ExperimentView) {
   const asked = t.c.req.query(`goal${e.id}`) ?? "";
   const names = await eventNames(t, e.id);
-  const goal = EVENT_NAME_RE.test(asked) ? asked : names[0] ?? DEFAULT_GOAL;
+  // The experiment's own goal (its guardrails') first, else the first event seen.
+  const goal = EVENT_NAME_RE.test(asked) ? asked : e.guardrails?.goal ?? names[0] ?? DEFAULT_GOAL;
   const r = await exposureSummary(t.s, t.tenant.id, e.id, goal);
   if (r.totalExposures === 0) {
     return (
@@ -77,7 +84,7 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
           results.
         </p>
       )}
-      <p class="actions">
+      <p class="actions" data-goal={goal}>
         <span class="muted">Goal event:</span>
         {(names.length ? names : [goal]).map((n) => (
           <a
@@ -92,31 +99,31 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
       <TableWrap label={`Results of ${e.name}`}>
         <thead>
           <tr>
-            <th>Variant</th>
-            <th class="num">Exposures</th>
-            <th class="num">Split (expected)</th>
-            <th class="num">{goal}</th>
-            <th class="num">Conversion</th>
-            <th>Verdict (any-time 95 % sequence)</th>
-            <th class="num">5xx</th>
-            <th class="num">p95</th>
-            <th>Uplift vs control (fixed 95 % CI)</th>
-            <th>Last seen</th>
+            <th data-col="variant">Variant</th>
+            <th data-col="exposures" class="num">Exposures</th>
+            <th data-col="split" class="num">Split (expected)</th>
+            <th data-col="events" class="num">{goal}</th>
+            <th data-col="conversion" class="num">Conversion</th>
+            <th data-col="errors" class="num">5xx</th>
+            <th data-col="p95" class="num">p95</th>
+            <th data-col="verdict">Verdict (any-time 95 % sequence)</th>
+            <th data-col="uplift">Uplift vs control (fixed 95 % CI)</th>
+            <th data-col="last-seen">Last seen</th>
           </tr>
         </thead>
         <tbody>
           {r.variants.map((v) => (
             <tr key={v.variantId}>
-              <td>
+              <td data-col="variant">
                 {v.label} <span class="muted">({v.transformProfile ?? "control"})</span>
               </td>
-              <td class="num">{formatCount(v.exposures)}</td>
-              <td class="num">{pct(v.actualSplit)} ({pct(v.expectedSplit)})</td>
-              <td class="num">{formatCount(v.eventCount)}</td>
-              <td class="num">{pct(v.conversionRate)}</td>
-              <td class="num">{pct(v.errorRate)}</td>
-              <td class="num">{v.p95Ms === null ? "—" : `≤ ${v.p95Ms} ms`}</td>
-              <td>
+              <td data-col="exposures" class="num">{formatCount(v.exposures)}</td>
+              <td data-col="split" class="num">{pct(v.actualSplit)} ({pct(v.expectedSplit)})</td>
+              <td data-col="events" class="num">{formatCount(v.eventCount)}</td>
+              <td data-col="conversion" class="num">{pct(v.conversionRate)}</td>
+              <td data-col="errors" class="num">{pct(v.errorRate)}</td>
+              <td data-col="p95" class="num">{v.p95Ms === null ? "—" : `≤ ${v.p95Ms} ms`}</td>
+              <td data-col="verdict">
                 {v.sequential
                   ? `${v.sequential.summary} (${pp(v.sequential.csLower)} … ${
                     pp(v.sequential.csUpper)
@@ -136,17 +143,18 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
                     label={`Promote ${v.variantKey}`}
                   >
                     <Hidden name="variantId:number" value={String(v.variantId)} />
+                    <Hidden name="goal" value={goal} />
                   </ApiForm>
                 )}
               </td>
-              <td>
+              <td data-col="uplift">
                 {v.uplift
                   ? `${pp(v.uplift.absolute)} (${pp(v.uplift.ciLower)} … ${pp(v.uplift.ciUpper)})`
                   : v.variantId === r.controlVariantId
                   ? "baseline"
                   : "—"}
               </td>
-              <td>
+              <td data-col="last-seen">
                 <Time at={v.lastSeenAt} />
               </td>
             </tr>
@@ -277,7 +285,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
       </p>
       {!editor && <Refusal role={t.role} need="editor" what="create or change experiments" />}
       {list.length === 0 && (
-        <Empty title="No experiments yet">
+        <Empty title="No experiments yet" name="experiments">
           Create one below with a control and a variant whose profile has an active rule under{" "}
           <a href={`${t.href}/ai`}>AI transforms</a>.
         </Empty>
@@ -304,6 +312,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
             />
             <Select name="routeMatch" label="Match" options={ROUTE_MATCHES} value="prefix" />
             <VariantFields rows={blankRows(NEW_VARIANT_ROWS)} required={2} />
+            <GuardrailFields />
           </ApiForm>
         </section>
       )}

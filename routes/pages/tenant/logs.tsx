@@ -21,8 +21,110 @@ function utcTime(v: string | undefined): Date | undefined {
   return Number.isFinite(t) ? new Date(t) : undefined;
 }
 
-// Long: one page's markup: the GET filter form (path, status class, cache state, from/to) and the
-// paged log table; reading the filter from the query at its top (a dozen lines) is its only logic.
+type Entries = Awaited<ReturnType<typeof listRequestLogs>>["entries"];
+
+/** The GET filter form: path prefix, status class or code, cache state, from/to (UTC). */
+function LogFilterForm(
+  { action, path, status, cache, from, to, filtered }: {
+    action: string;
+    path?: string;
+    status?: string;
+    cache?: string;
+    from?: string;
+    to?: string;
+    filtered: boolean;
+  },
+) {
+  return (
+    <form
+      method="get"
+      action={action}
+      role="search"
+      class="row picker"
+      aria-label="Filter logs"
+    >
+      <div class="field">
+        <label for="log-path">Path prefix</label>
+        <input id="log-path" name="path" value={path ?? ""} placeholder="/~api/" />
+      </div>
+      <div class="field">
+        <label for="log-status">Status</label>
+        <input
+          id="log-status"
+          name="status"
+          value={status ?? ""}
+          placeholder="4xx or 404"
+          size={6}
+        />
+      </div>
+      <div class="field">
+        <label for="log-cache">Cache</label>
+        <select id="log-cache" name="cache">
+          <option value="" selected={!cache}>all</option>
+          {CACHE.map((c) => <option key={c} value={c} selected={cache === c}>{c}</option>)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="log-from">From (UTC)</label>
+        <input id="log-from" name="from" value={from ?? ""} placeholder="2026-01-31T08:00" />
+      </div>
+      <div class="field">
+        <label for="log-to">To (UTC)</label>
+        <input id="log-to" name="to" value={to ?? ""} placeholder="2026-01-31T08:00" />
+      </div>
+      <button type="submit">Filter</button>
+      {filtered && <a href={action}>Clear</a>}
+    </form>
+  );
+}
+
+/** One page of log entries, newest first. */
+function LogTable({ entries }: { entries: Entries }) {
+  return (
+    <TableWrap label="Request logs">
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Method</th>
+          <th>Path</th>
+          <th class="num">Status</th>
+          <th>Cache</th>
+          <th class="num">Size</th>
+          <th class="num">ms</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <td>
+              <Time at={e.ts} />
+            </td>
+            <td>{e.method}</td>
+            <td>
+              <code>{e.path}</code>
+            </td>
+            <td class="num">
+              <Badge tone={e.status >= 500 ? "error" : e.status >= 400 ? "warn" : "ok"}>
+                {e.status}
+              </Badge>
+              {e.originStatus !== null && e.originStatus >= 500 && (
+                <span class="muted" data-origin-status={e.originStatus}>
+                  origin {e.originStatus}
+                </span>
+              )}
+            </td>
+            <td>{e.cache ?? "—"}</td>
+            <td class="num">
+              <Bytes n={e.bytes} />
+            </td>
+            <td class="num">{e.durationMs ?? "—"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableWrap>
+  );
+}
+
 export const logsPage: TenantAreaPage = async (t) => {
   const q = t.c.req.query();
   const cls = CLASSES.find((c) => c === q.status);
@@ -45,60 +147,40 @@ export const logsPage: TenantAreaPage = async (t) => {
     return `${t.href}/logs${s ? `?${s}` : ""}`;
   };
   const rate = t.s.config.usage.requestLogSampleRate;
+  // The setting's name is for master admins: a customer cannot change it.
+  const operator = t.c.get("auth")?.isAdmin === true;
   return (
     <>
       <p class="muted" data-log-rate={String(rate)}>
         Every request that ended in an error (4xx, 5xx, upstream failure) is kept; refused bots up
         to {BOT_LOGS_PER_MINUTE} a minute; successful requests are sampled at{" "}
-        <strong>{formatPercent(rate, rate > 0 && rate < 0.01 ? 2 : 0)}</strong>{" "}
-        (REQUEST_LOG_SAMPLE_RATE, at most {t.s.config.usage.requestLogMaxPerSecond || "∞"}{" "}
-        a second). Kept {REQUEST_LOG_RETENTION_DAYS} days, newest first. Exact totals are under{" "}
+        <strong>{formatPercent(rate, rate > 0 && rate < 0.01 ? 2 : 0)}</strong> ({operator && (
+          <>
+            <code data-operator-setting="REQUEST_LOG_SAMPLE_RATE">
+              REQUEST_LOG_SAMPLE_RATE
+            </code>,{" "}
+          </>
+        )}at most {t.s.config.usage.requestLogMaxPerSecond || "∞"} a second). Kept{" "}
+        {REQUEST_LOG_RETENTION_DAYS} days, newest first. Exact totals are under{" "}
         <a href={`${t.href}/usage`}>Usage</a>.
       </p>
       <section class="card">
-        <form
-          method="get"
+        <LogFilterForm
           action={`${t.href}/logs`}
-          role="search"
-          class="row picker"
-          aria-label="Filter logs"
-        >
-          <div class="field">
-            <label for="log-path">Path prefix</label>
-            <input id="log-path" name="path" value={path ?? ""} placeholder="/~api/" />
-          </div>
-          <div class="field">
-            <label for="log-status">Status</label>
-            <input
-              id="log-status"
-              name="status"
-              value={q.status ?? ""}
-              placeholder="4xx or 404"
-              size={6}
-            />
-          </div>
-          <div class="field">
-            <label for="log-cache">Cache</label>
-            <select id="log-cache" name="cache">
-              <option value="" selected={!cache}>all</option>
-              {CACHE.map((c) => <option key={c} value={c} selected={cache === c}>{c}</option>)}
-            </select>
-          </div>
-          <div class="field">
-            <label for="log-from">From (UTC)</label>
-            <input id="log-from" name="from" value={q.from ?? ""} placeholder="2026-01-31T08:00" />
-          </div>
-          <div class="field">
-            <label for="log-to">To (UTC)</label>
-            <input id="log-to" name="to" value={q.to ?? ""} placeholder="2026-01-31T08:00" />
-          </div>
-          <button type="submit">Filter</button>
-          {filtered && <a href={`${t.href}/logs`}>Clear</a>}
-        </form>
+          path={path}
+          status={q.status}
+          cache={cache}
+          from={q.from}
+          to={q.to}
+          filtered={filtered}
+        />
       </section>
       {page.entries.length === 0
         ? (
-          <Empty title={filtered || before ? "No requests match" : "No request logs yet"}>
+          <Empty
+            title={filtered || before ? "No requests match" : "No request logs yet"}
+            name="logs"
+          >
             {filtered || before ? <a href={`${t.href}/logs`}>Clear the filters</a> : (
               <>
                 Requests to <code>{t.view.proxyBase}</code> appear here within a minute.
@@ -106,44 +188,7 @@ export const logsPage: TenantAreaPage = async (t) => {
             )}
           </Empty>
         )
-        : (
-          <TableWrap label="Request logs">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Method</th>
-                <th>Path</th>
-                <th class="num">Status</th>
-                <th>Cache</th>
-                <th class="num">Size</th>
-                <th class="num">ms</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time at={e.ts} />
-                  </td>
-                  <td>{e.method}</td>
-                  <td>
-                    <code>{e.path}</code>
-                  </td>
-                  <td class="num">
-                    <Badge tone={e.status >= 500 ? "error" : e.status >= 400 ? "warn" : "ok"}>
-                      {e.status}
-                    </Badge>
-                  </td>
-                  <td>{e.cache ?? "—"}</td>
-                  <td class="num">
-                    <Bytes n={e.bytes} />
-                  </td>
-                  <td class="num">{e.durationMs ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </TableWrap>
-        )}
+        : <LogTable entries={page.entries} />}
       <p class="actions">
         {before !== undefined && <a href={link({ before: undefined })}>Newest</a>}
         {page.nextBeforeId !== null && (

@@ -5,7 +5,7 @@ import { Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { listMembers } from "../../../lib/members/service.ts";
 import { listPendingInvites } from "../../../lib/members/invites.ts";
 import { removeRefusal, roleChangeRefusal } from "../../../lib/members/rules.ts";
-import { roleRank, ROLES } from "../../../lib/tenants/roles.ts";
+import { roleRank, ROLES } from "../../../lib/base/roles.ts";
 
 /** Pending invites with their revoke buttons, and the invite form (admins). */
 function InvitesSection(
@@ -19,7 +19,11 @@ function InvitesSection(
     <section class="card">
       <h2>Pending invites</h2>
       {invites.length === 0
-        ? <Empty title="No pending invites">Invite someone with the form below.</Empty>
+        ? (
+          <Empty title="No pending invites" name="invites">
+            Invite someone with the form below.
+          </Empty>
+        )
         : (
           <TableWrap label="Pending invites">
             <thead>

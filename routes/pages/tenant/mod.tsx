@@ -10,6 +10,7 @@ import { cachePage } from "./cache.tsx";
 import { domainsPage } from "./domains.tsx";
 import { membersPage } from "./members.tsx";
 import { webhooksPage } from "./webhooks.tsx";
+import { previewsPage } from "./previews.tsx";
 import { aiPage } from "./ai.tsx";
 import { aiReviewPage } from "./ai_review.tsx";
 import { experimentsPage } from "./experiments.tsx";
@@ -26,6 +27,7 @@ export const TENANT_PAGES: Record<string, TenantAreaPage> = {
   domains: domainsPage,
   members: membersPage,
   webhooks: webhooksPage,
+  previews: previewsPage,
   ai: aiPage,
   "ai-review": aiReviewPage,
   experiments: experimentsPage,

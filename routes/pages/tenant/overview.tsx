@@ -6,30 +6,120 @@ import { Bytes, Empty, Stat } from "../../../components/ui.tsx";
 import { formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { savedByCache } from "../../../lib/usage/figures.ts";
 import { TenantMonthStats } from "../../../components/TenantMonth.tsx";
-import { VERSION as SDK_VERSION } from "../../../sdk/mod.ts";
+import { sdkDistVersion, sdkTarballName } from "../../../lib/sdk_package/tarball.ts";
 import { billingOwner } from "../../../lib/billing/owners.ts";
 import { accountPlan } from "../../../lib/billing/account.ts";
+import { tenantAccountQuota } from "../../../lib/billing/tenant_quota.ts";
+import { TenantQuotaNotice } from "../../../components/TenantQuotaNotice.tsx";
+import { SavingsStat } from "../../../components/SavingsStat.tsx";
 
-// Long: one page's markup: the figure cards, next steps, where the tenant runs (hosts, origins),
-// the SDK snippet and the implementation checks; its only logic is choosing the next steps the plan
-// allows, at the top, and the figures come ready from lib/dashboard/overview.ts.
+type TenantView = Parameters<TenantAreaPage>[0]["view"];
+
+/** Hosts, origins, CMS, auth and cache settings of the tenant. */
+function WhereItRuns({ v, href }: { v: TenantView; href: string }) {
+  return (
+    <section class="card">
+      <h2>Where it runs</h2>
+      <dl class="grid">
+        <dt>Proxy host</dt>
+        <dd>
+          <code>{v.proxyBase}</code>
+        </dd>
+        <dt>API proxy</dt>
+        <dd>
+          <code>{v.proxyBase}/~api/…</code> →{" "}
+          {v.apiOrigin ? <code>{v.apiOrigin}</code> : <a href={`${href}/api`}>not configured</a>}
+        </dd>
+        <dt>Preview host</dt>
+        <dd>
+          <code>{v.previewBase}</code>
+          {v.websiteOrigin
+            ? (
+              <>
+                → <code>{v.websiteOrigin}</code>
+              </>
+            )
+            : " (no website origin)"}
+        </dd>
+        <dt>CMS</dt>
+        <dd>{v.cms}{v.cloudName ? ` (${v.cloudName})` : ""}</dd>
+        <dt>Auth</dt>
+        <dd>{v.apiAuthMode}, token {v.hasToken ? "stored" : "not set"}</dd>
+        <dt>API cache TTL</dt>
+        <dd>{v.apiCacheTTL} s</dd>
+        <dt>Cache versions</dt>
+        <dd>
+          api {v.apiCacheVersion}, assets {v.assetCacheVersion}, html {v.htmlCacheVersion}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The website probes: is it served through Cachely, and does its code use it? */
+function ImplementationChecks(
+  { api, websiteOrigin }: { api: string; websiteOrigin: TenantView["websiteOrigin"] },
+) {
+  return (
+    <section class="card">
+      <h2>Implementation checks</h2>
+      <p class="muted">Is your website served through Cachely, and does its code use it?</p>
+      <div class="actions">
+        <ApiForm
+          api={`${api}/cachely-check`}
+          submit="Probe the website surface"
+          busy="Probing…"
+          done="{headline}"
+          layout="inline"
+          secondary
+          label="Probe the website surface"
+        />
+      </div>
+      <ApiForm
+        api={`${api}/website-implementation-check`}
+        submit="Check a website"
+        busy="Fetching the site…"
+        done="{analysis.verdict}"
+        expect="ok=true"
+        fail="The check could not finish: {message}"
+        label="Check a website"
+      >
+        <Field
+          name="url"
+          label="Website URL"
+          type="url"
+          required
+          placeholder="https://www.example.com/"
+          value={websiteOrigin}
+        />
+      </ApiForm>
+    </section>
+  );
+}
+
 export const overviewPage: TenantAreaPage = async (t) => {
   const o = await tenantOverview(t.s, t.tenant.id);
   const { thisMonth, lastMonth } = o;
   const saved = savedByCache(thisMonth);
   const v = t.view;
-  // "Next steps" never suggests what the plan forbids (issue 24): custom domains need pro.
+  const sdkVersion = await sdkDistVersion();
+  const sdkUrl = `${t.s.config.publicUrl.replace(/\/$/, "")}/sdk/${sdkTarballName(sdkVersion)}`;
+  // "Next steps" never suggests what the plan forbids: custom domains need pro.
   const owner = t.s.config.quotas ? await billingOwner(t.s, t.tenant.id) : null;
+  const account = await tenantAccountQuota(t.s, t.tenant.id);
   const domainsAllowed = !t.s.config.quotas || (owner !== null &&
     (await accountPlan(t.s, owner)) === "pro");
   const steps = [
-    !v.apiOrigin && { href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
+    !v.apiOrigin &&
+    { step: "api", href: `${t.href}/api`, text: "Configure the API proxy (origin and token)" },
     o.domains.length === 0 && domainsAllowed &&
-    { href: `${t.href}/domains`, text: "Add a custom domain" },
-    o.members.length <= 1 && { href: `${t.href}/members`, text: "Invite a teammate" },
-  ].filter(Boolean) as { href: string; text: string }[];
+    { step: "domains", href: `${t.href}/domains`, text: "Add a custom domain" },
+    o.members.length <= 1 &&
+    { step: "members", href: `${t.href}/members`, text: "Invite a teammate" },
+  ].filter(Boolean) as { step: string; href: string; text: string }[];
   return (
     <>
+      <TenantQuotaNotice quota={account?.quota ?? null} isOwner={account?.ownerId === t.userId} />
       <div class="cards">
         <Stat
           label={`Cache hit ratio, ${thisMonth.period}`}
@@ -43,6 +133,7 @@ export const overviewPage: TenantAreaPage = async (t) => {
           label={`Origin bandwidth saved, ${thisMonth.period}`}
           value={<Bytes n={saved.bytes} />}
         />
+        <SavingsStat cms={v.cms} savedBytes={saved.bytes} period={thisMonth.period} />
         <Stat label="Custom domains" value={o.domains.length} />
       </div>
       <TenantMonthStats current={thisMonth} previous={lastMonth} />
@@ -52,94 +143,27 @@ export const overviewPage: TenantAreaPage = async (t) => {
           <ul>
             {steps.map((s) => (
               <li key={s.href}>
-                <a href={s.href}>{s.text}</a>
+                <a href={s.href} data-next-step={s.step}>{s.text}</a>
               </li>
             ))}
           </ul>
         </section>
       )}
-      <section class="card">
-        <h2>Where it runs</h2>
-        <dl class="grid">
-          <dt>Proxy host</dt>
-          <dd>
-            <code>{v.proxyBase}</code>
-          </dd>
-          <dt>API proxy</dt>
-          <dd>
-            <code>{v.proxyBase}/~api/…</code> →{" "}
-            {v.apiOrigin
-              ? <code>{v.apiOrigin}</code>
-              : <a href={`${t.href}/api`}>not configured</a>}
-          </dd>
-          <dt>Preview host</dt>
-          <dd>
-            <code>{v.previewBase}</code>
-            {v.websiteOrigin
-              ? (
-                <>
-                  → <code>{v.websiteOrigin}</code>
-                </>
-              )
-              : " (no website origin)"}
-          </dd>
-          <dt>CMS</dt>
-          <dd>{v.cms}{v.cloudName ? ` (${v.cloudName})` : ""}</dd>
-          <dt>Auth</dt>
-          <dd>{v.apiAuthMode}, token {v.hasToken ? "stored" : "not set"}</dd>
-          <dt>API cache TTL</dt>
-          <dd>{v.apiCacheTTL} s</dd>
-          <dt>Cache versions</dt>
-          <dd>
-            api {v.apiCacheVersion}, assets {v.assetCacheVersion}, html {v.htmlCacheVersion}
-          </dd>
-        </dl>
-      </section>
+      <WhereItRuns v={v} href={t.href} />
       <section class="card" id="sdk">
         <h2>Use it from your code</h2>
         <p>
-          The client library <code>@cachely/sdk</code> {SDK_VERSION}{" "}
-          is installed from a tarball (no registry release yet): on the Cachely checkout run{" "}
-          <code>deno task sdk:pack</code>, then in your project{" "}
-          <code>npm install ./cachely-sdk-{SDK_VERSION}.tgz</code> (and{" "}
-          <code>npx cachely setup</code>). Set{" "}
+          The client library <code>@cachely/sdk</code> {sdkVersion}{" "}
+          is served by this instance. Install it in your project:
+        </p>
+        <pre><code data-sdk-install="">npm install {sdkUrl}</code></pre>
+        <p>
+          Then run <code>npx cachely setup</code> and set{" "}
           <code>CACHELY_PROXY_URL={v.proxyBase}</code>: without it the CMS helpers talk to the CMS
           directly.
         </p>
       </section>
-      <section class="card">
-        <h2>Implementation checks</h2>
-        <p class="muted">Is your website served through Cachely, and does its code use it?</p>
-        <div class="actions">
-          <ApiForm
-            api={`${t.api}/cachely-check`}
-            submit="Probe the website surface"
-            busy="Probing…"
-            done="{headline}"
-            layout="inline"
-            secondary
-            label="Probe the website surface"
-          />
-        </div>
-        <ApiForm
-          api={`${t.api}/website-implementation-check`}
-          submit="Check a website"
-          busy="Fetching the site…"
-          done="{analysis.verdict}"
-          expect="ok=true"
-          fail="The check could not finish: {message}"
-          label="Check a website"
-        >
-          <Field
-            name="url"
-            label="Website URL"
-            type="url"
-            required
-            placeholder="https://www.example.com/"
-            value={v.websiteOrigin}
-          />
-        </ApiForm>
-      </section>
+      <ImplementationChecks api={t.api} websiteOrigin={v.websiteOrigin} />
       {thisMonth.requests === 0 && lastMonth.requests === 0 && (
         <Empty title="No traffic yet">
           Send a request to <code>{v.proxyBase}/~api/</code> and it shows up under{" "}

@@ -9,7 +9,7 @@ import type { AppEnv } from "../../../lib/http/env.ts";
 import type { Services } from "../../../lib/services.ts";
 import { requireTenant } from "../../../lib/tenants/access.ts";
 import { type Tenant, tenantView } from "../../../lib/tenants/service.ts";
-import { atLeast, type Role } from "../../../lib/tenants/roles.ts";
+import { atLeast, type Role } from "../../../lib/base/roles.ts";
 import { Layout } from "../../../components/Layout.tsx";
 import { TENANT_AREAS, tenantHref } from "../../../components/nav.ts";
 import { page, pageUser } from "../render.tsx";

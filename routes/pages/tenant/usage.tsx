@@ -20,6 +20,9 @@ import {
 } from "../../../lib/dashboard/usage_charts.ts";
 import { formatBytes, formatCount, formatPercent } from "../../../lib/dashboard/format.ts";
 import { savedByCache } from "../../../lib/usage/figures.ts";
+import { tenantAccountQuota } from "../../../lib/billing/tenant_quota.ts";
+import { TenantQuotaNotice } from "../../../components/TenantQuotaNotice.tsx";
+import { SavingsStat } from "../../../components/SavingsStat.tsx";
 
 /** "+12 %" / "−3 %" against last month, or "new" when last month had none. */
 function change(now: number, before: number): string {
@@ -52,6 +55,7 @@ function LatencyCharts(
     <>
       <BarChart
         title={`Edge latency per ${per} (request in → headers out)`}
+        name={`edge-latency-${per}`}
         labels={labels}
         shortLabel={shortLabel}
         series={series(latency.edge)}
@@ -60,6 +64,7 @@ function LatencyCharts(
       />
       <BarChart
         title={`Origin latency per ${per} (requests that reached the origin)`}
+        name={`origin-latency-${per}`}
         labels={labels}
         shortLabel={shortLabel}
         series={series(latency.origin)}
@@ -78,52 +83,58 @@ function quantileText(q: Latency["edge"]): string {
   return `${all.map((v) => formatMs(v).slice(0, -3)).join(" · ")} ms`;
 }
 
-// Long: one page's markup: month navigation, the day/hour chart toggle, the day or hour charts, the
-// figure cards, status codes and top paths, and the AI token chart; the figures come ready from
-// lib/usage, and the chart blocks share the page's labels and period.
-export const usagePage: TenantAreaPage = async (t) => {
-  const now = currentPeriod(t.s.clock.now());
-  const asked = t.c.req.query("period") ?? "";
-  const period = PERIOD_RE.test(asked) && asked <= now ? asked : now;
-  const hourly = t.c.req.query("view") === "hours";
-  const [a, charts, latency, hours] = await Promise.all([
-    tenantAnalytics(t.s, t.tenant.id, period),
-    usageCharts(t.s, t.tenant.id, period),
-    tenantPeriodLatency(t.s, t.tenant.id, period),
-    hourly ? hourCharts(t.s, t.tenant.id) : null,
-  ]);
-  const saved = savedByCache(a.totals);
-  const dayLabels = charts.current.days.map((d) => String(Number(d.slice(8))));
-  const prevName = `Last month (${charts.previousPeriod})`;
-  const curName = period === now ? `This month (${period})` : period;
-  const pathMax = Math.max(1, ...a.sampled.topPaths.map((p) => p.requests));
-  const nav = (
+type Analytics = Awaited<ReturnType<typeof tenantAnalytics>>;
+type Charts = Awaited<ReturnType<typeof usageCharts>>;
+type Hours = NonNullable<Awaited<ReturnType<typeof hourCharts>>>;
+
+/** Previous month, the shown one, and back to the current month when another is shown. */
+function MonthNav(
+  { href, period, now, previous }: { href: string; period: string; now: string; previous: string },
+) {
+  return (
     <p class="actions">
       <span class="muted">Month:</span>
-      <a href={`${t.href}/usage?period=${charts.previousPeriod}`}>← {charts.previousPeriod}</a>
+      <a href={`${href}/usage?period=${previous}`}>← {previous}</a>
       <strong aria-current="true">{period}</strong>
-      {period !== now && <a href={`${t.href}/usage`}>Current month →</a>}
+      {period !== now && <a href={`${href}/usage`}>Current month →</a>}
     </p>
   );
+}
+
+/** Per day of the month or per hour of the last 48 hours; the current view is not a link. */
+function ChartToggle(
+  { href, period, now, hourly }: { href: string; period: string; now: string; hourly: boolean },
+) {
   const periodParam = period === now ? "" : `period=${period}&`;
   const views = [["days", `per day (${period})`], ["hours", "per hour (last 48 h)"]] as const;
-  const toggle = (
+  return (
     <p class="actions">
       <span class="muted">Charts:</span>
       {views.map(([v, label]) =>
         (v === "hours") === hourly
           ? <strong key={v} aria-current="true">{label}</strong>
-          : <a key={v} href={`${t.href}/usage?${periodParam}view=${v}`}>{label}</a>
+          : <a key={v} href={`${href}/usage?${periodParam}view=${v}`}>{label}</a>
       )}
     </p>
   );
-  // "14:00" on the axis; the table and hover keep the full UTC hour
-  const hourLabel = (iso: string) => `${iso.slice(11, 16)}`;
-  const dayCharts = (
+}
+
+/** The month's days against last month's. */
+function DayCharts(
+  { charts, toggle, dayLabels, curName }: {
+    charts: Charts;
+    toggle: preact.JSX.Element;
+    dayLabels: string[];
+    curName: string;
+  },
+) {
+  const prevName = `Last month (${charts.previousPeriod})`;
+  return (
     <section class="card">
       {toggle}
       <BarChart
         title="Requests per day"
+        name="requests-day"
         labels={dayLabels}
         series={[
           { name: curName, values: charts.current.requests },
@@ -152,11 +163,19 @@ export const usagePage: TenantAreaPage = async (t) => {
       <LatencyCharts labels={dayLabels} latency={charts.current.latency} per="day" />
     </section>
   );
-  const hourView = hours && (
+}
+
+// "14:00" on the axis; the table and hover keep the full UTC hour
+const hourLabel = (iso: string) => `${iso.slice(11, 16)}`;
+
+/** The last 48 hours. */
+function HourCharts({ hours, toggle }: { hours: Hours; toggle: preact.JSX.Element }) {
+  return (
     <section class="card">
       {toggle}
       <BarChart
         title="Requests per hour"
+        name="requests-hour"
         labels={hours.hours}
         shortLabel={hourLabel}
         series={[{ name: "Requests", values: hours.requests }]}
@@ -187,11 +206,152 @@ export const usagePage: TenantAreaPage = async (t) => {
       />
     </section>
   );
+}
+
+/** The month's figures, each against last month where that means something. */
+function FigureCards({ a, latency, cms }: { a: Analytics; latency: Latency; cms: string }) {
+  const saved = savedByCache(a.totals);
+  return (
+    <div class="cards">
+      <Stat
+        label={`Requests · ${change(a.totals.requests, a.previous.requests)}`}
+        value={formatCount(a.totals.requests)}
+      />
+      <Stat
+        label={`Bandwidth · ${change(a.totals.bytes, a.previous.bytes)}`}
+        value={<Bytes n={a.totals.bytes} />}
+      />
+      <Stat label="Cache hit ratio" value={formatPercent(a.totals.cacheHitRatio)} />
+      <Stat label="Error rate (5xx)" value={formatPercent(a.totals.errorRate)} />
+      <Stat label="Origin requests saved" value={formatCount(saved.requests)} />
+      <Stat label="Origin bandwidth saved" value={<Bytes n={saved.bytes} />} />
+      <SavingsStat cms={cms} savedBytes={saved.bytes} />
+      <Stat
+        label="Edge latency p50 · p95 · p99"
+        value={quantileText(latency.edge)}
+      />
+      <Stat
+        label="Origin latency p50 · p95 · p99"
+        value={quantileText(latency.origin)}
+      />
+    </div>
+  );
+}
+
+/** The month's busiest paths by exact counters, with a meter against the busiest. */
+function TopPaths({ paths }: { paths: Analytics["topPaths"] }) {
+  if (paths.length === 0) return <p class="muted">No requests counted this month.</p>;
+  const pathMax = Math.max(1, ...paths.map((p) => p.requests));
+  return (
+    <TableWrap label="Top paths">
+      <thead>
+        <tr>
+          <th>Path</th>
+          <th class="num">Requests</th>
+          <th class="num">Errors</th>
+          <th class="num">Bytes</th>
+          <th>Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {paths.map((p) => (
+          <tr key={p.path} data-path={p.path}>
+            <td>
+              <code>{p.path}</code>
+            </td>
+            <td class="num">
+              {p.overcount > 0 ? "≤ " : ""}
+              {formatCount(p.requests)}
+            </td>
+            <td class="num">{formatCount(p.errors)}</td>
+            <td class="num">
+              <Bytes n={p.bytes} />
+            </td>
+            <td>
+              <meter min={0} max={pathMax} value={p.requests} aria-label={`${p.path} requests`}>
+                {p.requests}
+              </meter>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </TableWrap>
+  );
+}
+
+/** Status classes and the top paths. */
+function StatusAndPaths({ a }: { a: Analytics }) {
+  return (
+    <section class="card">
+      <h2>Status codes and paths</h2>
+      <p class="muted">{a.sampled.note}</p>
+      <BarChart
+        title="Status codes"
+        labels={Object.keys(a.totals.statusClasses)}
+        series={[{ name: "Requests", values: Object.values(a.totals.statusClasses) }]}
+        format={formatCount}
+        empty="No requests this month"
+      />
+      <h3>Top paths</h3>
+      <p class="muted">
+        Every request counted per path and day (the 1,000 busiest paths of each day are kept; a
+        count marked ≤ may include requests of paths it replaced).
+      </p>
+      <TopPaths paths={a.topPaths} />
+    </section>
+  );
+}
+
+/** AI tokens per day of the month. */
+function AiTokens(
+  { a, charts, dayLabels, href }: {
+    a: Analytics;
+    charts: Charts;
+    dayLabels: string[];
+    href: string;
+  },
+) {
+  return (
+    <section class="card">
+      <BarChart
+        title="AI tokens per day"
+        labels={dayLabels}
+        series={[
+          { name: "Input tokens", values: charts.aiTokens.input },
+          { name: "Output tokens", values: charts.aiTokens.output },
+        ]}
+        format={formatCount}
+        empty="No AI transforms ran this month"
+      />
+      <p class="muted">
+        {formatCount(a.ai.totalTokens)} tokens this month; caps and runs under{" "}
+        <a href={`${href}/ai`}>AI transforms</a>.
+      </p>
+    </section>
+  );
+}
+
+export const usagePage: TenantAreaPage = async (t) => {
+  const now = currentPeriod(t.s.clock.now());
+  const asked = t.c.req.query("period") ?? "";
+  const period = PERIOD_RE.test(asked) && asked <= now ? asked : now;
+  const hourly = t.c.req.query("view") === "hours";
+  const [a, charts, latency, hours, account] = await Promise.all([
+    tenantAnalytics(t.s, t.tenant.id, period),
+    usageCharts(t.s, t.tenant.id, period),
+    tenantPeriodLatency(t.s, t.tenant.id, period),
+    hourly ? hourCharts(t.s, t.tenant.id) : null,
+    tenantAccountQuota(t.s, t.tenant.id),
+  ]);
+  const dayLabels = charts.current.days.map((d) => String(Number(d.slice(8))));
+  const curName = period === now ? `This month (${period})` : period;
+  const nav = <MonthNav href={t.href} period={period} now={now} previous={charts.previousPeriod} />;
+  const toggle = <ChartToggle href={t.href} period={period} now={now} hourly={hourly} />;
   if (a.totals.requests === 0 && a.previous.requests === 0 && a.ai.totalTokens === 0) {
     return (
       <>
         {nav}
-        <Empty title="No traffic yet">
+        <Empty title="No traffic yet" name="traffic">
           Send requests to <code>{t.view.proxyBase}/~api/…</code> (configure the origin under{" "}
           <a href={`${t.href}/api`}>API proxy</a>); requests, bandwidth and cache hits are charted
           here within a minute.
@@ -201,95 +361,14 @@ export const usagePage: TenantAreaPage = async (t) => {
   }
   return (
     <>
+      <TenantQuotaNotice quota={account?.quota ?? null} isOwner={account?.ownerId === t.userId} />
       {nav}
-      <div class="cards">
-        <Stat
-          label={`Requests · ${change(a.totals.requests, a.previous.requests)}`}
-          value={formatCount(a.totals.requests)}
-        />
-        <Stat
-          label={`Bandwidth · ${change(a.totals.bytes, a.previous.bytes)}`}
-          value={<Bytes n={a.totals.bytes} />}
-        />
-        <Stat label="Cache hit ratio" value={formatPercent(a.totals.cacheHitRatio)} />
-        <Stat label="Error rate (5xx)" value={formatPercent(a.totals.errorRate)} />
-        <Stat label="Origin requests saved" value={formatCount(saved.requests)} />
-        <Stat label="Origin bandwidth saved" value={<Bytes n={saved.bytes} />} />
-        <Stat
-          label="Edge latency p50 · p95 · p99"
-          value={quantileText(latency.edge)}
-        />
-        <Stat
-          label="Origin latency p50 · p95 · p99"
-          value={quantileText(latency.origin)}
-        />
-      </div>
-      {hourView ?? dayCharts}
-      <section class="card">
-        <h2>Status codes and paths</h2>
-        <p class="muted">{a.sampled.note}</p>
-        <BarChart
-          title="Status codes"
-          labels={Object.keys(a.totals.statusClasses)}
-          series={[{ name: "Requests", values: Object.values(a.totals.statusClasses) }]}
-          format={formatCount}
-          empty="No requests this month"
-        />
-        <h3>Top paths (sampled)</h3>
-        {a.sampled.topPaths.length === 0
-          ? <p class="muted">No sampled requests this month.</p>
-          : (
-            <TableWrap label="Top paths">
-              <thead>
-                <tr>
-                  <th>Path</th>
-                  <th class="num">Requests</th>
-                  <th class="num">Bytes</th>
-                  <th>Share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {a.sampled.topPaths.map((p) => (
-                  <tr key={p.path}>
-                    <td>
-                      <code>{p.path}</code>
-                    </td>
-                    <td class="num">{formatCount(p.requests)}</td>
-                    <td class="num">
-                      <Bytes n={p.bytes} />
-                    </td>
-                    <td>
-                      <meter
-                        min={0}
-                        max={pathMax}
-                        value={p.requests}
-                        aria-label={`${p.path} requests`}
-                      >
-                        {p.requests}
-                      </meter>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableWrap>
-          )}
-      </section>
-      <section class="card">
-        <BarChart
-          title="AI tokens per day"
-          labels={dayLabels}
-          series={[
-            { name: "Input tokens", values: charts.aiTokens.input },
-            { name: "Output tokens", values: charts.aiTokens.output },
-          ]}
-          format={formatCount}
-          empty="No AI transforms ran this month"
-        />
-        <p class="muted">
-          {formatCount(a.ai.totalTokens)} tokens this month; caps and runs under{" "}
-          <a href={`${t.href}/ai`}>AI transforms</a>.
-        </p>
-      </section>
+      <FigureCards a={a} latency={latency} cms={t.view.cms} />
+      {hours
+        ? <HourCharts hours={hours} toggle={toggle} />
+        : <DayCharts charts={charts} toggle={toggle} dayLabels={dayLabels} curName={curName} />}
+      <StatusAndPaths a={a} />
+      <AiTokens a={a} charts={charts} dayLabels={dayLabels} href={t.href} />
     </>
   );
 };

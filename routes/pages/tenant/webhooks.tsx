@@ -1,6 +1,7 @@
 /**
- * Webhooks: cache-refresh webhooks (create shows the URL once), disable/enable and the
- * asset purge switch (the URL stays), regenerate, delete, events.
+ * Webhooks: cache-refresh webhooks (create shows the URL once, with the scope: "entities"
+ * recommended for the CMS kinds), disable/enable, the asset purge and scope switches (the
+ * URL stays), regenerate, delete, events with what each purged.
  */
 import type { TenantAreaPage } from "./shell.tsx";
 import { ApiForm, Checkbox, Hidden, Select } from "../../../components/ApiForm.tsx";
@@ -26,6 +27,7 @@ function WebhookEvents(
           <th>Event</th>
           <th>Status</th>
           <th>API version</th>
+          <th>Purged</th>
           <th class="num">ms</th>
         </tr>
       </thead>
@@ -45,6 +47,9 @@ function WebhookEvents(
               {e.message ? ` ${e.message}` : ""}
             </td>
             <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
+            <td data-purged={purgedKind(e.purged)}>
+              <PurgedCell purged={e.purged} />
+            </td>
             <td class="num">{e.durationMs ?? "—"}</td>
           </tr>
         ))}
@@ -52,6 +57,36 @@ function WebhookEvents(
     </TableWrap>
   );
 }
+
+/** `data-purged` of an event: a version bump, an "entities" fallback to one, or entities. */
+function purgedKind(purged: ReturnType<typeof eventView>["purged"]): string {
+  return purged === null ? "all" : purged.fallback !== null ? "fallback" : "entities";
+}
+
+/** What an "entities" delivery purged: its entities and lists, or why it bumped instead. */
+function PurgedCell({ purged }: { purged: ReturnType<typeof eventView>["purged"] }) {
+  if (purged === null) return <>everything (version bump)</>;
+  if (purged.fallback !== null) return <>everything: {purged.fallback}</>;
+  const more = purged.ids - purged.firstIds.length;
+  return (
+    <>
+      {purged.ids} {purged.ids === 1 ? "entity" : "entities"} ({purged.firstIds.join(", ")}
+      {more > 0 ? ` and ${more} more` : ""}),{" "}
+      {purged.types === null ? "every list" : `lists of ${purged.types.join(", ")}`}
+    </>
+  );
+}
+
+/** The CMS kinds whose webhooks name entities: "entities" scope is recommended for them. */
+const ENTITY_PROVIDERS = ["contentful", "sanity", "storyblok"];
+
+const SCOPE_OPTIONS = [
+  {
+    value: "entities",
+    label: "Only what the publish touched (recommended for Contentful, Sanity, Storyblok)",
+  },
+  { value: "all", label: "The whole API cache (a version bump)" },
+];
 
 /**
  * One webhook: its state, its admin actions and its last events.
@@ -67,7 +102,12 @@ function WebhookCard(
   },
 ) {
   return (
-    <section class="card" aria-label={`Webhook ${h.id}`}>
+    <section
+      class="card"
+      aria-label={`Webhook ${h.id}`}
+      data-scope={h.scope}
+      data-enabled={String(h.enabled)}
+    >
       <h2>
         #{h.id} {h.provider}{" "}
         <Badge tone={h.lastStatus === "failed" ? "error" : h.lastStatus ? "ok" : "neutral"}>
@@ -77,7 +117,11 @@ function WebhookCard(
       </h2>
       <p class="muted">
         {h.enabled
-          ? `Refreshes API${h.refreshAssets ? " and assets" : ""}.`
+          ? `${
+            h.scope === "entities"
+              ? "Purges the answers holding the published entries and the lists of their types"
+              : "Refreshes the whole API cache"
+          }${h.refreshAssets ? ", and assets" : ""}.`
           : "Disabled: calls to its URL are answered 404 and refresh nothing."} Created{" "}
         <Time at={h.createdAt} />, last triggered <Time at={h.lastTriggeredAt} />.
       </p>
@@ -109,6 +153,20 @@ function WebhookCard(
             label={`Asset purge of webhook ${h.id}`}
           >
             <Hidden name="refreshAssets:bool" value={String(!h.refreshAssets)} />
+          </ApiForm>
+          <ApiForm
+            api={`${t.api}/cache-refresh-webhooks/${h.id}`}
+            method="PATCH"
+            submit={h.scope === "entities" ? "Purge everything instead" : "Purge only what changed"}
+            busy="Saving…"
+            done={h.scope === "entities"
+              ? "Now bumps the whole API cache"
+              : "Now purges only the published entries and their lists"}
+            layout="inline"
+            secondary
+            label={`Scope of webhook ${h.id}`}
+          >
+            <Hidden name="scope" value={h.scope === "entities" ? "all" : "entities"} />
           </ApiForm>
           <ApiForm
             api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
@@ -145,6 +203,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
     return <Refusal role={t.role} need="editor" what="see cache-refresh webhooks" />;
   }
   const admin = t.can("admin");
+  const cmsHook = ENTITY_PROVIDERS.includes(t.tenant.cms);
   const hooks = (await listWebhooks(t.s, t.tenant.id)).map(webhookView);
   const events = await Promise.all(
     hooks.map(async (h) => (await listEvents(t.s, t.tenant.id, h.id)).slice(0, 10).map(eventView)),
@@ -163,7 +222,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
         />
       )}
       {hooks.length === 0 && (
-        <Empty title="No cache-refresh webhooks">
+        <Empty title="No cache-refresh webhooks" name="webhooks">
           Create one below and paste its URL into your CMS's webhook settings.
         </Empty>
       )}
@@ -183,6 +242,14 @@ export const webhooksPage: TenantAreaPage = async (t) => {
               name="provider"
               label="Provider"
               options={["contentful", "sanity", "storyblok", "generic"]}
+              value={cmsHook ? t.tenant.cms : undefined}
+            />
+            <Select
+              name="scope"
+              label="What a publish purges"
+              options={SCOPE_OPTIONS}
+              value={cmsHook ? "entities" : "all"}
+              hint="Only what changed keeps every other answer cached; a generic webhook, or a payload naming no entry, purges everything."
             />
             <Checkbox name="refreshAssets" label="Also purge assets" />
           </ApiForm>

@@ -2,9 +2,8 @@
 /* @cachely/sdk 0.14.0 (sdk/bin.ts) */
 
 // sdk/bin.ts
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import process from "node:process";
+import { stat as stat2 } from "node:fs/promises";
+import process2 from "node:process";
 import { createInterface } from "node:readline/promises";
 
 // sdk/rewrite.ts
@@ -340,6 +339,20 @@ var TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 function optionError(fn, option, detail) {
   return new Error(`${fn}: invalid option ${option}: ${detail}`);
 }
+var PUBLIC_PREFIXES = ["", "NEXT_PUBLIC_", "NUXT_PUBLIC_", "PUBLIC_", "GATSBY_", "VITE_"];
+function envSetting(name, prefixes = PUBLIC_PREFIXES) {
+  const g = globalThis;
+  for (const prefix of prefixes) {
+    try {
+      const k = prefix + name;
+      const v = g.process?.env?.[k] ?? g.Deno?.env?.get(k);
+      if (v && v.trim()) return v.trim();
+    } catch {
+      return void 0;
+    }
+  }
+  return void 0;
+}
 var LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
 function resolveTenantOrigin(fn, t) {
   if (t.tenantOrigin !== void 0) {
@@ -354,13 +367,22 @@ function resolveTenantOrigin(fn, t) {
     }
     return u.origin;
   }
-  if (t.customDomain !== void 0) {
-    const d = String(t.customDomain).trim().toLowerCase();
+  const configured = t.customDomain === true ? envSetting("CACHELY_CUSTOM_DOMAIN") : void 0;
+  if (t.customDomain === true && configured === void 0 && t.tenant === void 0) {
+    throw optionError(
+      fn,
+      "customDomain",
+      "true needs CACHELY_CUSTOM_DOMAIN in the environment, or a tenant"
+    );
+  }
+  if (configured !== void 0 || t.customDomain !== void 0 && t.customDomain !== true) {
+    const raw = configured ?? t.customDomain;
+    const d = String(raw).trim().toLowerCase();
     if (!isHostname(d)) {
       throw optionError(
         fn,
-        "customDomain",
-        `${JSON.stringify(t.customDomain)} is not a hostname such as cdn.example.com`
+        configured === void 0 ? "customDomain" : "customDomain (CACHELY_CUSTOM_DOMAIN)",
+        `${JSON.stringify(raw)} is not a hostname such as cdn.example.com`
       );
     }
     return `https://${d}`;
@@ -441,6 +463,10 @@ function sourcesFor(id, o) {
       return generic;
   }
 }
+function kindApiOrigin(id, o) {
+  if (id !== "shopify" || o.base || !isHostname(o.host)) return o.origin;
+  return deriveOrigins({ cms: "shopify", storeDomain: o.host }).api ?? o.origin;
+}
 function parseHostOrOrigin(raw) {
   const s = String(raw ?? "").trim();
   if (/^https?:\/\//i.test(s)) {
@@ -484,7 +510,7 @@ function createGenericProvider(opts = {}) {
   const apiOrigins = list("apiHosts", opts.apiHosts).map((raw, i) => {
     const o = parseHostOrOrigin(raw);
     if (!o) throw optionError(FN, `apiHosts[${i}]`, `${JSON.stringify(raw)} is not a hostname`);
-    return o.origin;
+    return kindApiOrigin(id, o);
   });
   if (opts.apiHost !== void 0) {
     const api = parseApiOrigin(opts.apiHost);
@@ -575,6 +601,9 @@ function resolveProvider(input, opts = {}) {
     }
     return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? void 0 });
   }
+  if (cfg.cms === "prismic" && !cfg.repository && apiOrigin === null) {
+    return prismicFromUrls(cfg, opts.env);
+  }
   for (const f of providerRegistry[cfg.cms].required) {
     if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
   }
@@ -591,6 +620,69 @@ function resolveProvider(input, opts = {}) {
     apiOrigins: api ? [api] : [],
     rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) })
   };
+}
+var PRISMIC_API_RE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(?:cdn\.)?prismic\.io$/;
+function prismicFromUrls(cfg, env) {
+  const known = /* @__PURE__ */ new Map();
+  return {
+    kind: "prismic",
+    id: "prismic",
+    config: { ...cfg },
+    apiOrigin: null,
+    apiOrigins: [],
+    rewriter: (tenantOrigin, o = {}) => compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
+    fromApiUrl(url) {
+      const m = PRISMIC_API_RE.exec(url.hostname);
+      if (!m || url.protocol !== "https:" || !/^\/api\/v2(\/|$)/.test(url.pathname)) return null;
+      let p = known.get(m[1]);
+      if (!p) {
+        p = resolveProvider({ ...cfg, repository: m[1] }, { env });
+        if (known.size < 64) known.set(m[1], p);
+      }
+      return p;
+    }
+  };
+}
+
+// sdk/args.ts
+var UsageError = class extends Error {
+  name = "UsageError";
+};
+function parseArgs(argv2, spec) {
+  const positionals = [];
+  const flags = {};
+  for (let i = 0; i < argv2.length; i++) {
+    const a = argv2[i];
+    if (a === "--") {
+      positionals.push(...argv2.slice(i + 1));
+      break;
+    }
+    if (a === "-h") {
+      flags.help = true;
+      continue;
+    }
+    if (!a.startsWith("--")) {
+      positionals.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = a.slice(2, eq === -1 ? void 0 : eq);
+    const kind = Object.hasOwn(spec, name) ? spec[name] : void 0;
+    if (!kind) throw new UsageError(`Unknown option: --${name}`);
+    if (kind === "bool") {
+      if (eq !== -1) throw new UsageError(`Option --${name} takes no value`);
+      flags[name] = true;
+    } else if (eq !== -1) {
+      flags[name] = a.slice(eq + 1);
+    } else {
+      const v = argv2[++i];
+      if (v === void 0 || v.startsWith("--")) {
+        throw new UsageError(`Option --${name} needs a value`);
+      }
+      flags[name] = v;
+    }
+  }
+  return { positionals, flags };
 }
 
 // sdk/setup_detect.ts
@@ -614,6 +706,10 @@ var ENV_PREFIX = {
   node: "",
   unknown: ""
 };
+var FRAMEWORK_NAMES = Object.keys(ENV_PREFIX);
+function isFramework(name) {
+  return FRAMEWORK_NAMES.includes(name);
+}
 function detectProject(pkg) {
   const deps = /* @__PURE__ */ new Set([
     ...Object.keys(pkg.dependencies ?? {}),
@@ -632,6 +728,109 @@ function detectProject(pkg) {
     if (hit) return { framework, provider: kind, providerPackage: hit };
   }
   return { framework, provider: null, providerPackage: null };
+}
+
+// sdk/setup_files.ts
+function proxyUrlVariable(framework) {
+  const prefix = { vite: "VITE_", next: "NEXT_PUBLIC_", nuxt: "NUXT_PUBLIC_" }[framework];
+  return `${prefix ?? ""}CACHELY_PROXY_URL`;
+}
+function envRead(framework, name) {
+  return framework === "vite" ? `import.meta.env.VITE_${name}` : `process.env.${name}`;
+}
+function proxyUrlRead(framework) {
+  if (framework === "vite") return "import.meta.env.VITE_CACHELY_PROXY_URL";
+  if (framework === "nuxt") return "useRuntimeConfig().public.cachelyProxyUrl";
+  return `process.env.${proxyUrlVariable(framework)}`;
+}
+var GENERATED_MARK = "// Generated by cachely setup";
+function helperPath(framework, hasUtilsDir, prismic) {
+  if (framework === "next") return "lib/cachely.ts";
+  if (framework === "nuxt") {
+    if (prismic) return "composables/useCachelyPrismicClient.ts";
+    return hasUtilsDir ? "utils/cachely.ts" : "composables/useCachely.ts";
+  }
+  return "cachely.ts";
+}
+function genericHosts(cfg) {
+  const d = deriveOrigins(cfg);
+  const keepPath = cfg.cms === "generic" || cfg.cms === "storyblok";
+  const assetHosts = d.assets.map((a) => keepPath ? a.url : new URL(a.url).host);
+  return {
+    apiHosts: d.api ? [d.api] : [],
+    assetHosts: [...new Set(assetHosts)]
+  };
+}
+function helperCode(cfg, framework, hasUtilsDir, sdkVersion, hosts = genericHosts(cfg)) {
+  const nuxt = framework === "nuxt";
+  const head = `${GENERATED_MARK} (@cachely/sdk ${sdkVersion}).
+`;
+  const variable = proxyUrlVariable(framework);
+  const direct = `// Through Cachely when ${variable} is set (.env), straight to the CMS when it is not.
+`;
+  if (cfg.cms === "contentful") {
+    return `${head}${direct}import { createClient } from "contentful";
+import { createContentfulCachelyAdapter } from "@cachely/sdk/contentful";
+
+export const contentful = createClient(
+  createContentfulCachelyAdapter({
+    space: ${JSON.stringify(cfg.spaceId ?? "")},
+    accessToken: ${envRead(framework, "CONTENTFUL_ACCESS_TOKEN")}, // used only without ${variable}
+  }),
+);
+${nuxt ? `
+export const ${hasUtilsDir ? "cachelyContentful" : "useCachely"} = () => contentful;
+` : ""}`;
+  }
+  if (cfg.cms === "prismic") {
+    const name = nuxt ? "useCachelyPrismicClient" : "prismic";
+    const client = `createCachelyPrismicClient({
+    repositoryName: ${JSON.stringify(cfg.repository ?? "")},
+    accessToken: ${envRead(framework, "PRISMIC_ACCESS_TOKEN")}, // used only without ${variable}
+  })`;
+    return `${head}${direct}import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+
+export const ${name} = ${nuxt ? `() =>
+  ${client}` : client};
+`;
+  }
+  const fetchName = nuxt ? hasUtilsDir ? "cachelyFetch" : "useCachely" : "cachelyFetch";
+  const create = (indent) => `createCachelyFetch({
+${indent}  tenantOrigin: ${proxyUrlRead(framework)},
+${indent}  provider: createGenericProvider({
+${indent}    id: ${JSON.stringify(cfg.cms)},
+${indent}    apiHosts: ${JSON.stringify(hosts.apiHosts)},
+${indent}    assetHosts: ${JSON.stringify(hosts.assetHosts)},
+${indent}  }),
+${indent}})`;
+  const uses = `// Use it wherever your ${cfg.cms} client or code calls fetch: API calls go through the
+// tenant's /~api/ proxy, asset URLs in answers point at the tenant host.`;
+  const imports = `import { createCachelyFetch, createGenericProvider } from "@cachely/sdk";`;
+  if (nuxt) {
+    return `${head}// ${variable} (.env) is the tenant host: runtimeConfig.public.cachelyProxyUrl.
+${imports}
+
+${uses}
+let fetchViaCachely: typeof fetch | undefined;
+export const ${fetchName} = () => fetchViaCachely ??= ${create("")};
+`;
+  }
+  return `${head}// ${variable} (.env) is the tenant host.
+${imports}
+
+${uses}
+const fetchViaCachely = ${create("")};
+
+export const ${fetchName} = fetchViaCachely;
+`;
+}
+function envExampleWith(current, proxyUrl, variable = "CACHELY_PROXY_URL") {
+  if (current !== null && new RegExp(`^${variable}=`, "m").test(current)) return null;
+  const line = `# The tenant host (Cachely). Unset: the CMS helpers talk to the CMS directly.
+${variable}=${proxyUrl}
+`;
+  if (current === null || current === "") return line;
+  return `${current}${current.endsWith("\n") ? "" : "\n"}${line}`;
 }
 
 // sdk/setup_code.ts
@@ -660,8 +859,14 @@ function setupChanges(cfg) {
   const env = [];
   const target = [];
   if (cfg.proxyUrl) {
-    env.push(`CACHELY_PROXY_URL=${cfg.proxyUrl}`);
-    target.push(`tenantOrigin: ${envRef(cfg.framework, "CACHELY_PROXY_URL")}`);
+    const variable = proxyUrlVariable(cfg.framework);
+    env.push(`${variable}=${cfg.proxyUrl}`);
+    if (cfg.framework === "nuxt") {
+      env.push('nuxt.config: runtimeConfig: { public: { cachelyProxyUrl: "" } }');
+    }
+    target.push(
+      `tenantOrigin: ${cfg.framework === "nuxt" ? "useRuntimeConfig().public.cachelyProxyUrl" : envRef(cfg.framework, variable)}`
+    );
   } else if (cfg.customDomain) {
     env.push(`${v("CACHELY_CUSTOM_DOMAIN")}=${cfg.customDomain}`);
     target.push(`customDomain: ${envRef(cfg.framework, v("CACHELY_CUSTOM_DOMAIN"))}`);
@@ -712,93 +917,16 @@ export const cachelyFetch = createCachelyFetch({
   return { env, removeEnv, file: `lib/cachely.${ext}`, code: code2 };
 }
 
-// sdk/setup_files.ts
-var GENERATED_MARK = "// Generated by cachely setup";
-function helperPath(framework, hasUtilsDir, prismic) {
-  if (framework === "next") return "lib/cachely.ts";
-  if (framework === "nuxt") {
-    if (prismic) return "composables/useCachelyPrismicClient.ts";
-    return hasUtilsDir ? "utils/cachely.ts" : "composables/useCachely.ts";
-  }
-  return "cachely.ts";
-}
-function genericHosts(cfg) {
-  const d = deriveOrigins(cfg);
-  const keepPath = cfg.cms === "generic" || cfg.cms === "storyblok";
-  const assetHosts = d.assets.map((a) => keepPath ? a.url : new URL(a.url).host);
-  return {
-    apiHosts: d.api ? [d.api] : [],
-    assetHosts: [...new Set(assetHosts)]
-  };
-}
-function helperCode(cfg, framework, hasUtilsDir, sdkVersion, hosts = genericHosts(cfg)) {
-  const nuxt = framework === "nuxt";
-  const head = `${GENERATED_MARK} (@cachely/sdk ${sdkVersion}).
-`;
-  const direct = "// Through Cachely when CACHELY_PROXY_URL is set (.env), straight to the CMS when it is not.\n";
-  if (cfg.cms === "contentful") {
-    return `${head}${direct}import { createClient } from "contentful";
-import { createContentfulCachelyAdapter } from "@cachely/sdk/contentful";
-
-export const contentful = createClient(
-  createContentfulCachelyAdapter({
-    space: ${JSON.stringify(cfg.spaceId ?? "")},
-    accessToken: process.env.CONTENTFUL_ACCESS_TOKEN, // used only without CACHELY_PROXY_URL
-  }),
-);
-${nuxt ? `
-export const ${hasUtilsDir ? "cachelyContentful" : "useCachely"} = () => contentful;
-` : ""}`;
-  }
-  if (cfg.cms === "prismic") {
-    const name = nuxt ? "useCachelyPrismicClient" : "prismic";
-    const client = `createCachelyPrismicClient({
-    repositoryName: ${JSON.stringify(cfg.repository ?? "")},
-    accessToken: process.env.PRISMIC_ACCESS_TOKEN, // used only without CACHELY_PROXY_URL
-  })`;
-    return `${head}${direct}import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
-
-export const ${name} = ${nuxt ? `() =>
-  ${client}` : client};
-`;
-  }
-  const fetchName = nuxt ? hasUtilsDir ? "cachelyFetch" : "useCachely" : "cachelyFetch";
-  return `${head}// CACHELY_PROXY_URL (.env) is the tenant host.
-import { createCachelyFetch, createGenericProvider } from "@cachely/sdk";
-
-// Use it wherever your ${cfg.cms} client or code calls fetch: API calls go through the
-// tenant's /~api/ proxy, asset URLs in answers point at the tenant host.
-const fetchViaCachely = createCachelyFetch({
-  tenantOrigin: process.env.CACHELY_PROXY_URL,
-  provider: createGenericProvider({
-    id: ${JSON.stringify(cfg.cms)},
-    apiHosts: ${JSON.stringify(hosts.apiHosts)},
-    assetHosts: ${JSON.stringify(hosts.assetHosts)},
-  }),
-});
-
-export const ${fetchName} = ${fetchName.startsWith("use") ? "() => fetchViaCachely" : "fetchViaCachely"};
-`;
-}
-function envExampleWith(current, proxyUrl) {
-  if (current !== null && /^CACHELY_PROXY_URL=/m.test(current)) return null;
-  const line = `# The tenant host (Cachely). Unset: the CMS helpers talk to the CMS directly.
-CACHELY_PROXY_URL=${proxyUrl}
-`;
-  if (current === null || current === "") return line;
-  return `${current}${current.endsWith("\n") ? "" : "\n"}${line}`;
-}
-
 // sdk/setup_prismic_client.ts
 var NUXT_PRISMIC_CLIENT_FILES = ["app/prismic/client.js", "app/prismic/client.ts"];
 var PATCH_MARK = "// Patched by cachely setup";
 var IMPORT_RE = /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{\s*createClient(?:\s+as\s+([A-Za-z_$][\w$]*))?\s*,?\s*\})\s+from\s+(["'])@prismicio\/client\3;?[ \t]*\r?\n?/gm;
 var ENDPOINT_RE = /^(["'`])https:\/\/([a-z0-9][a-z0-9-]*)\.cdn\.prismic\.io\/api(?:\/v2)?\/?\1$/;
-function callArguments(src, open) {
+function callArguments(src, open2) {
   const args = [];
   const stack = [];
-  let start = open + 1;
-  for (let i = open + 1; i < src.length; i++) {
+  let start = open2 + 1;
+  for (let i = open2 + 1; i < src.length; i++) {
     const ch = src[i];
     if (ch === '"' || ch === "'" || ch === "`") {
       let j = i + 1;
@@ -819,7 +947,7 @@ function callArguments(src, open) {
         if (ch !== ")") return null;
         const last = src.slice(start, i).trim();
         if (last !== "") args.push(last);
-        else if (args.length > 0 && !/,\s*$/.test(src.slice(open + 1, i))) return null;
+        else if (args.length > 0 && !/,\s*$/.test(src.slice(open2 + 1, i))) return null;
         return { args, close: i };
       }
       if (stack.pop() !== ch) return null;
@@ -874,8 +1002,8 @@ function patchPrismicClient(src) {
   }
   const call = calls[0];
   if (call.index < at) return { status: "complex", reason: "createClient before its import" };
-  const open = call.index + call[0].length - 1;
-  const parsed = callArguments(rest, open);
+  const open2 = call.index + call[0].length - 1;
+  const parsed = callArguments(rest, open2);
   if (!parsed || parsed.args.length < 1 || parsed.args.length > 2) {
     return { status: "complex", reason: "createClient's arguments are not (repository, options)" };
   }
@@ -907,8 +1035,6 @@ still talks to Prismic directly with your accessToken.`;
 
 // sdk/setup.ts
 var CONFIG_FILE = "cachely.config.json";
-var UsageError = class extends Error {
-};
 var ID_FLAGS = {
   "space-id": "spaceId",
   repository: "repository",
@@ -921,20 +1047,24 @@ var ID_FLAGS = {
   "origin-url": "originUrl",
   "video-origin": "videoOrigin"
 };
-var STRING_FLAGS = /* @__PURE__ */ new Set([
-  "tenant",
-  "custom-domain",
-  "proxy-domain",
-  "provider",
-  "framework",
-  "api-origin",
-  "proxy-url",
-  "api-hosts",
-  "asset-hosts",
-  "dir",
-  ...Object.keys(ID_FLAGS)
-]);
-var BOOL_FLAGS = /* @__PURE__ */ new Set(["yes", "force", "json", "help", "dry-run"]);
+var SETUP_FLAGS = {
+  tenant: "string",
+  "custom-domain": "string",
+  "proxy-domain": "string",
+  provider: "string",
+  framework: "string",
+  "api-origin": "string",
+  "proxy-url": "string",
+  "api-hosts": "string",
+  "asset-hosts": "string",
+  dir: "string",
+  ...Object.fromEntries(Object.keys(ID_FLAGS).map((f) => [f, "string"])),
+  yes: "bool",
+  force: "bool",
+  json: "bool",
+  help: "bool",
+  "dry-run": "bool"
+};
 var HELP = `usage: cachely <setup|init> [provider] [options]
 
   setup   detect framework (Next, Nuxt, Vite, plain) and CMS from package.json, write
@@ -957,9 +1087,10 @@ options:
   --proxy-url <url>         the tenant host for CACHELY_PROXY_URL (instead of --tenant)
   --api-hosts <h1,h2>       generic providers: API hosts proxied under /~api/
   --asset-hosts <h1,h2>     generic providers: asset hosts rewritten to the tenant host
-  --dir <path>              the project directory (default: the current one)
+  --dir <path>              the project directory (default: the current one); setup
+                            writes only inside it, never through a symbolic link
   --dry-run                 print every action, write nothing
-  --framework <name>        override the detected framework
+  --framework <name>        override the detected framework: ${FRAMEWORK_NAMES.join(", ")}
   --yes                     never ask; fail on what is missing (CI); overwrite files
                             setup did not write (never without it). Installs nothing.
   --force                   overwrite an existing ${CONFIG_FILE}
@@ -967,30 +1098,148 @@ options:
   --help                    this help
 
 exit codes: 0 ok, 1 failed, 2 usage`;
-function parse(argv2) {
-  const flags = {};
-  const positionals = [];
-  for (let i = 0; i < argv2.length; i++) {
-    const a = argv2[i];
-    if (!a.startsWith("--")) {
-      positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf("=");
-    const name = a.slice(2, eq === -1 ? void 0 : eq);
-    if (BOOL_FLAGS.has(name) && eq === -1) flags[name] = true;
-    else if (STRING_FLAGS.has(name)) {
-      const v = eq !== -1 ? a.slice(eq + 1) : argv2[++i];
-      if (v === void 0) throw new UsageError(`Option --${name} needs a value`);
-      flags[name] = v;
-    } else throw new UsageError(`Unknown option: --${name}`);
+async function readPackageJson(io) {
+  const text = await io.readFile("package.json");
+  if (text === null) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error("package.json is not valid JSON");
   }
-  return { flags, positionals };
+}
+async function chooseProvider(run, fallback) {
+  const { io, str, interactive } = run;
+  let kind = str("provider") ?? fallback;
+  if (!kind && interactive) {
+    kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
+  }
+  kind ??= "generic";
+  if (!PROVIDER_KINDS.includes(kind)) {
+    throw new UsageError(`Invalid --provider: ${kind} (one of ${PROVIDER_KINDS.join(", ")})`);
+  }
+  const provider = { cms: kind };
+  for (const [flag, field] of Object.entries(ID_FLAGS)) {
+    const v = str(flag);
+    if (v !== void 0 && PROVIDER_FIELDS[provider.cms].includes(field)) {
+      provider[field] = v;
+    }
+  }
+  const first = PROVIDER_FIELDS[provider.cms][0];
+  if (first && !provider[first] && interactive && provider.cms !== "storyblok") {
+    const v = (await io.ask(`${provider.cms} ${String(first)}: `)).trim();
+    if (v) provider[first] = v;
+  }
+  return provider;
+}
+async function resolveConfig(run, provider, framework) {
+  const { io, str, command } = run;
+  let tenant = str("tenant");
+  const customDomain = str("custom-domain");
+  const proxyUrl = str("proxy-url");
+  if (!tenant && !customDomain && !proxyUrl) {
+    if (!run.interactive) {
+      throw new UsageError("Missing --tenant (or --custom-domain, --proxy-url)");
+    }
+    tenant = (await io.ask("Cachely tenant slug: ")).trim();
+  }
+  const target = proxyUrl && !tenant && !customDomain ? { tenantOrigin: proxyUrl } : { tenant, customDomain, proxyDomain: str("proxy-domain") };
+  const hostList = (flag) => str(flag)?.split(",").map((h) => h.trim()).filter(Boolean);
+  let origin;
+  let hosts = genericHosts(provider);
+  try {
+    origin = resolveTenantOrigin(`cachely ${command}`, target);
+    resolveProvider(provider, {
+      fn: `cachely ${command}`,
+      apiOrigin: str("api-origin")
+    });
+    const apiHosts = hostList("api-hosts");
+    const assetHosts = hostList("asset-hosts");
+    if (apiHosts || assetHosts) {
+      createGenericProvider({ id: provider.cms, apiHosts, assetHosts });
+      hosts = {
+        apiHosts: apiHosts ?? hosts.apiHosts,
+        assetHosts: assetHosts ?? hosts.assetHosts
+      };
+    }
+  } catch (e) {
+    throw new UsageError(
+      e.message.replace(
+        /invalid option (api|asset)Hosts(\[\d+\])?/,
+        "invalid option --$1-hosts$2"
+      ).replace("invalid option tenantOrigin", "invalid option --proxy-url")
+    );
+  }
+  const config = {
+    ...customDomain ? { customDomain } : tenant ? { tenant } : { proxyUrl: origin },
+    ...target.proxyDomain && !customDomain ? { proxyDomain: target.proxyDomain } : {},
+    provider,
+    ...str("api-origin") ? { apiOrigin: str("api-origin") } : {},
+    framework,
+    sdkVersion: run.sdkVersion
+  };
+  return { config, origin, hosts };
+}
+async function codeActions(run, config, origin, hosts, dryRun) {
+  const { io, flags } = run;
+  const { provider, framework } = config;
+  const actions = [];
+  const skipped = [];
+  let prismicClient = null;
+  const hasUtils = await io.isDir?.("utils") ?? false;
+  const file = helperPath(framework, hasUtils, provider.cms === "prismic");
+  const existing = await io.readFile(file);
+  if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
+    skipped.push(file);
+  } else {
+    actions.push({
+      file,
+      text: helperCode(provider, framework, hasUtils, run.sdkVersion, hosts),
+      what: existing === null ? "write" : "overwrite"
+    });
+  }
+  if (provider.cms === "prismic" && framework === "nuxt") {
+    prismicClient = await nuxtPrismicClient(io, {
+      yes: flags.yes === true,
+      ask: run.interactive && !dryRun
+    });
+    if (prismicClient?.text) {
+      actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
+    }
+  }
+  const variable = proxyUrlVariable(framework);
+  const env = envExampleWith(await io.readFile(".env.example"), origin, variable);
+  if (env !== null) {
+    actions.push({ file: ".env.example", text: env, what: `add ${variable} to` });
+  }
+  return { actions, skipped, prismicClient };
+}
+function printDryRun(io, actions, skipped, prismicClient) {
+  for (const a of actions) io.out(`would ${a.what} ${a.file}`);
+  for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
+  if (prismicClient && !prismicClient.text) {
+    io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
+  }
+  io.out("would install nothing (npm install @cachely/sdk is yours to run)");
+}
+function nextSteps(changes, sdkVersion) {
+  return `
+1. Install (setup installs nothing): npm install <Cachely URL>/sdk/cachely-sdk-${sdkVersion}.tgz
+   (your Cachely instance serves it; the tenant's Overview shows the whole command)
+
+2. Env (.env / your host's settings):
+${changes.env.map((l) => `   ${l}`).join("\n")}${changes.removeEnv.length ? `
+   remove from anything the browser sees: ${changes.removeEnv.join(", ")}
+   (store the token on the tenant instead: Cachely dashboard \u2192 API proxy)` : ""}
+
+3. Code (${changes.file}):
+
+${changes.code}
+`;
 }
 async function runSetup(argv2, io, sdkVersion) {
   let parsed;
   try {
-    parsed = parse(argv2);
+    parsed = parseArgs(argv2, SETUP_FLAGS);
   } catch (e) {
     io.err(`${e.message}
 
@@ -1012,124 +1261,39 @@ ${HELP}`);
   const positionalProvider = positionals[1];
   const writesCode = command === "setup" || positionalProvider !== void 0;
   const dryRun = flags["dry-run"] === true;
-  const str = (k) => typeof flags[k] === "string" ? flags[k] : void 0;
-  const interactive = io.interactive && !flags.yes;
+  const run = {
+    io,
+    command,
+    flags,
+    str: (k) => typeof flags[k] === "string" ? flags[k] : void 0,
+    interactive: io.interactive && !flags.yes,
+    sdkVersion
+  };
   try {
     if (!flags.force && await io.readFile(CONFIG_FILE) !== null) {
       throw new UsageError(`${CONFIG_FILE} exists: pass --force to overwrite it`);
     }
-    const pkgText = await io.readFile("package.json");
-    let pkg = {};
-    if (pkgText !== null) {
-      try {
-        pkg = JSON.parse(pkgText);
-      } catch {
-        throw new Error("package.json is not valid JSON");
-      }
-    }
-    const detected = detectProject(pkg);
-    const framework = str("framework") ?? detected.framework;
-    let kind = str("provider") ?? positionalProvider ?? detected.provider ?? void 0;
-    if (!kind && interactive) {
-      kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
-    }
-    kind ??= "generic";
-    if (!PROVIDER_KINDS.includes(kind)) {
-      throw new UsageError(`Invalid --provider: ${kind} (one of ${PROVIDER_KINDS.join(", ")})`);
-    }
-    const provider = { cms: kind };
-    for (const [flag, field] of Object.entries(ID_FLAGS)) {
-      const v = str(flag);
-      if (v !== void 0 && PROVIDER_FIELDS[provider.cms].includes(field)) {
-        provider[field] = v;
-      }
-    }
-    const first = PROVIDER_FIELDS[provider.cms][0];
-    if (first && !provider[first] && interactive && provider.cms !== "storyblok") {
-      const v = (await io.ask(`${provider.cms} ${String(first)}: `)).trim();
-      if (v) provider[first] = v;
-    }
-    let tenant = str("tenant");
-    const customDomain = str("custom-domain");
-    const proxyUrl = str("proxy-url");
-    if (!tenant && !customDomain && !proxyUrl) {
-      if (!interactive) throw new UsageError("Missing --tenant (or --custom-domain, --proxy-url)");
-      tenant = (await io.ask("Cachely tenant slug: ")).trim();
-    }
-    const target = proxyUrl && !tenant && !customDomain ? { tenantOrigin: proxyUrl } : { tenant, customDomain, proxyDomain: str("proxy-domain") };
-    const hostList = (flag) => str(flag)?.split(",").map((h) => h.trim()).filter(Boolean);
-    let origin;
-    let hosts = genericHosts(provider);
-    try {
-      origin = resolveTenantOrigin(`cachely ${command}`, target);
-      resolveProvider(provider, {
-        fn: `cachely ${command}`,
-        apiOrigin: str("api-origin")
-      });
-      const apiHosts = hostList("api-hosts");
-      const assetHosts = hostList("asset-hosts");
-      if (apiHosts || assetHosts) {
-        createGenericProvider({ id: provider.cms, apiHosts, assetHosts });
-        hosts = {
-          apiHosts: apiHosts ?? hosts.apiHosts,
-          assetHosts: assetHosts ?? hosts.assetHosts
-        };
-      }
-    } catch (e) {
+    const detected = detectProject(await readPackageJson(io));
+    const framework = run.str("framework") ?? detected.framework;
+    if (!isFramework(framework)) {
       throw new UsageError(
-        e.message.replace(
-          /invalid option (api|asset)Hosts(\[\d+\])?/,
-          "invalid option --$1-hosts$2"
-        ).replace("invalid option tenantOrigin", "invalid option --proxy-url")
+        `Invalid --framework: ${framework} (one of ${FRAMEWORK_NAMES.join(", ")})`
       );
     }
-    const config = {
-      ...customDomain ? { customDomain } : tenant ? { tenant } : { proxyUrl: origin },
-      ...target.proxyDomain && !customDomain ? { proxyDomain: target.proxyDomain } : {},
-      provider,
-      ...str("api-origin") ? { apiOrigin: str("api-origin") } : {},
-      framework,
-      sdkVersion
-    };
+    const provider = await chooseProvider(
+      run,
+      positionalProvider ?? detected.provider ?? void 0
+    );
+    const { config, origin, hosts } = await resolveConfig(run, provider, framework);
+    const code2 = writesCode ? await codeActions(run, config, origin, hosts, dryRun) : { actions: [], skipped: [], prismicClient: null };
+    const { skipped, prismicClient } = code2;
     const actions = [
-      { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" }
+      { file: CONFIG_FILE, text: JSON.stringify(config, null, 2) + "\n", what: "write" },
+      ...code2.actions
     ];
-    const skipped = [];
-    let prismicClient = null;
-    if (writesCode) {
-      const hasUtils = await io.isDir?.("utils") ?? false;
-      const file = helperPath(framework, hasUtils, provider.cms === "prismic");
-      const existing = await io.readFile(file);
-      if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
-        skipped.push(file);
-      } else {
-        actions.push({
-          file,
-          text: helperCode(provider, framework, hasUtils, sdkVersion, hosts),
-          what: existing === null ? "write" : "overwrite"
-        });
-      }
-      if (provider.cms === "prismic" && framework === "nuxt") {
-        prismicClient = await nuxtPrismicClient(io, {
-          yes: flags.yes === true,
-          ask: interactive && !dryRun
-        });
-        if (prismicClient?.text) {
-          actions.push({ file: prismicClient.file, text: prismicClient.text, what: "patch" });
-        }
-      }
-      const env = envExampleWith(await io.readFile(".env.example"), origin);
-      if (env !== null) {
-        actions.push({ file: ".env.example", text: env, what: "add CACHELY_PROXY_URL to" });
-      }
-    }
+    for (const a of actions) await io.checkWrite?.(a.file);
     if (dryRun) {
-      for (const a of actions) io.out(`would ${a.what} ${a.file}`);
-      for (const f of skipped) io.out(`would leave ${f} alone (not written by setup; --yes)`);
-      if (prismicClient && !prismicClient.text) {
-        io.out(`would leave ${prismicClient.file} alone (${prismicClient.reason})`);
-      }
-      io.out("would install nothing (npm install @cachely/sdk is yours to run)");
+      printDryRun(io, actions, skipped, prismicClient);
       return 0;
     }
     for (const a of actions) await io.writeFile(a.file, a.text);
@@ -1137,27 +1301,20 @@ ${HELP}`);
     const clientNote = prismicClient?.text ? null : prismicClient;
     const changes = command === "setup" ? setupChanges(config) : null;
     if (flags.json) {
-      io.out(
-        JSON.stringify(
-          {
-            ok: true,
-            file: CONFIG_FILE,
-            config,
-            tenantOrigin: origin,
-            detected,
-            changes,
-            ...prismicClient ? {
-              prismicClient: {
-                file: prismicClient.file,
-                patched: prismicClient.text !== void 0,
-                reason: prismicClient.reason
-              }
-            } : {}
-          },
-          null,
-          2
-        )
-      );
+      const client = prismicClient && {
+        file: prismicClient.file,
+        patched: prismicClient.text !== void 0,
+        reason: prismicClient.reason
+      };
+      const report = {
+        ok: true,
+        file: CONFIG_FILE,
+        config,
+        tenantOrigin: origin,
+        detected,
+        changes
+      };
+      io.out(JSON.stringify({ ...report, ...client ? { prismicClient: client } : {} }, null, 2));
       return 0;
     }
     io.out(`Wrote ${CONFIG_FILE} (tenant host ${origin}, ${provider.cms}, ${framework})`);
@@ -1167,21 +1324,7 @@ ${HELP}`);
     if (clientNote?.instructions) {
       io.out(prismicClientInstructions(clientNote.file, clientNote.reason));
     }
-    if (changes) {
-      io.out(`
-1. Install (setup installs nothing): npm install ./cachely-sdk-${sdkVersion}.tgz
-   (the tarball: \`deno task sdk:pack\` on your Cachely checkout)
-
-2. Env (.env / your host's settings):
-${changes.env.map((l) => `   ${l}`).join("\n")}${changes.removeEnv.length ? `
-   remove from anything the browser sees: ${changes.removeEnv.join(", ")}
-   (store the token on the tenant instead: Cachely dashboard \u2192 API proxy)` : ""}
-
-3. Code (${changes.file}):
-
-${changes.code}
-`);
-    }
+    if (changes) io.out(nextSteps(changes, sdkVersion));
     return 0;
   } catch (e) {
     io.err(`Error: ${e.message}`);
@@ -1202,34 +1345,85 @@ async function nuxtPrismicClient(io, consent) {
   return null;
 }
 
+// sdk/setup_fs.ts
+import { constants, lstat, mkdir, open, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+async function projectFiles(dir2) {
+  const root = await realpath(dir2);
+  const refuse = (name, why) => new Error(
+    `Refusing to write ${name}: ${why} (setup writes only inside --dir, never through a link)`
+  );
+  async function checkWrite(name) {
+    const rel = relative(root, resolve(root, name));
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw refuse(name, "outside --dir");
+    const parts = rel.split(/[\\/]/);
+    for (let i = 1; i <= parts.length; i++) {
+      const shown = parts.slice(0, i).join("/");
+      const info = await lstat(join(root, ...parts.slice(0, i))).catch((e) => {
+        if (e.code === "ENOENT") return null;
+        throw e;
+      });
+      if (info === null) return;
+      if (info.isSymbolicLink()) throw refuse(name, `${shown} is a symbolic link`);
+    }
+  }
+  return {
+    readFile: (name) => readFile(join(root, name), "utf8").catch(() => null),
+    checkWrite,
+    async writeFile(name, text) {
+      await checkWrite(name);
+      const path = join(root, name);
+      await mkdir(dirname(path), { recursive: true });
+      const noFollow = constants.O_NOFOLLOW ?? 0;
+      const fh = await open(
+        path,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | noFollow,
+        420
+      ).catch((e) => {
+        if (e.code === "ELOOP") {
+          throw refuse(name, `${name} is a symbolic link`);
+        }
+        throw e;
+      });
+      try {
+        await fh.writeFile(text);
+      } finally {
+        await fh.close();
+      }
+    },
+    isDir: (name) => stat(join(root, name)).then((s) => s.isDirectory(), () => false)
+  };
+}
+
+// sdk/legacy_transform.ts
+var PRISMIC_ANY = ["images.prismic.io", "prismic-io.imgix.net"].map((host) => ({ host, path: "", clean: "" }));
+var CONTENTFUL_ANY = ["images", "videos", "assets", "downloads"].map((sub) => ({ host: `${sub}.ctfassets.net`, path: "[A-Za-z0-9]+", clean: "" }));
+
 // sdk/mod.ts
 var VERSION = "0.14.0";
 
 // sdk/bin.ts
-var argv = process.argv.slice(2);
-var dirFlag = argv.findIndex((a) => a === "--dir" || a.startsWith("--dir="));
-var dir = process.cwd();
-if (dirFlag !== -1) {
-  const a = argv[dirFlag];
-  dir = a.includes("=") ? a.slice(6) : argv[dirFlag + 1] ?? dir;
-}
-if (dirFlag !== -1 && !await stat(dir).then((s) => s.isDirectory(), () => false)) {
-  process.stderr.write(`Error: Invalid --dir: ${dir} is not a directory
+var argv = process2.argv.slice(2);
+var dirFlag = (() => {
+  try {
+    return parseArgs(argv, SETUP_FLAGS).flags.dir;
+  } catch {
+    return void 0;
+  }
+})();
+var dir = dirFlag ?? process2.cwd();
+if (dirFlag !== void 0 && !await stat2(dir).then((s) => s.isDirectory(), () => false)) {
+  process2.stderr.write(`Error: Invalid --dir: ${dir} is not a directory
 `);
-  process.exit(2);
+  process2.exit(2);
 }
-var rl = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stderr }) : null;
+var rl = process2.stdin.isTTY ? createInterface({ input: process2.stdin, output: process2.stderr }) : null;
 var code = await runSetup(argv, {
-  out: (t) => process.stdout.write(t + "\n"),
-  err: (t) => process.stderr.write(t + "\n"),
-  readFile: (name) => readFile(join(dir, name), "utf8").catch(() => null),
-  writeFile: async (name, text) => {
-    await mkdir(dirname(join(dir, name)), { recursive: true });
-    await writeFile(join(dir, name), text);
-  },
-  isDir: (name) => stat(join(dir, name)).then((s) => s.isDirectory(), () => false),
+  out: (t) => process2.stdout.write(t + "\n"),
+  err: (t) => process2.stderr.write(t + "\n"),
+  ...await projectFiles(dir),
   interactive: rl !== null,
   ask: (q) => rl.question(q)
 }, VERSION);
 rl?.close();
-process.exitCode = code;
+process2.exitCode = code;

@@ -51,5 +51,7 @@ export type ContentfulClientOptions = {
 };
 /** The placeholder token sent by the client (stripped before it leaves the browser). */
 export declare const CONTENTFUL_PLACEHOLDER_TOKEN = "cachely-proxy";
+/** The original product's name for transformResponse on this CMS's asset URLs. */
+export { transformContentfulAssetUrls } from "./legacy_transform.js";
 /** Builds the contentful client options; every option is checked now. */
 export declare function createContentfulCachelyAdapter(options: ContentfulCachelyOptions): ContentfulClientOptions;

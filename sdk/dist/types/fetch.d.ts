@@ -26,6 +26,11 @@ export type CachelyFetchOptions = TenantTarget & {
     preview?: boolean;
     /** The tenant's preview parameter name (default `preview`). */
     previewParam?: string;
+    /**
+     * An editor's preview-link token (sdk/preview.ts): drafts through the edge, never cached.
+     * Server side only (Next.js draft mode, Nuxt preview): it opens drafts to whoever holds it.
+     */
+    previewToken?: string;
     /** AI transform profile: adds `?transform=<profile>` to proxied calls. */
     transform?: string;
     /** A tracker (createTracker / createCachelyExperimentTracker) to capture assignments. */

@@ -3,6 +3,8 @@
  *
  * - `createResponseTransformer` / `transformResponse`: rewrite image/video host
  *   URLs in JSON to the tenant host, then run your own transformers;
+ *   `transformPrismicAssetUrls` / `transformContentfulAssetUrls` are its original names
+ *   for one CMS;
  * - `createUrlRewriter` / `rewriteUrl`: the client-side URL rewriter (keeps the
  *   cloud name as the first path segment);
  * - `compileRewriter`: the rewriting core the edge itself uses;
@@ -23,6 +25,7 @@
 /** Package version (SPEC "Versioning": composable generation requires 0.12.0 or later). */
 export declare const VERSION = "0.14.0";
 export { createResponseTransformer, type TextTransformer, type TransformerOptions, transformResponse, } from "./transformer.js";
+export { type ContentfulAssetUrlOptions, type PrismicAssetUrlOptions, transformContentfulAssetUrls, transformPrismicAssetUrls, } from "./legacy_transform.js";
 export { createUrlRewriter, DEFAULT_ASSET_ORIGIN, rewriteUrl, type UrlRewriterOptions, } from "./url.js";
 export { ASSET_PREFIX, compileRewriter, type Rewriter, type RewriteRules, rewriteUrls, } from "./rewrite.js";
 export { cleanUrlFor, compileProviderRoutes, createProviderRewriter, type DerivedOrigin, type DerivedOrigins, deriveOrigins, describeProvider, type FileClass, fileClassOf, PROVIDER_FIELDS, PROVIDER_KINDS, type ProviderConfig, type ProviderEnv, type ProviderKind, type ProviderProblem, type ProviderRewriterOptions, type ProviderRoutes, providerSources, type QueryPolicy, sampleAsset, STORYBLOK_REGIONS, type UpstreamTarget, validateProviderConfig, } from "./providers.js";
@@ -31,3 +34,4 @@ export { type CachelyFetch, type CachelyFetchOptions, createCachelyFetch, type E
 export { type CachelyProvider, createGenericProvider, type GenericProviderOptions, parseApiOrigin, type ProviderDefinition, type ProviderInput, providerRegistry, resolveProvider, } from "./provider_registry.js";
 export { DEFAULT_PROXY_DOMAIN, resolveTenantOrigin, TENANT_SLUG_RE, type TenantTarget, } from "./tenant_origin.js";
 export * from "./tracker.js";
+export { nextPreviewRoute, nextPreviewToken, nuxtPreviewMode, PREVIEW_COOKIE, PREVIEW_TOKEN_PARAM, previewTokenFrom, withPreviewToken, } from "./preview.js";

@@ -34,6 +34,8 @@ export type CachelyPrismicClientOptions = TenantTarget & Omit<prismic.ClientConf
     /** The fetch underneath (default `globalThis.fetch`). */
     fetch?: typeof fetch;
 };
+/** The original product's name for transformResponse on this CMS's asset URLs. */
+export { transformPrismicAssetUrls } from "./legacy_transform.js";
 /**
  * The official client, wired through Cachely (`tenant`, or CACHELY_PROXY_URL); without either
  * it talks to Prismic directly with your `accessToken`. `client.cachelyFetch`: the fetch it

@@ -24,6 +24,11 @@ export type CachelyProvider = {
     rewriter(tenantOrigin: string, opts?: {
         keepCloudName?: boolean;
     }): Rewriter;
+    /**
+     * Set when the identifier was not given and every API URL carries it (Prismic's
+     * `<repo>.cdn.prismic.io`): the provider a URL names, null for a URL of no such API.
+     */
+    readonly fromApiUrl?: (url: URL) => CachelyProvider | null;
 };
 /** What a registry entry says about a kind. */
 export type ProviderDefinition = {

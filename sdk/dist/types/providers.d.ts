@@ -122,7 +122,7 @@ export type DerivedOrigins = {
     assets: DerivedOrigin[];
 };
 /**
- * Derives API and asset origins from the identifier (the table of issue 9 /
+ * Derives API and asset origins from the identifier (the table in
  * docs/providers.md). Without the identifier a kind derives nothing.
  */
 export declare function deriveOrigins(cfg: ProviderConfig, env?: ProviderEnv): DerivedOrigins;

@@ -6,8 +6,12 @@ export declare const TENANT_SLUG_RE: RegExp;
 export type TenantTarget = {
     /** The tenant slug: requests go to `https://<tenant>.<proxyDomain>`. */
     tenant?: string;
-    /** A verified custom domain of the tenant (wins over `tenant`). */
-    customDomain?: string;
+    /**
+     * A verified custom domain of the tenant (wins over `tenant`). `true` (the original SDK's
+     * form): the domain configured in the environment (`CACHELY_CUSTOM_DOMAIN`, also with a
+     * framework's public prefix such as `NEXT_PUBLIC_`), else the `tenant`'s own host.
+     */
+    customDomain?: string | true;
     /** The proxy domain of your Cachely instance (default `cachely.app`). */
     proxyDomain?: string;
     /** An explicit tenant origin such as `http://acme.localhost:8000` (wins over both). */
@@ -17,8 +21,10 @@ export type TenantTarget = {
 export declare function optionError(fn: string, option: string, detail: string): Error;
 /**
  * `CACHELY_PROXY_URL` (the tenant origin) from the environment, where there is one: Node's
- * `process.env`, Deno's env (with permission). The CMS adapters go through Cachely when it
- * is set and talk to the CMS directly when it is not (the original product's fallback).
+ * `process.env`, Deno's env (with permission), or in a browser bundle the public name its
+ * framework exposes (`VITE_`, `NEXT_PUBLIC_`, `NUXT_PUBLIC_`: `browserProxyUrl`). The CMS
+ * adapters go through Cachely when it is set and talk to the CMS directly when it is not (the
+ * original product's fallback).
  */
 export declare function envProxyUrl(): string | undefined;
 /** The tenant the options name, else CACHELY_PROXY_URL as tenantOrigin; null: neither (direct). */

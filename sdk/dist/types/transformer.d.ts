@@ -1,3 +1,12 @@
+/**
+ * The response transformer (SPEC "The image/video host integration"): rewrites
+ * image/video host URLs inside JSON data to `{tenant_host}/image/upload/...` (the
+ * form the edge serves), then runs the caller's `transformers` on the serialized
+ * JSON and `postTransform` on the parsed result. It never breaks a page: on any
+ * failure `onError` decides, or, when absent, a warning is logged and the
+ * original data comes back unchanged.
+ */
+import { type SourceRule } from "./rewrite.js";
 import { type ProviderConfig } from "./providers.js";
 /** A text transformer: receives the serialized JSON and the tenant base, returns JSON text. */
 export type TextTransformer = (json: string, base: string) => string;
@@ -21,6 +30,8 @@ export type TransformerOptions<T = unknown> = {
      * clean tenant URLs the server writes, e.g. `{ cms: "contentful", spaceId }`.
      */
     provider?: ProviderConfig;
+    /** Raw rewrite rules (compileRewriter's), used when no `provider` is given. */
+    sources?: SourceRule[];
 };
 /** Compiles the options once and returns `(data) => transformed data`. */
 export declare function createResponseTransformer<T = unknown>(options: TransformerOptions<T>): (data: T) => T;

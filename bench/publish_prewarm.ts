@@ -1,0 +1,246 @@
+/**
+ * Publishes on four real processes (`deno run -A main.ts`, one PostgreSQL database, one KV
+ * file) in front of a fake Contentful whose delivery CDN lags a random 0–LAG_MS behind each
+ * publish (tests/fakes/publishing_cms.ts). A webhook in "entities" scope; ENTITIES entries
+ * of TYPES content types; every instance caches each entry and LISTS list variants per
+ * type. Then PUBLISHES publishes of random entries, each delivered to one instance in turn.
+ * Per publish, at the CMS's fresh time + 150 ms, every instance is asked for the published
+ * entry and one list of its type (their first requests after the publish): stale answers
+ * and HITs are counted; at fresh + 1 s a second list variant per instance (a first request
+ * too); unrelated entries and lists are sampled for HITs; origin fetches are counted.
+ *
+ * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno run -A
+ * bench/publish_prewarm.ts` prints the RESULTS.md section. Sizes: PUBLISHES, ENTITIES,
+ * LISTS, LAG_MS in the environment.
+ */
+import {
+  edgeFetch,
+  type Instance,
+  sharedWorld,
+  signUp,
+  startInstance,
+  stop,
+} from "../tests/instances.ts";
+import { type PublishingCms, startPublishingCms } from "../tests/fakes/publishing_cms.ts";
+
+const num = (name: string, d: number) => Number(Deno.env.get(name) ?? d);
+const INSTANCES = 4;
+const PUBLISHES = num("PUBLISHES", 200);
+const ENTITIES = num("ENTITIES", 500);
+const TYPES = 10;
+const LISTS = num("LISTS", 40);
+const LAG_MS = num("LAG_MS", 500);
+const ENTRIES = "/~api/environments/master/entries";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+const loadavg = async () =>
+  (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
+
+const typeOf = (e: number) => `t${e % TYPES}`;
+const detail = (e: number) => `${ENTRIES}/e${e}`;
+const list = (t: string, v: number) => `${ENTRIES}?content_type=${t}&limit=100&v=${v}`;
+
+type Seen = { cache: string | null; revs: Map<string, number> };
+
+async function get(inst: Instance, host: string, path: string): Promise<Seen> {
+  const r = await edgeFetch(inst, host, path);
+  const cache = r.head.match(/^x-cachely-cache: *(\S+)/im)?.[1] ?? null;
+  const revs = new Map<string, number>();
+  try {
+    const b = JSON.parse(r.body);
+    for (const i of b.items ?? [b]) revs.set(i.sys.id, i.sys.revision);
+  } catch { /* an error answer: no revisions */ }
+  return { cache, revs };
+}
+
+async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>) {
+  let i = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (i < items.length) await f(items[i++]);
+  }));
+}
+
+type Tally = {
+  stale: number;
+  firstAt150: number;
+  firstHit150: number;
+  firstLater: number;
+  firstHitLater: number;
+  unrelated: number;
+  unrelatedHit: number;
+  fetches: number[];
+  staleExamples: string[];
+};
+
+type World = { cms: PublishingCms; instances: Instance[]; host: string; hook: string };
+
+/**
+ * One publish of a random entry, its webhook sent to instance n % 4; at the CMS's fresh time
+ * + 150 ms the entry and a list of its type on every instance, unrelated answers, and at
+ * fresh + 1 s another list of its type on every instance.
+ */
+async function publishOnce({ cms, instances, host, hook }: World, n: number, m: Tally) {
+  const e = Math.floor(Math.random() * ENTITIES);
+  const t = typeOf(e);
+  const lag = Math.random() * LAG_MS;
+  cms.lagMs = lag;
+  const seen0 = cms.upstream.seen.length;
+  const t0 = performance.now();
+  const d = cms.publish(`e${e}`, t, `E${e} r${n}`);
+  const want = cms.revision(`e${e}`);
+  const inst = instances[n % INSTANCES];
+  const r = await fetch(`http://127.0.0.1:${inst.port}${hook}`, {
+    method: "POST",
+    headers: { "x-contentful-topic": d.topic, "content-type": "application/json" },
+    body: JSON.stringify(d.body),
+  });
+  await r.body?.cancel();
+  await sleep(Math.max(0, t0 + lag + 150 - performance.now()));
+  const v1 = Math.floor(Math.random() * LISTS);
+  await Promise.all(instances.map(async (i, k) => {
+    for (const p of [detail(e), list(t, (v1 + k) % LISTS)]) {
+      const s = await get(i, host, p);
+      m.firstAt150++;
+      if (s.cache === "HIT") m.firstHit150++;
+      if (s.revs.get(`e${e}`) !== want) {
+        m.stale++;
+        if (m.staleExamples.length < 5) {
+          m.staleExamples.push(`${p} ${s.cache} r${s.revs.get(`e${e}`)} < r${want}`);
+        }
+      }
+    }
+  }));
+  for (let k = 0; k < 6; k++) { // unrelated: other types' entries and lists
+    let o = Math.floor(Math.random() * ENTITIES);
+    while (typeOf(o) === t) o = Math.floor(Math.random() * ENTITIES);
+    const p = k < 4 ? detail(o) : list(typeOf(o), Math.floor(Math.random() * LISTS));
+    const s = await get(pick(instances), host, p);
+    m.unrelated++;
+    if (s.cache === "HIT") m.unrelatedHit++;
+  }
+  await sleep(Math.max(0, t0 + lag + 1_000 - performance.now()));
+  await Promise.all(instances.map(async (i, k) => {
+    const s = await get(i, host, list(t, (v1 + k + INSTANCES) % LISTS));
+    m.firstLater++;
+    if (s.cache === "HIT") m.firstHitLater++;
+  }));
+  m.fetches.push(cms.upstream.seen.length - seen0);
+}
+
+// Long: one measured run, set-up, fill, the publish loop and the report in order.
+async function main() {
+  const base = Deno.env.get("BENCH_DATABASE_URL");
+  if (!base) throw new Error("BENCH_DATABASE_URL is not set");
+  const world = await sharedWorld(base, "cachely_pubbench");
+  const cms = startPublishingCms();
+  const instances: Instance[] = [];
+  try {
+    instances.push(await startInstance(world.env));
+    for (let i = 1; i < INSTANCES; i++) instances.push(await startInstance(world.env));
+    const a = instances[0];
+    const owner = await signUp(a);
+    const slug = `pub-${crypto.randomUUID().slice(0, 8)}`;
+    const made = await owner.req(a, "POST", "/api/tenants", {
+      slug,
+      cms: "contentful",
+      spaceId: "pubspace1",
+      apiOrigin: cms.apiOrigin,
+      token: "tok",
+      cacheTTL: 3600,
+    });
+    if (made.status !== 201) throw new Error(`tenant: ${made.text}`);
+    const w = await owner.req(a, "POST", `/api/tenants/${slug}/cache-refresh-webhooks`, {
+      provider: "contentful",
+      scope: "entities",
+    });
+    const hook = new URL(w.body.url).pathname;
+    const host = `${slug}.localhost:8000`;
+    for (let e = 0; e < ENTITIES; e++) cms.publish(`e${e}`, typeOf(e), `E${e}`);
+    const paths: string[] = [];
+    for (let e = 0; e < ENTITIES; e++) paths.push(detail(e));
+    for (let t = 0; t < TYPES; t++) for (let v = 0; v < LISTS; v++) paths.push(list(`t${t}`, v));
+    const fillStart = performance.now();
+    const jobs = instances.flatMap((inst) => paths.map((p) => ({ inst, p })));
+    await pool(jobs, 8, async ({ inst, p }) => void await get(inst, host, p));
+    const fillS = (performance.now() - fillStart) / 1000;
+    console.error(
+      `filled ${jobs.length} answers in ${fillS.toFixed(0)} s; load ${await loadavg()}`,
+    );
+    const loadBefore = await loadavg();
+
+    const m: Tally = {
+      stale: 0,
+      firstAt150: 0,
+      firstHit150: 0,
+      firstLater: 0,
+      firstHitLater: 0,
+      unrelated: 0,
+      unrelatedHit: 0,
+      fetches: [],
+      staleExamples: [],
+    };
+    for (let n = 0; n < PUBLISHES; n++) {
+      await publishOnce({ cms, instances, host, hook }, n, m);
+      if ((n + 1) % 20 === 0) {
+        console.error(`${n + 1}/${PUBLISHES} publishes; load ${await loadavg()}`);
+      }
+    }
+    const { stale, firstAt150, firstHit150, firstLater, firstHitLater, unrelated } = m;
+    const { unrelatedHit, fetches, staleExamples } = m;
+    const loadAfter = await loadavg();
+    const pw = { runs: 0, keys: 0, fetched: 0, copied: 0, missed: 0, failed: 0 };
+    for (const line of instances.flatMap((i) => i.out)) {
+      if (line.includes('"msg":"prewarm failed"')) pw.failed++;
+      if (!line.includes('"msg":"prewarmed"')) continue;
+      const j = JSON.parse(line);
+      pw.runs++;
+      pw.keys += j.keys;
+      pw.fetched += j.fetched;
+      pw.copied += j.copied;
+      pw.missed += j.missed;
+    }
+    const sorted = [...fetches].sort((x, y) => x - y);
+    const mean = fetches.reduce((s, x) => s + x, 0) / fetches.length;
+    const pctOf = (a: number, b: number) => `${(100 * a / b).toFixed(1)} %`;
+    const perType = ENTITIES / TYPES;
+    console.log([
+      `## Publishes on ${INSTANCES} instances: purge by entity, read your publish, prewarm (bench/publish_prewarm.ts)`,
+      "",
+      `${INSTANCES} processes of \`deno run -A main.ts\` (default settings) on one PostgreSQL database and one KV file; a fake Contentful (tests/fakes/publishing_cms.ts) whose CDN lags a random 0–${LAG_MS} ms behind each publish; ${ENTITIES} entries in ${TYPES} types, ${LISTS} list variants per type; ${jobs.length} cached answers (${paths.length} per instance: ${ENTITIES} entries, ${
+        TYPES * LISTS
+      } lists of ${perType} entries), filled in ${
+        fillS.toFixed(0)
+      } s. ${PUBLISHES} publishes of random entries, each webhook (scope "entities") delivered to the next instance in turn.`,
+      "",
+      "| measure | goal | got |",
+      "| --- | --- | --- |",
+      `| stale answers at CMS fresh + 150 ms (the entry and one list of its type, on each instance) | 0 | ${stale} of ${firstAt150} |`,
+      `| unrelated answers still HIT (other types' entries and lists, random instance) | ≥ 95 % | ${
+        pctOf(unrelatedHit, unrelated)
+      } of ${unrelated} |`,
+      `| first requests after the publish that are HITs, at CMS fresh + 150 ms | ≥ 95 % | ${
+        pctOf(firstHit150, firstAt150)
+      } of ${firstAt150} |`,
+      `| first requests after the publish that are HITs, at CMS fresh + 1 s (another list variant) | ≥ 95 % | ${
+        pctOf(firstHitLater, firstLater)
+      } of ${firstLater} |`,
+      `| origin fetches per publish (prewarm, back-off refetches and the probes' misses) | | mean ${
+        mean.toFixed(1)
+      }, median ${sorted[sorted.length >> 1]}, max ${sorted.at(-1)} (${
+        LISTS + 1
+      } answers purged per publish) |`,
+      "",
+      `Prewarm runs (all instances): ${pw.runs}, ${pw.keys} answers found purged with recent traffic, ${pw.fetched} refetched from the origin by a claimer, ${pw.copied} copied from KV, ${pw.missed} waited for in vain, ${pw.failed} runs failed.`,
+      "",
+      `Load average (1, 5, 15 min) before the publishes: ${loadBefore}; after: ${loadAfter} (2 cores, shared with other sessions).`,
+      ...(staleExamples.length ? ["", `Stale examples: ${staleExamples.join("; ")}.`] : []),
+    ].join("\n"));
+  } finally {
+    await Promise.all(instances.map(stop));
+    await cms.close();
+    await world.close();
+  }
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,364 @@
+/**
+ * Prewarm after a publish (docs/decisions.md "Publish webhooks purge by
+ * entity"). When a tenant's snapshot brings an entity purge this instance has
+ * not seen (a webhook in "entities" scope), the instance looks for the answers it holds
+ * that the purge matched and that visitors asked for in the last PREWARM_RECENT_MS (at most
+ * PREWARM_MAX_KEYS, most recently used first). For each one, the instances race for a claim
+ * in KV (an atomic check that the key is absent):
+ * - the winner refetches it through the API proxy's own fill (entity tags, read your
+ *   publish), every 250 ms while the CMS's CDN still serves the old revision (the first
+ *   answer alone, then the rest), keeps it, and leaves a copy in KV (chunks of 60 KiB,
+ *   expiring on their own);
+ * - the others wait for that copy (reading its head with back-off) and keep it in their own
+ *   memory tier.
+ * So the origin is asked once per purged answer, and the first visitor on any instance
+ * gets a memory HIT. The hit path is unchanged but for one time stamp write (usedAt); no
+ * PostgreSQL anywhere.
+ */
+import { type EdgeContext, RequestContext } from "./context.ts";
+import type { SnapshotCache } from "./snapshots.ts";
+import type { PurgeIndex } from "./cache/purges.ts";
+import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import { refetchApi } from "./api_proxy.ts";
+import { type CachedObject, cachedObject, concatBytes } from "./cache/store.ts";
+import { tagLoaded } from "./entity_fill.ts";
+import { kvKeys } from "../lib/kv/keys.ts";
+import { sha256Hex } from "../lib/crypto/mod.ts";
+import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
+
+/** "Recent traffic": a visitor was served the answer this long ago at most. */
+const PREWARM_RECENT_MS = 10 * 60_000;
+/** Answers prewarmed per tenant and publish at most. */
+const PREWARM_MAX_KEYS = 100;
+/** Below KV's 64 KiB value limit. */
+const CHUNK_BYTES = 60 * 1024;
+/** A larger answer is refetched by the claimer only: the others miss once. */
+const MAX_SHARED_BYTES = 1024 * 1024;
+/** The claimer's back-off runs PUBLISH_WAIT_MS at most; its claim outlives it. */
+const CLAIM_TTL_MS = PUBLISH_WAIT_MS + 15_000;
+const COPY_TTL_MS = CLAIM_TTL_MS + 30_000;
+/** How often the claimer asks again while the CMS's CDN still serves the old revision. */
+const PROBE_MS = 250;
+/** Answers warmed at once per publish on one instance. */
+const CONCURRENCY = 4;
+/** Purges announced longer ago than this when the instance first sees its tenant are not new. */
+const NEW_MS = 10_000;
+const MAX_TENANTS = 10_000;
+
+type Candidate = { key: string; usedAt: number; hash?: string };
+/** One publish's prewarm on this instance: the answers it claimed and those others did. */
+type Warm = { snap: EdgeSnapshot; purgeAt: number; won: Candidate[]; lost: Candidate[] };
+
+/** The head of a shared copy: the object's fields; its body is in `chunks` chunks. */
+type CopyHead = {
+  status: number;
+  headers: [string, string][];
+  storedAt: number;
+  ttlMs: number;
+  swrMs: number;
+  sieMs: number;
+  noCdn: boolean;
+  chunks: number;
+  bytes: number;
+};
+
+/** The time of a snapshot's latest purge (its records are a new array at every reload). */
+function lastPurge(snap: EdgeSnapshot | null): number {
+  let at = 0;
+  for (const p of snap?.purges ?? []) at = Math.max(at, p.at);
+  return at;
+}
+
+/** Kept one back-off step only: the CMS still served what a publish replaced. */
+const behind = (obj: CachedObject) => obj.headers.some(([n]) => n === "x-cachely-behind");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Prewarmer {
+  /** Tenant id → the latest announced purge already handled. */
+  #seen = new Map<number, number>();
+  /** Refetched from the origin (claims won and completed), copied from KV, given up. */
+  readonly counts = { fetched: 0, copied: 0, missed: 0 };
+  readonly #me = crypto.randomUUID();
+
+  constructor(
+    private ec: EdgeContext,
+    private snapshots: SnapshotCache,
+    private purges: PurgeIndex,
+  ) {}
+
+  /** A tenant's snapshot changed (its memo was just dropped): prewarm after a new publish. */
+  changed(slug: string): void {
+    this.run(slug).catch((e) => {
+      this.ec.deps.log.warn("prewarm failed", { tenant: slug, error: String(e) });
+    });
+  }
+
+  private async run(slug: string): Promise<void> {
+    const got = this.snapshots.get(slug);
+    const snap = got instanceof Promise ? await got : got;
+    if (!snap?.purges?.length) return;
+    const now = this.ec.deps.clock.now();
+    const seen = this.#seen.get(snap.tenantId) ?? now - NEW_MS;
+    let latest = seen;
+    for (const p of snap.purges) if (p.announced && p.at > latest) latest = p.at;
+    if (latest === seen) return;
+    if (this.#seen.size >= MAX_TENANTS) this.#seen.clear();
+    this.#seen.set(snap.tenantId, latest);
+    this.purges.sync(snap.tenantId, snap.purges);
+    const found = this.candidates(snap, now);
+    if (found.length === 0) return;
+    const w: Warm = { snap, purgeAt: latest, won: [], lost: [] };
+    await Promise.all(found.map((c) => this.claim(w, c)));
+    const before = { ...this.counts };
+    await Promise.all([this.fetchWon(w), this.copyLost(w)]);
+    this.ec.deps.log.info("prewarmed", {
+      tenant: slug,
+      keys: found.length,
+      fetched: this.counts.fetched - before.fetched,
+      copied: this.counts.copied - before.copied,
+      missed: this.counts.missed - before.missed,
+    });
+  }
+
+  /** The tenant's plain API answers held here, used recently, that its purges matched. */
+  private candidates(snap: EdgeSnapshot, now: number): Candidate[] {
+    const prefix = `a|${snap.tenantId}|${snap.versions.api}|`;
+    const cutoff = now - PREWARM_RECENT_MS;
+    const out: Candidate[] = [];
+    for (const obj of this.ec.through.cache.lru.recent()) {
+      // Most recently used first: past the window nothing further is recent.
+      if (obj.usedAt < cutoff && obj.storedAt < cutoff) break;
+      const key = obj.lruKey!;
+      if (obj.usedAt < cutoff || !key.startsWith(prefix) || key.includes("|t=")) continue;
+      if (!this.purges.purged(key, obj)) continue;
+      out.push({ key, usedAt: obj.usedAt });
+      if (out.length >= PREWARM_MAX_KEYS) break;
+    }
+    return out;
+  }
+
+  /** Races for `c` in KV: an atomic set of its claim that checks the claim is absent. */
+  private async claim(w: Warm, c: Candidate): Promise<void> {
+    c.hash = await sha256Hex(c.key);
+    const key = kvKeys.prewarmClaim(w.snap.tenantId, w.purgeAt, c.hash);
+    let ok = false;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        ok = (await this.ec.deps.kv.atomic().check({ key, versionstamp: null })
+          .set(key, this.#me, { expireIn: CLAIM_TTL_MS }).commit()).ok;
+        break;
+      } catch { // the KV file busy with another process's write: try again, else leave it
+        await sleep(20 * (attempt + 1));
+      }
+    }
+    (ok ? w.won : w.lost).push(c);
+  }
+
+  /**
+   * Refetches the answers this instance claimed and shares each: the first alone until the
+   * CMS serves the publish (it probes the CDN's lag), then the rest, CONCURRENCY at a time.
+   */
+  private async fetchWon(w: Warm): Promise<void> {
+    const one = async (c: Candidate) => {
+      // A visitor here refetched it meanwhile: that copy is shared, the origin not asked again.
+      const held = this.heldNewer(c.key, w.purgeAt) ? this.ec.through.cache.lru.peek(c.key)! : null;
+      const obj = held ?? await this.refetch(w, c);
+      if (obj === null) return;
+      if (held === null) this.counts.fetched++;
+      if (obj.bodyLength <= MAX_SHARED_BYTES) {
+        await share(this.ec.deps.kv, w.snap.tenantId, w.purgeAt, c.hash!, obj);
+      }
+    };
+    if (w.won.length === 0) return;
+    await one(w.won[0]);
+    let next = 1;
+    const worker = async () => {
+      while (next < w.won.length) await one(w.won[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, w.won.length) }, worker));
+  }
+
+  /**
+   * Refetches until the answer shows the publish (or read your publish gives up), with the
+   * tenant's snapshot as it stands at each try: a later publish's announcement is awaited too.
+   */
+  private async refetch(w: Warm, c: Candidate) {
+    const until = performance.now() + PUBLISH_WAIT_MS + 5_000;
+    for (;;) {
+      const snap = await this.current(w);
+      const request = snap && requestOf(this.ec, snap, c.key);
+      if (!request) return null;
+      const obj = await refetchApi(this.ec, request.rc, request.apiPath, c.key);
+      if (obj === null) return null;
+      obj.usedAt = c.usedAt; // a prewarm is no visitor
+      // A publish announced during the fetch was not checked against it: ask again.
+      if (lastPurge(await this.current(w)) !== lastPurge(snap)) {
+        if (this.ec.through.cache.lru.peek(c.key) === obj) {
+          await this.ec.through.cache.delete(c.key);
+        }
+        continue;
+      }
+      if (!behind(obj)) return obj;
+      if (performance.now() > until) return null;
+      // The copy is kept one back-off step; the prewarm asks again sooner (one answer at a time).
+      await sleep(Math.min(Math.max(obj.ttlMs, 50), PROBE_MS));
+    }
+  }
+
+  /** The tenant's snapshot now, or null when it is gone or its API version moved on. */
+  private async current(w: Warm): Promise<EdgeSnapshot | null> {
+    const got = this.snapshots.get(w.snap.slug);
+    const snap = got instanceof Promise ? await got : got;
+    if (snap === null || snap.tenantId !== w.snap.tenantId) return null;
+    if (snap.purges !== undefined) this.purges.sync(snap.tenantId, snap.purges);
+    return snap.versions.api === w.snap.versions.api ? snap : null;
+  }
+
+  /**
+   * Waits for the copies of the answers other instances claimed (their heads read ten at a
+   * time, 100 ms apart growing to 500 ms) and keeps each in memory, tagged as at fill.
+   */
+  private async copyLost(w: Warm): Promise<void> {
+    const kv = this.ec.deps.kv;
+    const until = performance.now() + CLAIM_TTL_MS;
+    let pending = w.lost;
+    let wait = 100;
+    while (pending.length > 0 && performance.now() < until) {
+      await sleep(wait);
+      wait = Math.min(wait * 1.5, 500);
+      const still: Candidate[] = [];
+      for (let i = 0; i < pending.length; i += 10) {
+        const batch = pending.slice(i, i + 10);
+        const heads = await kv.getMany<CopyHead[]>(
+          batch.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!)),
+        );
+        for (let k = 0; k < batch.length; k++) {
+          const c = batch[k];
+          if (this.heldNewer(c.key, w.purgeAt)) continue; // a visitor here refetched it
+          const head = heads[k].value;
+          if (head === null) still.push(c);
+          else await this.keepCopy(w, c, head);
+        }
+      }
+      pending = still;
+    }
+    this.counts.missed += pending.length;
+  }
+
+  /** Stores the claimer's copy of `c` here, unless this instance holds a newer answer. */
+  private async keepCopy(w: Warm, c: Candidate, head: CopyHead): Promise<void> {
+    const obj = await readCopy(this.ec.deps.kv, w.snap.tenantId, w.purgeAt, c.hash!, head);
+    const snap = await this.current(w);
+    const request = snap && requestOf(this.ec, snap, c.key);
+    if (obj === null || !request || this.heldNewer(c.key, obj.storedAt)) return;
+    const log = this.ec.deps.log;
+    const f = { snap: snap!, apiPath: request.apiPath, query: request.rc.query, key: c.key, log };
+    // Behind a publish announced since the claimer fetched it: left to that publish's prewarm.
+    const r = tagLoaded(f, { kind: "object", obj, cacheable: true });
+    if (r.kind !== "object" || behind(r.obj)) return;
+    this.ec.through.cache.store(c.key, r.obj);
+    r.obj.usedAt = c.usedAt;
+    this.counts.copied++;
+  }
+
+  /** True when this instance already holds an answer for `key` stored after `at`. */
+  private heldNewer(key: string, at: number): boolean {
+    const cur = this.ec.through.cache.lru.peek(key);
+    return cur !== undefined && cur.storedAt > at && !this.purges.purged(key, cur) && !behind(cur);
+  }
+}
+
+/**
+ * The request a cache key was filled for: `a|<tenant>|<version>|<origin>[#raw]|<path>?<query>`
+ * (edge/cache/keys.ts apiKey).
+ */
+function requestOf(ec: EdgeContext, snap: EdgeSnapshot, key: string) {
+  let i = 0;
+  for (let n = 0; n < 3; n++) i = key.indexOf("|", i) + 1;
+  const j = key.indexOf("|", i);
+  const q = key.indexOf("?", j);
+  if (i === 0 || j === -1 || q === -1) return null;
+  const origin = key.slice(i, j).replace(/#raw$/, "");
+  const apiPath = key.slice(j + 1, q);
+  const query = key.slice(q + 1);
+  const path = `/~api${apiPath}`;
+  let req: Request;
+  try {
+    req = new Request(`${origin}${path}${query ? `?${query}` : ""}`);
+  } catch {
+    return null;
+  }
+  const target = { surface: "tenant" as const, slug: snap.slug };
+  const info = { clientIp: "127.0.0.1" };
+  const rc = new RequestContext(
+    req,
+    "GET",
+    target,
+    info,
+    snap,
+    origin,
+    path,
+    query,
+    ec.providers,
+  );
+  return { rc, apiPath };
+}
+
+/** Leaves `obj` in KV for the other instances: the chunks first, then the head. */
+async function share(
+  kv: Deno.Kv,
+  tenantId: number,
+  purgeAt: number,
+  hash: string,
+  obj: CachedObject,
+): Promise<void> {
+  const body = obj.body;
+  const chunks = Math.max(1, Math.ceil(body.byteLength / CHUNK_BYTES));
+  const expireIn = COPY_TTL_MS;
+  await Promise.all(
+    Array.from({ length: chunks }, (_, i) =>
+      kv.set(
+        kvKeys.prewarmChunk(tenantId, purgeAt, hash, i),
+        body.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES),
+        { expireIn },
+      )),
+  );
+  const head: CopyHead = {
+    status: obj.status,
+    headers: obj.headers,
+    storedAt: obj.storedAt,
+    ttlMs: obj.ttlMs,
+    swrMs: obj.swrMs,
+    sieMs: obj.sieMs,
+    noCdn: obj.noCdn,
+    chunks,
+    bytes: body.byteLength,
+  };
+  await kv.set(kvKeys.prewarmCopy(tenantId, purgeAt, hash), head, { expireIn });
+}
+
+/** The shared copy as an object of this instance, or null when a chunk is gone. */
+async function readCopy(
+  kv: Deno.Kv,
+  tenantId: number,
+  purgeAt: number,
+  hash: string,
+  head: CopyHead,
+): Promise<CachedObject | null> {
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < head.chunks; i += 10) { // getMany reads 10 keys at most
+    const keys = [];
+    for (let k = i; k < Math.min(i + 10, head.chunks); k++) {
+      keys.push(kvKeys.prewarmChunk(tenantId, purgeAt, hash, k));
+    }
+    for (const e of await kv.getMany<Uint8Array[]>(keys)) {
+      if (!(e.value instanceof Uint8Array)) return null;
+      parts.push(e.value);
+    }
+  }
+  const body = concatBytes(parts, head.bytes);
+  const obj = cachedObject(head.status, head.headers, body, head.storedAt, head.ttlMs, head.noCdn);
+  obj.swrMs = head.swrMs;
+  obj.sieMs = head.sieMs;
+  return obj;
+}

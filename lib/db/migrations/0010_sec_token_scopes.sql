@@ -1,4 +1,0 @@
--- Personal access token scopes and expiry (issue 26; docs/decisions.md "Security round 3").
--- Tokens made before this change keep every scope (they could do everything) and never expire.
-ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS scopes text[] NOT NULL DEFAULT '{read,write,admin}';
-ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS expires_at timestamptz;

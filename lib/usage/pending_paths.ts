@@ -1,0 +1,89 @@
+/**
+ * Requests per path per tenant-day held between usage flushes (the Usage page's Top paths,
+ * counted exactly instead of from the sampled logs). Pure memory, bounded: at most
+ * PATHS_PER_TENANT_DAY distinct paths per tenant-day and `maxEntries` in all; a request whose
+ * path finds no room is not counted per path (its usage counters still are) and is tallied in
+ * `dropped`. Between two flushes (seconds apart) a tenant rarely sees more paths than that.
+ */
+import type { UsageRecord } from "../../edge/types.ts";
+import { byteCount, requestPath } from "./buckets.ts";
+import type { PathDelta } from "./types.ts";
+
+/** Distinct paths one tenant-day may hold between two flushes, per instance. */
+const PATHS_PER_TENANT_DAY = 1000;
+const DAY_MS = 86_400_000;
+
+const keyOf = (d: { tenantId: number; day: string }) => `${d.tenantId}|${d.day}`;
+
+export class PendingPaths {
+  /** Per tenant-day, per path. */
+  #days = new Map<string, Map<string, PathDelta>>();
+  #size = 0;
+  dropped = 0;
+
+  constructor(readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Counts one request on its path (refused bots and background refreshes are not requests). */
+  add(r: UsageRecord): void {
+    if (r.blocked || r.background) return;
+    const day = new Date(r.ts - (((r.ts % DAY_MS) + DAY_MS) % DAY_MS)).toISOString().slice(0, 10);
+    const path = requestPath(r.path);
+    const k = keyOf({ tenantId: r.tenantId, day });
+    let paths = this.#days.get(k);
+    let d = paths?.get(path);
+    if (!d) {
+      if (this.#size >= this.maxEntries || (paths?.size ?? 0) >= PATHS_PER_TENANT_DAY) {
+        this.dropped++;
+        return;
+      }
+      if (!paths) this.#days.set(k, paths = new Map());
+      d = { tenantId: r.tenantId, day, path, requests: 0, errors: 0, bytes: 0 };
+      paths.set(path, d);
+      this.#size++;
+    }
+    d.requests++;
+    if (r.status >= 400) d.errors++;
+    d.bytes += byteCount(r.bytes);
+  }
+
+  /** Removes up to `max` deltas. */
+  take(max: number): PathDelta[] {
+    const out: PathDelta[] = [];
+    for (const [k, paths] of this.#days) {
+      for (const [p, d] of paths) {
+        if (out.length >= max) return out;
+        out.push(d);
+        paths.delete(p);
+        this.#size--;
+      }
+      this.#days.delete(k);
+    }
+    return out;
+  }
+
+  /** Merges deltas of a failed flush back (over the bound: dropped and tallied). */
+  putBack(deltas: PathDelta[]): void {
+    for (const d of deltas) {
+      const k = keyOf(d);
+      let paths = this.#days.get(k);
+      const cur = paths?.get(d.path);
+      if (cur) {
+        cur.requests += d.requests;
+        cur.errors += d.errors;
+        cur.bytes += d.bytes;
+        continue;
+      }
+      if (this.#size >= this.maxEntries || (paths?.size ?? 0) >= PATHS_PER_TENANT_DAY) {
+        this.dropped += d.requests;
+        continue;
+      }
+      if (!paths) this.#days.set(k, paths = new Map());
+      paths.set(d.path, { ...d });
+      this.#size++;
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// deno-lint-ignore-file no-explicit-any -- the scripts' results are plain JSON
+/**
+ * Calls taken unchanged from the original product's docs and from public sites using its
+ * SDK, run in Node 20 against the packed @cachely/sdk with the real @prismicio/client.
+ * The network is a stub (tests/fixtures/cms_stub.mjs) that records every URL.
+ */
+import { assertEquals } from "./assert.ts";
+import { nodeProject, runNode } from "./sdk_node.ts";
+
+const STUB = new URL("./fixtures/cms_stub.mjs", import.meta.url).pathname;
+const IMAGE = "https://images.prismic.io/cachely-io/hero.png?auto=format";
+
+let projectDir: Promise<string> | null = null;
+/** One Node project for the whole file (installing takes seconds). */
+function project(): Promise<string> {
+  projectDir ??= nodeProject();
+  return projectDir;
+}
+globalThis.addEventListener("unload", () => {
+  projectDir?.then((d) => Deno.removeSync(d, { recursive: true }));
+});
+
+const prelude = `
+  import { installStub } from ${JSON.stringify(STUB)};
+  const seen = installStub(${JSON.stringify(IMAGE)});
+  const attempt = async (f) => { try { return await f(); } catch (e) { return "threw: " + e.message; } };
+`;
+
+Deno.test("docs' createCachelyFetch({ tenant, provider: 'prismic' }) derives the repository", async () => {
+  const out: any = await runNode(
+    await project(),
+    `${prelude}
+    import { createCachelyFetch } from "@cachely/sdk";
+    import * as prismic from "@prismicio/client";
+    const result = await attempt(async () => {
+      const cachelyFetch = createCachelyFetch({ tenant: "prismic", provider: "prismic" });
+      const res = await cachelyFetch("https://cachely-io.cdn.prismic.io/api/v2/documents/search?ref=r1");
+      const direct = (await res.json()).results[0].data.image.url;
+      const client = prismic.createClient("cachely-io", { fetch: cachelyFetch });
+      const home = await client.getSingle("homepage");
+      return { direct, client: home.data.image.url };
+    });
+    console.log(JSON.stringify({ result, seen }));`,
+  );
+  assertEquals(out.result, {
+    direct: "https://prismic.cachely.app/cachely-io/hero.png?auto=format",
+    client: "https://prismic.cachely.app/cachely-io/hero.png?auto=format",
+  });
+  assertEquals(out.seen[0], "https://prismic.cachely.app/~api/documents/search?ref=r1");
+  for (const u of out.seen) assertEquals(new URL(u).host, "prismic.cachely.app", u);
+});
+
+/** The public site's call: createCachelyPrismicClient with `customDomain: true`. */
+const customDomainTrue = `${prelude}
+  import { createCachelyExperimentTracker } from "@cachely/sdk";
+  import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+  const repositoryName = "cachely-io";
+  const result = await attempt(async () => {
+    const experiments = createCachelyExperimentTracker({
+      tenantSlug: "prismic",
+      endpoint: "https://app.cachely.app/api/ai-experiments/events",
+    });
+    const client = createCachelyPrismicClient({
+      repositoryName,
+      tenant: "prismic",
+      customDomain: true,
+      experiments,
+    });
+    return (await client.getSingle("homepage")).data.image.url;
+  });
+  console.log(JSON.stringify({ result, seen }));`;
+
+Deno.test("customDomain: true uses CACHELY_CUSTOM_DOMAIN from the environment", async () => {
+  const out: any = await runNode(await project(), customDomainTrue, {
+    NEXT_PUBLIC_CACHELY_CUSTOM_DOMAIN: "cdn.example.com",
+  });
+  assertEquals(out.result, "https://cdn.example.com/cachely-io/hero.png?auto=format");
+  assertEquals(out.seen.map((u: string) => new URL(u).origin), [
+    "https://cdn.example.com",
+    "https://cdn.example.com",
+  ]);
+});
+
+Deno.test("customDomain: true without a configured domain goes to the tenant's host", async () => {
+  const out: any = await runNode(await project(), customDomainTrue);
+  assertEquals(out.result, "https://prismic.cachely.app/cachely-io/hero.png?auto=format");
+  assertEquals(out.seen[0], "https://prismic.cachely.app/~api/");
+});
+
+Deno.test("transformPrismicAssetUrls / transformContentfulAssetUrls keep the original names", async () => {
+  const out: any = await runNode(
+    await project(),
+    `${prelude}
+    const sdk = await import("@cachely/sdk");
+    const pr = await import("@cachely/sdk/prismic");
+    const cf = await import("@cachely/sdk/contentful");
+    const base = "https://acme.cachely.app";
+    const doc = { data: { image: { url: ${JSON.stringify(IMAGE)} } } };
+    const entry = { fields: { file: { url: "//images.ctfassets.net/abc123xyz/a1/tok/hero.jpg" } } };
+    const result = await attempt(() => ({
+      prismic: sdk.transformPrismicAssetUrls(doc, { base }).data.image.url,
+      prismicRepo: sdk.transformPrismicAssetUrls(doc, { base, repository: "cachely-io" }).data.image.url,
+      otherRepo: sdk.transformPrismicAssetUrls(doc, { base, repository: "other" }).data.image.url,
+      contentful: sdk.transformContentfulAssetUrls(entry, { base }).fields.file.url,
+      contentfulSpace: sdk.transformContentfulAssetUrls(entry, { base, spaceId: "abc123xyz" }).fields.file.url,
+      entries: [pr.transformPrismicAssetUrls(doc, { base }).data.image.url === sdk.transformPrismicAssetUrls(doc, { base }).data.image.url,
+        cf.transformContentfulAssetUrls(entry, { base }).fields.file.url === sdk.transformContentfulAssetUrls(entry, { base }).fields.file.url],
+    }));
+    console.log(JSON.stringify({ result }));`,
+  );
+  assertEquals(out.result, {
+    prismic: "https://acme.cachely.app/cachely-io/hero.png?auto=format",
+    prismicRepo: "https://acme.cachely.app/cachely-io/hero.png?auto=format",
+    otherRepo: IMAGE,
+    contentful: "https://acme.cachely.app/a1/tok/hero.jpg",
+    contentfulSpace: "https://acme.cachely.app/a1/tok/hero.jpg",
+    entries: [true, true],
+  });
+});
+
+Deno.test("a Shopify store as a bare apiHosts entry reaches /api/<version>/graphql.json once", async () => {
+  const out: any = await runNode(
+    await project(),
+    `${prelude}
+    import { createCachelyFetch, createGenericProvider } from "@cachely/sdk";
+    const store = "acme.myshopify.com";
+    const result = await attempt(async () => {
+      const cachelyFetch = createCachelyFetch({
+        tenant: "acme",
+        provider: createGenericProvider({ id: "shopify", apiHosts: [store], assetHosts: ["cdn.shopify.com"] }),
+      });
+      const res = await cachelyFetch("https://" + store + "/api/2024-01/graphql.json", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ shop { name } }" }),
+      });
+      return (await res.json()).data.shop.name;
+    });
+    console.log(JSON.stringify({ result, seen }));`,
+  );
+  assertEquals(out.result, "Shop");
+  // The tenant's apiOrigin is https://<store>/api (sdk/providers.ts): the edge appends this.
+  assertEquals(out.seen, ["https://acme.cachely.app/~api/2024-01/graphql.json"]);
+});
