@@ -40,9 +40,15 @@ dbTest(
   "POST edge-config rebuilds the snapshot from stored state and reads it back",
   async (app) => {
     const { owner, slug, base } = await setup(app);
-    // The tenant's creation writes its snapshot; under load that write can land after a delete
-    // made too early, and the route then finds nothing to repair. Delete once it is there.
-    for (let i = 0; i < 100 && !(await readSnapshot(app.services.kv, slug)); i++) {
+    // Two writers could repair the snapshot before the route does: the tenant's creation (its
+    // write can land late under load) and the projector's boot tick. With the projector's
+    // interval at 10 min, delete once both are done, so only the route can put it back.
+    for (
+      let i = 0;
+      i < 200 &&
+      !(await readSnapshot(app.services.kv, slug) && app.services.projectorStatus?.().lastSuccessAt);
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await deleteSnapshot(app.services.kv, slug);
@@ -64,6 +70,7 @@ dbTest(
     const again = await owner.post(`${base}/edge-config`);
     assertEquals(again.body.summary.versions, r.body.summary.versions, "no data mutation");
   },
+  { env: { EDGE_PROJECTOR_INTERVAL_MS: "600000" } },
 );
 
 dbTest(
