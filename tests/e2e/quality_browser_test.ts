@@ -119,15 +119,18 @@ type AxeResult = {
 };
 type AxeWindow = { axe: { run(ctx: Document, opts: unknown): Promise<AxeResult> } };
 
-async function axeViolations(page: Page): Promise<Omit<Violation, "page" | "theme">[]> {
+/** Every rule of these tags; `colorsOnly`: the rules a theme can change (dark after light). */
+async function axeViolations(
+  page: Page,
+  colorsOnly = false,
+): Promise<Omit<Violation, "page" | "theme">[]> {
   await page.addScriptTag({ content: (axe as unknown as { source: string }).source });
-  const result = await page.evaluate(() =>
-    (globalThis as unknown as AxeWindow).axe.run(document, {
-      runOnly: {
-        type: "tag",
-        values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
-      },
-    })
+  const runOnly = colorsOnly
+    ? { type: "rule", values: ["color-contrast", "link-in-text-block"] }
+    : { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] };
+  const result = await page.evaluate(
+    (runOnly) => (globalThis as unknown as AxeWindow).axe.run(document, { runOnly }),
+    runOnly,
   );
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -140,7 +143,8 @@ async function axeViolations(page: Page): Promise<Omit<Violation, "page" | "them
 
 /**
  * Tabs through the page: which visible controls were never reached, and which were reached
- * without a visible focus indicator (outline or box-shadow).
+ * without a visible focus indicator (outline or box-shadow). A focusin listener records each
+ * stop, so a Tab costs one round trip to the browser, not two.
  */
 async function keyboardWalk(page: Page) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -154,27 +158,32 @@ async function keyboardWalk(page: Page) {
       el.dataset.kbd = String(++i);
       out.push(el.dataset.kbd);
     }
-    return out;
-  });
-  const reached = new Set<string>();
-  const unringed: string[] = [];
-  for (let n = 0; n < controls.length + 5; n++) {
-    await page.keyboard.press("Tab");
-    const f = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
+    type Stop = { id: string; ring: boolean; what: string };
+    const stops: Stop[] = [];
+    (globalThis as unknown as { kbdStops: Stop[] }).kbdStops = stops;
+    document.addEventListener("focusin", (e) => {
+      const el = e.target as HTMLElement;
       const cs = getComputedStyle(el);
       const ring = (cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) > 0) ||
         cs.boxShadow !== "none";
-      return {
+      stops.push({
         id: el.dataset.kbd ?? "",
         ring,
         what: `${el.tagName.toLowerCase()} "${
           (el.textContent ?? el.getAttribute("name") ?? "").trim().slice(0, 40)
         }"`,
-      };
+      });
     });
-    if (!f) break;
+    return out;
+  });
+  for (let n = 0; n < controls.length + 5; n++) await page.keyboard.press("Tab");
+  const stops = await page.evaluate(() =>
+    (globalThis as unknown as { kbdStops: { id: string; ring: boolean; what: string }[] })
+      .kbdStops
+  );
+  const reached = new Set<string>();
+  const unringed: string[] = [];
+  for (const f of stops) {
     if (f.id) reached.add(f.id);
     if (!f.ring) unringed.push(f.what);
     if (reached.size === controls.length) break;
@@ -227,27 +236,29 @@ Deno.test({
       const wrongStatus: string[] = [];
       let controls = 0;
       /** One browser context per viewer, theme and viewport, created on first use. */
-      const made = new Map<string, BrowserContext>();
-      const contextFor = async (
+      /** Promises, so renders running at once share a context instead of racing to make it. */
+      const made = new Map<string, Promise<BrowserContext>>();
+      const newContext = async (
         who: Target["as"],
         theme: string,
         vp: typeof VIEWPORTS[number],
       ) => {
+        const ctx = await browser.newContext({
+          viewport: vp,
+          colorScheme: theme as "light" | "dark",
+          bypassCSP: true, // lets axe's script in under the pages' CSP
+        });
+        contexts.push(ctx);
+        if (who !== "anon") {
+          const [name, value] = cookies[who].split("=");
+          await ctx.addCookies([{ name, value, url: origin }]);
+        }
+        return ctx;
+      };
+      const contextFor = (who: Target["as"], theme: string, vp: typeof VIEWPORTS[number]) => {
         const key = `${who} ${theme} ${vp.width}`;
         let ctx = made.get(key);
-        if (!ctx) {
-          ctx = await browser.newContext({
-            viewport: vp,
-            colorScheme: theme as "light" | "dark",
-            bypassCSP: true, // lets axe's script in under the pages' CSP
-          });
-          contexts.push(ctx);
-          if (who !== "anon") {
-            const [name, value] = cookies[who].split("=");
-            await ctx.addCookies([{ name, value, url: origin }]);
-          }
-          made.set(key, ctx);
-        }
+        if (!ctx) made.set(key, ctx = newContext(who, theme, vp));
         return ctx;
       };
       // Light at both sizes, dark at the desktop size: axe in both themes, the keyboard walk
@@ -269,46 +280,55 @@ Deno.test({
       await probe.close();
 
       let checked = 0;
-      for (const t of targets(slug, me.user.id)) {
-        for (const { theme, vp } of runs) {
-          const page = await (await contextFor(t.as, theme, vp)).newPage();
-          page.on("pageerror", (e) => scriptErrors.push(`${t.name}: ${e.message}`));
-          const res = await page.goto(`${origin}${t.path}`, { waitUntil: "networkidle" });
-          const expected = t.name === "admin-forbidden" ? 403 : 200;
-          if (res?.status() !== expected) wrongStatus.push(`${t.name}: ${res?.status()}`);
-          const where = `${t.name} ${vp.width}px ${theme}`;
-          // Folded forms (edit a rule, an experiment) are checked too: unfold them all.
-          await page.evaluate(() => {
-            for (const d of Array.from(document.querySelectorAll("main details"))) {
-              (d as HTMLDetailsElement).open = true;
+      const check = async (t: Target, theme: string, vp: typeof VIEWPORTS[number]) => {
+        const page = await (await contextFor(t.as, theme, vp)).newPage();
+        page.on("pageerror", (e) => scriptErrors.push(`${t.name}: ${e.message}`));
+        const res = await page.goto(`${origin}${t.path}`, { waitUntil: "load" });
+        const expected = t.name === "admin-forbidden" ? 403 : 200;
+        if (res?.status() !== expected) wrongStatus.push(`${t.name}: ${res?.status()}`);
+        const where = `${t.name} ${vp.width}px ${theme}`;
+        // Folded forms (edit a rule, an experiment) are checked too: unfold them all.
+        await page.evaluate(() => {
+          for (const d of Array.from(document.querySelectorAll("main details"))) {
+            (d as HTMLDetailsElement).open = true;
+          }
+        });
+        await page.screenshot({
+          path: new URL(`${t.name}-${vp.width}-${theme}.png`, SHOTS).pathname,
+          fullPage: true,
+        });
+        if (vp.width === 390) {
+          const w = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (w > 390) sideways.push(`${where}: ${w}px wide`);
+        } else {
+          // Structure and names do not change with the theme: dark checks colours only.
+          for (const v of await axeViolations(page, theme === "dark")) {
+            violations.push({ page: t.name, theme, ...v });
+          }
+          if (theme === "light") {
+            const k = await keyboardWalk(page);
+            controls += k.count;
+            if (k.missed.length) {
+              keyboard.push(`${where}: never reached ${k.missed.join(", ")}`);
             }
-          });
-          await page.screenshot({
-            path: new URL(`${t.name}-${vp.width}-${theme}.png`, SHOTS).pathname,
-            fullPage: true,
-          });
-          if (vp.width === 390) {
-            const w = await page.evaluate(() => document.documentElement.scrollWidth);
-            if (w > 390) sideways.push(`${where}: ${w}px wide`);
-          } else {
-            for (const v of await axeViolations(page)) {
-              violations.push({ page: t.name, theme, ...v });
-            }
-            if (theme === "light") {
-              const k = await keyboardWalk(page);
-              controls += k.count;
-              if (k.missed.length) {
-                keyboard.push(`${where}: never reached ${k.missed.join(", ")}`);
-              }
-              if (k.unringed.length) {
-                keyboard.push(`${where}: no focus ring on ${k.unringed.join(", ")}`);
-              }
+            if (k.unringed.length) {
+              keyboard.push(`${where}: no focus ring on ${k.unringed.join(", ")}`);
             }
           }
-          checked++;
-          await page.close();
         }
-      }
+        checked++;
+        await page.close();
+      };
+      // Renders run three at a time: each waits mostly on the server and Chromium's renderer,
+      // and Playwright keeps focus per page, so keyboard walks do not disturb each other.
+      const jobs = targets(slug, me.user.id).flatMap((t) =>
+        runs.map(({ theme, vp }) => () => check(t, theme, vp))
+      );
+      await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          for (let job = jobs.shift(); job; job = jobs.shift()) await job();
+        }),
+      );
       console.log(`checked ${checked} page renders, ${controls} controls tabbed through`);
       assertEquals(wrongStatus, [], "every page answers as expected for its viewer");
       assertEquals(violations, [], "no serious or critical axe violation");
