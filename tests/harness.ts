@@ -15,15 +15,28 @@ import { ManualClock } from "../lib/clock.ts";
 import { silentLogger } from "../lib/log.ts";
 import { listMigrations } from "../lib/db/migrate.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
+import { cheapPasswordHashesForTests } from "../lib/auth/password.ts";
 
 export const TEST_ENCRYPTION_KEY = btoa("0123456789abcdef0123456789abcdef");
 export const APP_ORIGIN = "http://localhost:8000";
 export const PROXY_DOMAIN = "localhost:8000";
 
 export type Backend = "pglite" | "postgres";
-export const BACKENDS: Backend[] = Deno.env.get("TEST_DATABASE_URL")
-  ? ["pglite", "postgres"]
-  : ["pglite"];
+/**
+ * PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. TEST_BACKENDS=postgres runs
+ * PostgreSQL only: .ci/run does so on Deno 2.5, Deploy's runtime, where the program only ever
+ * talks to PostgreSQL (PGlite runs each test on 2.9).
+ */
+export const BACKENDS: Backend[] = (() => {
+  const all: Backend[] = Deno.env.get("TEST_DATABASE_URL") ? ["pglite", "postgres"] : ["pglite"];
+  const only = Deno.env.get("TEST_BACKENDS")?.split(",").map((b) => b.trim()).filter(Boolean);
+  const chosen = only?.length ? all.filter((b) => only.includes(b)) : all;
+  if (chosen.length === 0) throw new Error(`TEST_BACKENDS=${only} names none of ${all}`);
+  return chosen;
+})();
+
+// Signing up costs argon2id's real price in every test otherwise (lib/auth/password.ts).
+cheapPasswordHashesForTests();
 
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
