@@ -43,8 +43,7 @@ async function shoot(
     const [k, v] = cookies.split("=");
     await ctx.addCookies([{ name: k, value: v, url: origin }]);
     const page = await ctx.newPage();
-    await page.goto(origin + path);
-    await page.waitForLoadState("networkidle");
+    await page.goto(origin + path); // waits for "load": the pages fetch nothing after it
     await page.screenshot({ path: new URL(`${name}-${w}.png`, SHOTS).pathname, fullPage: true });
     if (w === 390) {
       const sideways = await page.evaluate(() =>
