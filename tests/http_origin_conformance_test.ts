@@ -1,0 +1,99 @@
+/**
+ * Origin mode (docs/decisions.md "HTTP caching") against behaviours an RFC 9111 conformance
+ * run found (bench/conformance.ts): directives spelled with whitespace around "=", a
+ * CDN-Cache-Control that is no valid Structured Fields Dictionary, and the visitor's
+ * end-to-end request fields, which reach the origin and key the answers that vary on them.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { cachingFixture } from "./fakes/caching_fixture.ts";
+
+const cacheOf = (r: Response) => r.headers.get("x-cachely-cache");
+
+/** The cache outcomes of `n` requests for a site page, bodies read. */
+async function outcomes(
+  t: Awaited<ReturnType<typeof cachingFixture>>,
+  name: string,
+  inits: RequestInit[],
+): Promise<(string | null)[]> {
+  const out: (string | null)[] = [];
+  for (const init of inits) {
+    const r = await t.get("site", name, init);
+    await r.text();
+    out.push(cacheOf(r));
+  }
+  return out;
+}
+
+Deno.test("origin mode: a lifetime written `max-age =N` or `max-age= N` is no lifetime", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  t.origin.script("before", { headers: { "cache-control": "max-age =600" } });
+  t.origin.script("after", { headers: { "cache-control": "public, max-age= 600" } });
+  assertEquals(await outcomes(t, "before", [{}, {}]), ["MISS", "MISS"]);
+  assertEquals(await outcomes(t, "after", [{}, {}]), ["MISS", "MISS"]);
+  assertEquals([t.origin.count("before"), t.origin.count("after")], [2, 2]);
+});
+
+Deno.test("origin mode: an invalid CDN-Cache-Control is ignored and Cache-Control governs", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  t.origin.script("garbled", {
+    headers: { "cdn-cache-control": "max-age=600, %%%", "cache-control": "no-store" },
+  });
+  t.origin.script("quoted", {
+    headers: { "cdn-cache-control": 'max-age="600"', "cache-control": "no-store" },
+  });
+  t.origin.script("valid", {
+    headers: { "cdn-cache-control": "max-age=600", "cache-control": "no-store" },
+  });
+  assertEquals(await outcomes(t, "garbled", [{}, {}]), ["MISS", "MISS"]);
+  assertEquals(await outcomes(t, "quoted", [{}, {}]), ["MISS", "MISS"]);
+  // a valid one still governs over Cache-Control (RFC 9213 §2.1)
+  assertEquals(await outcomes(t, "valid", [{}, {}]), ["MISS", "HIT"]);
+});
+
+Deno.test("origin mode: the visitor's end-to-end fields reach the origin and key its Vary", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  t.origin.script("flavour", {
+    headers: { "cache-control": "max-age=600", vary: "X-Flavour" },
+  });
+  const as = (v?: string): RequestInit => ({ headers: v ? { "x-flavour": v } : {} });
+  assertEquals(
+    await outcomes(t, "flavour", [as("sweet"), as("sour"), as("sweet"), as(), as("sour")]),
+    ["MISS", "MISS", "HIT", "MISS", "HIT"],
+  );
+  const sent = t.origin.seen.filter((s) => s.name === "flavour").map((s) =>
+    s.headers.get("x-flavour")
+  );
+  assertEquals(sent, ["sweet", "sour", null]);
+});
+
+Deno.test("origin mode: credentials, identity and routing overrides never reach the origin", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  t.origin.script("guarded", { headers: { "cache-control": "max-age=600" } });
+  const r = await t.get("site", "guarded", {
+    headers: {
+      cookie: "session=1",
+      authorization: "Bearer visitor",
+      "x-forwarded-host": "evil.example",
+      "x-original-url": "/admin",
+      "x-http-method-override": "DELETE",
+      "user-agent": "visitor-agent",
+      "x-trace": "abc",
+    },
+  });
+  await r.text();
+  const h = t.origin.seen.find((s) => s.name === "guarded")!.headers;
+  for (const name of ["cookie", "authorization", "x-forwarded-host", "x-original-url"]) {
+    assertEquals(h.get(name), null, name);
+  }
+  assertEquals(h.get("x-http-method-override"), null);
+  assert(h.get("user-agent") !== "visitor-agent");
+  assertEquals(h.get("x-trace"), "abc");
+});
+
+Deno.test("fixed mode passes no visitor field on (today's behaviour)", async () => {
+  await using t = await cachingFixture({ cacheMode: "fixed" });
+  t.origin.script("plain", {});
+  const r = await t.get("site", "plain", { headers: { "x-trace": "abc" } });
+  await r.text();
+  assertEquals(t.origin.seen.find((s) => s.name === "plain")!.headers.get("x-trace"), null);
+});
