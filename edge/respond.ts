@@ -307,7 +307,7 @@ export function addConditional(headers: RequestHeaders, prev: CachedObject | und
 /**
  * Upstream result → loader result. 5xx becomes a failure (so stale-if-error
  * applies); a 304 to a revalidation refreshes the copy; text bodies get provider URLs
- * rewritten; only 200s are cacheable (docs/decisions.md "HTTP caching").
+ * rewritten; which statuses are cacheable: whyNotStored (docs/decisions.md "HTTP caching").
  */
 export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "error") return r;
@@ -383,9 +383,14 @@ function stored(
   const cookie = setCookie && !rules.ignoreSetCookie;
   const fr = originFreshness(consumed === null ? headers : headers.concat(consumed), f.now);
   let ttlMs: number;
-  let why = whyNotStored(status, f.slice === true, fr.refusal, cookie);
+  let why = whyNotStored(status, f.slice === true, fr.refusal, cookie, rules.origin);
   if (rules.origin) {
-    ttlMs = fr.lifetimeMs;
+    // Heuristic freshness only for the statuses RFC 9110 §15.1 calls heuristically cacheable
+    ttlMs = fr.heuristic && !HEURISTIC_STATUSES.has(status) ? 0 : fr.lifetimeMs;
+    // Another status than 200 (or a slice's 206) is stored for a lifetime only: it is never
+    // revalidated (edge/cache/through.ts revalidatable).
+    const revalidated = status === 200 || f.slice === true;
+    if (why === null && !revalidated && ttlMs <= 0) why = "no-lifetime";
     const validator = headers.some((h) => h[0] === "etag" || h[0] === "last-modified");
     // A Vary of `*`, or nothing to keep it fresh or revalidate it with: not stored.
     if (why === null && fr.vary === null) why = "vary";
@@ -407,14 +412,24 @@ function stored(
   };
 }
 
-/** Why an answer may not be stored whatever its freshness (null: it may). */
+/** Statuses whose answers RFC 9110 §15.1 makes heuristically cacheable (below 500). */
+const HEURISTIC_STATUSES = new Set([200, 203, 204, 300, 301, 308, 404, 405, 410, 414]);
+
+/**
+ * Why an answer may not be stored whatever its freshness (null: it may). Fixed mode stores
+ * 200s only; origin mode any final status below 500 but a 206 outside slices and a 304
+ * (RFC 9111 §3), 5xx being failures (finishUpstream).
+ */
 function whyNotStored(
   status: number,
   slice: boolean,
   refusal: "no-store" | "private" | null,
   cookie: boolean,
+  origin: boolean,
 ): string | null {
-  if (status !== 200 && !(slice && status === 206)) return "status";
+  const storableStatus = status === 200 || (slice && status === 206) ||
+    (origin && status > 200 && status < 500 && status !== 206 && status !== 304);
+  if (!storableStatus) return "status";
   if (refusal !== null) return refusal;
   return cookie ? "set-cookie" : null;
 }

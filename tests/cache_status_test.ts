@@ -57,7 +57,7 @@ Deno.test("Cache-Status: detail says why an answer was not stored", async () => 
   t.origin.script("moved", { status: 301, headers: { location: "/elsewhere" } });
   assertEquals(
     await status(t, "site", "moved"),
-    "Cachely; fwd=uri-miss; fwd-status=301; detail=status",
+    "Cachely; fwd=uri-miss; fwd-status=301; detail=no-lifetime",
   );
 });
 

@@ -97,3 +97,37 @@ Deno.test("fixed mode passes no visitor field on (today's behaviour)", async () 
   await r.text();
   assertEquals(t.origin.seen.find((s) => s.name === "plain")!.headers.get("x-trace"), null);
 });
+
+Deno.test("origin mode: other final statuses are stored for their explicit lifetime", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  const fresh = { "cache-control": "max-age=600" };
+  t.origin.script("gone", { status: 404, headers: fresh, body: "no such page" });
+  t.origin.script("moved", { status: 301, headers: { ...fresh, location: "/elsewhere" } });
+  t.origin.script("empty", { status: 204, headers: fresh, body: null });
+  for (const name of ["gone", "moved", "empty"]) {
+    assertEquals(await outcomes(t, name, [{}, {}]), ["MISS", "HIT"], name);
+  }
+  const again = await t.get("site", "moved", { redirect: "manual" });
+  await again.text();
+  assertEquals([again.status, again.headers.get("location")], [301, "/elsewhere"]);
+  const gone = await t.get("site", "gone");
+  assertEquals([gone.status, await gone.text()], [404, "no such page"]);
+});
+
+Deno.test("origin mode: the Last-Modified heuristic stores only heuristically cacheable statuses", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  const lastModified = new Date(t.fx.clock.now() - 86_400_000).toUTCString();
+  const date = new Date(t.fx.clock.now()).toUTCString();
+  t.origin.script("created", { status: 201, headers: { "last-modified": lastModified, date } });
+  t.origin.script("denied", { status: 403, headers: { "last-modified": lastModified, date } });
+  t.origin.script("missing", { status: 404, headers: { "last-modified": lastModified, date } });
+  assertEquals(await outcomes(t, "created", [{}, {}]), ["MISS", "MISS"]);
+  assertEquals(await outcomes(t, "denied", [{}, {}]), ["MISS", "MISS"]);
+  assertEquals(await outcomes(t, "missing", [{}, {}]), ["MISS", "HIT"]);
+});
+
+Deno.test("fixed mode stores 200s only (today's behaviour)", async () => {
+  await using t = await cachingFixture({ cacheMode: "fixed" });
+  t.origin.script("gone", { status: 404, headers: { "cache-control": "max-age=600" } });
+  assertEquals(await outcomes(t, "gone", [{}, {}]), ["MISS", "MISS"]);
+});

@@ -37,6 +37,8 @@ export type OriginFreshness = {
   lifetimeMs: number;
   /** The lifetime came from the headers or the Last-Modified heuristic (not 0 by default). */
   hasLifetime: boolean;
+  /** The lifetime is the Last-Modified heuristic's (§4.2.2), not the origin's word. */
+  heuristic: boolean;
   /** Never served stale: must-revalidate, proxy-revalidate, s-maxage or no-cache. */
   noStale: boolean;
   /** `no-cache`: stored, but revalidated before every use (§5.2.2.4). */
@@ -169,6 +171,7 @@ export function originFreshness(
   const originNow = date ?? now;
   let lifetimeMs = 0;
   let hasLifetime = true;
+  let heuristic = false;
   if (sMaxage || cc.has("max-age")) {
     // s-maxage overrides max-age for a shared cache (§5.2.2.10); invalid or twice → stale
     lifetimeMs = (deltaSeconds(cc.get(sMaxage ? "s-maxage" : "max-age")) ?? 0) * 1000;
@@ -179,6 +182,7 @@ export function originFreshness(
   } else {
     const lm = httpDate(header(headers, "last-modified"));
     hasLifetime = lm !== null && lm < originNow;
+    heuristic = hasLifetime;
     if (hasLifetime) {
       lifetimeMs = Math.min(HEURISTIC_MAX_MS, Math.floor((originNow - lm!) / 10));
     }
@@ -194,6 +198,7 @@ export function originFreshness(
     refusal,
     lifetimeMs,
     hasLifetime: hasLifetime && !noCache,
+    heuristic,
     noStale: noCache || sMaxage || cc.has("must-revalidate") || cc.has("proxy-revalidate"),
     noCache,
     swrMs: windowMs(cc, "stale-while-revalidate"),
