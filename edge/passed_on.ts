@@ -6,7 +6,8 @@
  * client addresses), hop-by-hop and framing fields, the fields the edge sets itself
  * (conditionals, Range, Cache-Control), and the routing and override fields that let one
  * visitor change what an origin answers for everyone (X-Forwarded-Host, X-Original-URL,
- * X-HTTP-Method-Override and the like: web cache poisoning through an unkeyed input).
+ * X-HTTP-Method-Override and the like: web cache poisoning through an unkeyed input), and
+ * the partial-page requests of front-end frameworks.
  */
 import { safeValue } from "./caching.ts";
 
@@ -26,23 +27,32 @@ const NEVER = new Set([
   "host",
   "keep-alive",
   "max-forwards",
+  "next-action",
+  "next-url",
   "origin",
   "pragma",
   "priority",
   "proxy-authorization",
   "proxy-connection",
+  "purpose",
   "range",
   "referer",
+  "rsc",
   "te",
   "trailer",
   "transfer-encoding",
   "upgrade",
   "user-agent",
   "via",
+  "x-requested-with",
 ]);
-/** Prefixes of names never passed on (conditionals, proxies' and platforms' own fields). */
+/**
+ * Prefixes of names never passed on: conditionals, proxies' and platforms' own fields, and the
+ * fields with which page-fragment frameworks (htmx, Turbo, PJAX, Inertia, Unpoly, Next.js) ask
+ * for a partial page, which an origin that forgets `Vary` would answer under the page's key.
+ */
 const NEVER_PREFIX =
-  /^(?:if-|x-forwarded|x-original|x-rewrite|x-http-method|x-method|x-host|x-real-ip|x-client-ip|x-cluster-client-ip|true-client-ip|x-cachely|cf-|fly-|x-vercel|x-now-|x-middleware|x-invoke|x-nextjs|x-amz-|x-envoy|sec-|proxy-)/;
+  /^(?:if-|hx-|turbo-|x-pjax|x-inertia|x-up-|x-turbo|next-router-|x-forwarded|x-original|x-rewrite|x-http-method|x-method|x-host|x-real-ip|x-client-ip|x-cluster-client-ip|true-client-ip|x-cachely|cf-|fly-|x-vercel|x-now-|x-middleware|x-invoke|x-nextjs|x-amz-|x-envoy|sec-|proxy-)/;
 /** At most this many fields are passed on (the rest are dropped). */
 const MAX_FIELDS = 24;
 

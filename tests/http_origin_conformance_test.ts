@@ -66,7 +66,7 @@ Deno.test("origin mode: the visitor's end-to-end fields reach the origin and key
   assertEquals(sent, ["sweet", "sour", null]);
 });
 
-Deno.test("origin mode: credentials, identity and routing overrides never reach the origin", async () => {
+Deno.test("origin mode: credentials, identity, routing overrides, partial-page asks never reach the origin", async () => {
   await using t = await cachingFixture({ cacheMode: "origin" });
   t.origin.script("guarded", { headers: { "cache-control": "max-age=600" } });
   const r = await t.get("site", "guarded", {
@@ -76,13 +76,17 @@ Deno.test("origin mode: credentials, identity and routing overrides never reach 
       "x-forwarded-host": "evil.example",
       "x-original-url": "/admin",
       "x-http-method-override": "DELETE",
+      "x-requested-with": "XMLHttpRequest",
+      "hx-request": "true",
+      rsc: "1",
       "user-agent": "visitor-agent",
       "x-trace": "abc",
     },
   });
   await r.text();
   const h = t.origin.seen.find((s) => s.name === "guarded")!.headers;
-  for (const name of ["cookie", "authorization", "x-forwarded-host", "x-original-url"]) {
+  const never = ["cookie", "authorization", "x-forwarded-host", "x-original-url"];
+  for (const name of [...never, "x-requested-with", "hx-request", "rsc"]) {
     assertEquals(h.get(name), null, name);
   }
   assertEquals(h.get("x-http-method-override"), null);
