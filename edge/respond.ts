@@ -231,11 +231,18 @@ export function otherResponse(
   cache: CacheOutcome = "BYPASS",
 ): Outcome {
   if (served.kind === "error") {
+    const status = served.originStatus ?? null;
+    const cacheStatus = passStatus("MISS", status, served.code.replaceAll("_", "-"));
+    if (served.answer && status !== null) {
+      const headers = new Headers(served.answer.headers);
+      for (const [k, v] of extra) headers.set(k, v);
+      headers.set("cache-status", cacheStatus);
+      const body = head ? null : served.answer.body;
+      const res = new Response(body, { status, headers });
+      return { res, cache: null, bytes: body?.byteLength ?? 0 };
+    }
     const res = edgeError(served.status, served.code, served.message);
-    res.headers.set(
-      "cache-status",
-      passStatus("MISS", served.originStatus ?? null, served.code.replaceAll("_", "-")),
-    );
+    res.headers.set("cache-status", cacheStatus);
     return { res, cache: null, bytes: 0 };
   }
   const headers = new Headers(served.headers);
@@ -313,12 +320,15 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "error") return r;
   if (r.status >= 500) {
     if (r.kind === "stream") r.body?.cancel().catch(() => {});
+    // Origin mode passes the origin's own 5xx on (a site's maintenance page, its Retry-After)
+    const answer = r.kind === "buffered" && f.rules?.origin ? originAnswer(r, f) : undefined;
     return {
       kind: "error",
       status: 502,
       code: "upstream_error",
       message: "Upstream failed",
       originStatus: r.status,
+      ...(answer ? { answer } : {}),
     };
   }
   const secrets = f.secrets?.length ? f.secrets : null;
@@ -360,6 +370,18 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
     if (f.parsed) headers.push(["x-parsed", "true"]);
   }
   return stored(r.status, headers, body, f, rules, ageMs, r.setCookie === true, consumed);
+}
+
+/** A buffered answer's headers as passed on (what finishUpstream keeps) and its body. */
+function originAnswer(r: { headers: [string, string][]; body: Bytes }, f: Finishing) {
+  const headers: [string, string][] = [];
+  for (const [k, v0] of r.headers) {
+    if (CONSUMED.has(k)) continue;
+    const v = k === "location" && f.location ? f.location(v0) : v0;
+    if (v === null || f.secrets?.some((s) => v.includes(s))) continue;
+    headers.push([k, v]);
+  }
+  return { headers, body: r.body };
 }
 
 /**

@@ -135,3 +135,27 @@ Deno.test("fixed mode stores 200s only (today's behaviour)", async () => {
   t.origin.script("gone", { status: 404, headers: { "cache-control": "max-age=600" } });
   assertEquals(await outcomes(t, "gone", [{}, {}]), ["MISS", "MISS"]);
 });
+
+Deno.test("origin mode passes the origin's own 5xx on; fixed mode answers its 502", async () => {
+  for (const cacheMode of ["origin", "fixed"] as const) {
+    await using t = await cachingFixture({ cacheMode });
+    t.origin.script("down", {
+      status: 503,
+      headers: { "retry-after": "120", "content-type": "text/html" },
+      body: "<p>back soon</p>",
+    });
+    const r = await t.get("site", "down");
+    const body = await r.text();
+    const cs = r.headers.get("cache-status");
+    assert(cs?.includes("fwd-status=503"), `${cacheMode}: ${cs}`);
+    if (cacheMode === "origin") {
+      assertEquals([r.status, body, r.headers.get("retry-after")], [
+        503,
+        "<p>back soon</p>",
+        "120",
+      ]);
+    } else {
+      assertEquals([r.status, r.headers.get("retry-after")], [502, null]);
+    }
+  }
+});
