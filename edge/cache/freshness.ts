@@ -236,10 +236,13 @@ export function varyOf(headers: readonly (readonly [string, string])[]): string 
 }
 
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7). */
-const IMF = /^[A-Z][a-z]{2}, (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
-const RFC850 = /^[A-Z][a-z]+day, (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
-const ASCTIME = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+/**
+ * IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7), letter case aside (as
+ * recipients commonly read them: `THU, 18 AUG 2050 … gmt` is that date).
+ */
+const IMF = /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
+const RFC850 = /^[a-z]+day, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
+const ASCTIME = /^[a-z]{3} ([a-z]{3}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/i;
 
 /**
  * An HTTP-date (RFC 9110 §5.6.7) in ms, or null for anything else: `Date.parse` accepts
@@ -258,7 +261,8 @@ export function httpDate(v: string | null | undefined): number | null {
   } else if ((m = ASCTIME.exec(s))) {
     parts = { d: m[2], mon: m[1], y: Number(m[6]), time: m.slice(3, 6) };
   } else return null;
-  const { d, mon, y } = parts;
+  const { d, y } = parts;
+  const mon = parts.mon[0].toUpperCase() + parts.mon.slice(1).toLowerCase();
   const [hh, mm, ss] = parts.time;
   const month = MONTHS.indexOf(mon) / 3;
   if (!Number.isInteger(month)) return null;
