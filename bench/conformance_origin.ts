@@ -117,7 +117,10 @@ function answer(
   });
   const saved = new Map<string, string>();
   for (const h of step.response_headers ?? []) {
-    const value = dated(h[0], h[1], now, step);
+    let value = dated(h[0], h[1], now, step);
+    if (step.magic_locations && /^(?:content-)?location$/i.test(h[0])) {
+      value = value ? `${url.pathname}/${value}` : url.pathname;
+    }
     headers.append(h[0], value);
     if (h.length < 3 || h[2] === true) saved.set(h[0], headers.get(h[0]) ?? value);
   }

@@ -286,6 +286,11 @@ export type Finishing = {
   prev?: CachedObject;
   /** A slice fetch (edge/slices.ts): a 206 may be stored, by the same rules as a 200. */
   slice?: boolean;
+  /**
+   * The visitor's request carried Authorization (never passed on): in origin mode its answer
+   * is stored only if the origin allows it for such requests (RFC 9111 §3.5).
+   */
+  authorized?: boolean;
 };
 
 /**
@@ -411,6 +416,7 @@ function stored(
     ttlMs = fr.heuristic && !HEURISTIC_STATUSES.has(status) ? 0 : fr.lifetimeMs;
     // Another status than 200 (or a slice's 206) is stored for a lifetime only: it is never
     // revalidated (edge/cache/through.ts revalidatable).
+    if (why === null && f.authorized && !fr.sharedDespiteAuth) why = "authorization";
     const revalidated = status === 200 || f.slice === true;
     if (why === null && !revalidated && ttlMs <= 0) why = "no-lifetime";
     const validator = headers.some((h) => h[0] === "etag" || h[0] === "last-modified");

@@ -79,6 +79,7 @@ export async function handleSite(
     });
     return finishUpstream(r, {
       now: ec.deps.clock.now(),
+      authorized: rc.req.headers.has("authorization"),
       ttlMs: snap.cacheTtl * 1000,
       rules,
       prev,

@@ -159,3 +159,20 @@ Deno.test("origin mode passes the origin's own 5xx on; fixed mode answers its 50
     }
   }
 });
+
+Deno.test("origin mode: an answer to a request with Authorization is stored only if allowed", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  const auth: RequestInit = { headers: { authorization: "Basic dmlzaXRvcjpwdw==" } };
+  t.origin.script("plain", { headers: { "cache-control": "max-age=600" } });
+  t.origin.script("shared", { headers: { "cache-control": "public, max-age=600" } });
+  assertEquals(await outcomes(t, "plain", [auth, {}, {}]), ["MISS", "MISS", "HIT"]);
+  assertEquals(await outcomes(t, "shared", [auth, {}]), ["MISS", "HIT"]);
+  // the credential itself still never reaches the origin
+  assert(t.origin.seen.every((s) => s.headers.get("authorization") === null));
+});
+
+Deno.test("an answer that sets an obsolete Set-Cookie2 is not stored either", async () => {
+  await using t = await cachingFixture({ cacheMode: "origin" });
+  t.origin.script("crumb", { headers: { "cache-control": "max-age=600", "set-cookie2": "a=b" } });
+  assertEquals(await outcomes(t, "crumb", [{}, {}]), ["MISS", "MISS"]);
+});

@@ -43,6 +43,8 @@ export type OriginFreshness = {
   noStale: boolean;
   /** `no-cache`: stored, but revalidated before every use (§5.2.2.4). */
   noCache: boolean;
+  /** public, s-maxage or must-revalidate: storable for a request with Authorization (§3.5). */
+  sharedDespiteAuth: boolean;
   /** stale-while-revalidate=N in ms (RFC 5861 §3), null when absent or invalid. */
   swrMs: number | null;
   /** stale-if-error=N in ms (RFC 5861 §4), null when absent or invalid. */
@@ -201,6 +203,7 @@ export function originFreshness(
     heuristic,
     noStale: noCache || sMaxage || cc.has("must-revalidate") || cc.has("proxy-revalidate"),
     noCache,
+    sharedDespiteAuth: sMaxage || cc.has("public") || cc.has("must-revalidate"),
     swrMs: windowMs(cc, "stale-while-revalidate"),
     sieMs: windowMs(cc, "stale-if-error"),
     ageMs: upstreamAgeMs(headers),
