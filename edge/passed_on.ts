@@ -52,7 +52,7 @@ const NEVER = new Set([
  * for a partial page, which an origin that forgets `Vary` would answer under the page's key.
  */
 const NEVER_PREFIX =
-  /^(?:if-|hx-|turbo-|x-pjax|x-inertia|x-up-|x-turbo|next-router-|x-forwarded|x-original|x-rewrite|x-http-method|x-method|x-host|x-real-ip|x-client-ip|x-cluster-client-ip|true-client-ip|x-cachely|cf-|fly-|x-vercel|x-now-|x-middleware|x-invoke|x-nextjs|x-amz-|x-envoy|sec-|proxy-)/;
+  /^(?:if-|hx-|turbo-|x-pjax|x-inertia|x-up-|x-turbo|next-router-|x-forwarded|x-original|x-rewrite|x-override|x-http-|x-method|x-host|x-real-ip|x-client-|x-cluster-client-ip|true-client-ip|client-ip|x-remote-|x-originating-|x-custom-ip|x-proxyuser|x-cachely|cf-|fly-|x-vercel|x-now-|x-middleware|x-invoke|x-nextjs|x-amz-|x-envoy|sec-|proxy-)/;
 /** At most this many fields are passed on (the rest are dropped). */
 const MAX_FIELDS = 24;
 

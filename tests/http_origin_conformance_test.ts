@@ -76,6 +76,9 @@ Deno.test("origin mode: credentials, identity, routing overrides, partial-page a
       "x-forwarded-host": "evil.example",
       "x-original-url": "/admin",
       "x-http-method-override": "DELETE",
+      "x-http-host-override": "evil.example",
+      "x-custom-ip-authorization": "127.0.0.1",
+      "x-remote-addr": "127.0.0.1",
       "x-requested-with": "XMLHttpRequest",
       "hx-request": "true",
       rsc: "1",
@@ -86,6 +89,8 @@ Deno.test("origin mode: credentials, identity, routing overrides, partial-page a
   await r.text();
   const h = t.origin.seen.find((s) => s.name === "guarded")!.headers;
   const never = ["cookie", "authorization", "x-forwarded-host", "x-original-url"];
+  // Header overrides and spoofed client addresses (origins trusting them for routing or access)
+  never.push("x-http-host-override", "x-custom-ip-authorization", "x-remote-addr");
   for (const name of [...never, "x-requested-with", "hx-request", "rsc"]) {
     assertEquals(h.get(name), null, name);
   }
