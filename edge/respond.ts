@@ -231,11 +231,18 @@ export function otherResponse(
   cache: CacheOutcome = "BYPASS",
 ): Outcome {
   if (served.kind === "error") {
+    const status = served.originStatus ?? null;
+    const cacheStatus = passStatus("MISS", status, served.code.replaceAll("_", "-"));
+    if (served.answer && status !== null) {
+      const headers = new Headers(served.answer.headers);
+      for (const [k, v] of extra) headers.set(k, v);
+      headers.set("cache-status", cacheStatus);
+      const body = head ? null : served.answer.body;
+      const res = new Response(body, { status, headers });
+      return { res, cache: null, bytes: body?.byteLength ?? 0 };
+    }
     const res = edgeError(served.status, served.code, served.message);
-    res.headers.set(
-      "cache-status",
-      passStatus("MISS", served.originStatus ?? null, served.code.replaceAll("_", "-")),
-    );
+    res.headers.set("cache-status", cacheStatus);
     return { res, cache: null, bytes: 0 };
   }
   const headers = new Headers(served.headers);
@@ -279,6 +286,11 @@ export type Finishing = {
   prev?: CachedObject;
   /** A slice fetch (edge/slices.ts): a 206 may be stored, by the same rules as a 200. */
   slice?: boolean;
+  /**
+   * The visitor's request carried Authorization (never passed on): in origin mode its answer
+   * is stored only if the origin allows it for such requests (RFC 9111 §3.5).
+   */
+  authorized?: boolean;
 };
 
 /**
@@ -307,18 +319,21 @@ export function addConditional(headers: RequestHeaders, prev: CachedObject | und
 /**
  * Upstream result → loader result. 5xx becomes a failure (so stale-if-error
  * applies); a 304 to a revalidation refreshes the copy; text bodies get provider URLs
- * rewritten; only 200s are cacheable (docs/decisions.md "HTTP caching").
+ * rewritten; which statuses are cacheable: whyNotStored (docs/decisions.md "HTTP caching").
  */
 export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   if (r.kind === "error") return r;
   if (r.status >= 500) {
     if (r.kind === "stream") r.body?.cancel().catch(() => {});
+    // Origin mode passes the origin's own 5xx on (a site's maintenance page, its Retry-After)
+    const answer = r.kind === "buffered" && f.rules?.origin ? originAnswer(r, f) : undefined;
     return {
       kind: "error",
       status: 502,
       code: "upstream_error",
       message: "Upstream failed",
       originStatus: r.status,
+      ...(answer ? { answer } : {}),
     };
   }
   const secrets = f.secrets?.length ? f.secrets : null;
@@ -362,6 +377,18 @@ export function finishUpstream(r: UpstreamResult, f: Finishing): Loaded {
   return stored(r.status, headers, body, f, rules, ageMs, r.setCookie === true, consumed);
 }
 
+/** A buffered answer's headers as passed on (what finishUpstream keeps) and its body. */
+function originAnswer(r: { headers: [string, string][]; body: Bytes }, f: Finishing) {
+  const headers: [string, string][] = [];
+  for (const [k, v0] of r.headers) {
+    if (CONSUMED.has(k)) continue;
+    const v = k === "location" && f.location ? f.location(v0) : v0;
+    if (v === null || f.secrets?.some((s) => v.includes(s))) continue;
+    headers.push([k, v]);
+  }
+  return { headers, body: r.body };
+}
+
 /**
  * The object of an upstream answer with its freshness: in fixed mode the tenant's TTL, in
  * origin mode what the headers say; stale windows and storability by the rules common to
@@ -383,9 +410,15 @@ function stored(
   const cookie = setCookie && !rules.ignoreSetCookie;
   const fr = originFreshness(consumed === null ? headers : headers.concat(consumed), f.now);
   let ttlMs: number;
-  let why = whyNotStored(status, f.slice === true, fr.refusal, cookie);
+  let why = whyNotStored(status, f.slice === true, fr.refusal, cookie, rules.origin);
   if (rules.origin) {
-    ttlMs = fr.lifetimeMs;
+    // Heuristic freshness only for the statuses RFC 9110 §15.1 calls heuristically cacheable
+    ttlMs = fr.heuristic && !HEURISTIC_STATUSES.has(status) ? 0 : fr.lifetimeMs;
+    // Another status than 200 (or a slice's 206) is stored for a lifetime only: it is never
+    // revalidated (edge/cache/through.ts revalidatable).
+    if (why === null && f.authorized && !fr.sharedDespiteAuth) why = "authorization";
+    const revalidated = status === 200 || f.slice === true;
+    if (why === null && !revalidated && ttlMs <= 0) why = "no-lifetime";
     const validator = headers.some((h) => h[0] === "etag" || h[0] === "last-modified");
     // A Vary of `*`, or nothing to keep it fresh or revalidate it with: not stored.
     if (why === null && fr.vary === null) why = "vary";
@@ -407,14 +440,24 @@ function stored(
   };
 }
 
-/** Why an answer may not be stored whatever its freshness (null: it may). */
+/** Statuses whose answers RFC 9110 §15.1 makes heuristically cacheable (below 500). */
+const HEURISTIC_STATUSES = new Set([200, 203, 204, 300, 301, 308, 404, 405, 410, 414]);
+
+/**
+ * Why an answer may not be stored whatever its freshness (null: it may). Fixed mode stores
+ * 200s only; origin mode any final status below 500 but a 206 outside slices and a 304
+ * (RFC 9111 §3), 5xx being failures (finishUpstream).
+ */
 function whyNotStored(
   status: number,
   slice: boolean,
   refusal: "no-store" | "private" | null,
   cookie: boolean,
+  origin: boolean,
 ): string | null {
-  if (status !== 200 && !(slice && status === 206)) return "status";
+  const storableStatus = status === 200 || (slice && status === 206) ||
+    (origin && status > 200 && status < 500 && status !== 206 && status !== 304);
+  if (!storableStatus) return "status";
   if (refusal !== null) return refusal;
   return cookie ? "set-cookie" : null;
 }

@@ -32,6 +32,7 @@ import type { CachedObject } from "./cache/store.ts";
 import { cachingRules, forwardedEncoding, safeValue } from "./caching.ts";
 import { requestNoCache } from "./cache/freshness.ts";
 import { variantKey } from "./cache/vary.ts";
+import { passedOnFields } from "./passed_on.ts";
 import { compileLocaleLookup } from "../lib/base/locales.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 
@@ -68,7 +69,8 @@ export async function handleSite(
   const url = joinUpstream(origin, rc.path, query);
   const base = parseBase(origin);
   const load = async (prev?: CachedObject): Promise<Loaded> => {
-    const headers = new RequestHeaders({ ...forwarded, "user-agent": UA });
+    const passed = rules.origin ? passedOnFields(rc.req) : undefined;
+    const headers = new RequestHeaders({ ...passed, ...forwarded, "user-agent": UA });
     addConditional(headers, prev);
     const r = await fetchUpstream(ec.deps, {
       url,
@@ -77,6 +79,7 @@ export async function handleSite(
     });
     return finishUpstream(r, {
       now: ec.deps.clock.now(),
+      authorized: rc.req.headers.has("authorization"),
       ttlMs: snap.cacheTtl * 1000,
       rules,
       prev,
@@ -124,7 +127,7 @@ export function sitePlan(rc: RequestContext) {
   const opts: ReadOptions = rules.origin
     ? {
       revalidate: requestNoCache(rc.req),
-      variant: (vary) => variantKey(primary, vary, forwarded),
+      variant: (vary) => variantKey(primary, vary, forwarded, rc.req),
     }
     : {};
   // A page opened with a preview link may render drafts: fetched, never stored, private.

@@ -83,7 +83,7 @@ async function fetchWithin(
     return failure(e, signal);
   }
   const headers = keepHeaders ? [...res.headers] : filterResponseHeaders(res.headers);
-  const setCookie = res.headers.has("set-cookie");
+  const setCookie = res.headers.has("set-cookie") || res.headers.has("set-cookie2");
   if (!res.body || req.method === "HEAD") {
     await res.body?.cancel().catch(() => {});
     return { kind: "buffered", status: res.status, headers, body: new Uint8Array(0), setCookie };

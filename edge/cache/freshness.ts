@@ -5,6 +5,7 @@
  * answer stale (RFC 9111 §4.2.1: a directive given twice with different values may be
  * treated as stale) or are clamped (docs/decisions.md "HTTP caching").
  */
+import { passedOn } from "../passed_on.ts";
 
 /** Longest freshness lifetime, stale window or upstream Age the edge honours: one year. */
 export const MAX_SECONDS = 31_536_000;
@@ -14,8 +15,9 @@ export const MAX_STALE_SECONDS = 86_400;
 const HEURISTIC_MAX_MS = 86_400_000;
 
 /**
- * The request headers the edge forwards with a visitor's value, so the only ones an origin's
- * answer can vary on (docs/decisions.md "HTTP caching: what the origin allows").
+ * The negotiation headers the edge forwards with a visitor's value (bounded or normalised);
+ * in origin mode the site proxy also passes other end-to-end fields on (passedOn), the only
+ * other names an answer can vary on (docs/decisions.md "HTTP caching: what the origin allows").
  */
 export const VARY_FORWARDED: ReadonlySet<string> = new Set([
   "accept",
@@ -35,10 +37,14 @@ export type OriginFreshness = {
   lifetimeMs: number;
   /** The lifetime came from the headers or the Last-Modified heuristic (not 0 by default). */
   hasLifetime: boolean;
+  /** The lifetime is the Last-Modified heuristic's (§4.2.2), not the origin's word. */
+  heuristic: boolean;
   /** Never served stale: must-revalidate, proxy-revalidate, s-maxage or no-cache. */
   noStale: boolean;
   /** `no-cache`: stored, but revalidated before every use (§5.2.2.4). */
   noCache: boolean;
+  /** public, s-maxage or must-revalidate: storable for a request with Authorization (§3.5). */
+  sharedDespiteAuth: boolean;
   /** stale-while-revalidate=N in ms (RFC 5861 §3), null when absent or invalid. */
   swrMs: number | null;
   /** stale-if-error=N in ms (RFC 5861 §4), null when absent or invalid. */
@@ -83,7 +89,10 @@ export function directives(
     if (k !== field) continue;
     for (const part of v.split(",")) {
       const eq = part.indexOf("=");
-      const name = (eq === -1 ? part : part.slice(0, eq)).trim().toLowerCase();
+      const raw = eq === -1 ? part : part.slice(0, eq);
+      // `token "=" value` has no whitespace around "=" (§5.2): `max-age = 60` is no max-age
+      if (eq !== -1 && (SPACE_END.test(raw) || SPACE_START.test(part.slice(eq + 1)))) continue;
+      const name = raw.trim().toLowerCase();
       if (name === "") continue;
       const value = eq === -1 ? null : part.slice(eq + 1).trim();
       if (out.has(name) && out.get(name) !== value) out.set(name, undefined);
@@ -111,14 +120,43 @@ export function upstreamAgeMs(headers: readonly (readonly [string, string])[]): 
   return (s ?? 0) * 1000;
 }
 
-/** The directives of the field that governs (CONTROL_FIELDS): the first one present. */
+const SPACE_END = /[ \t]$/;
+const SPACE_START = /^[ \t]/;
+
+/**
+ * The directives of the field that governs (CONTROL_FIELDS): the first one present and, for
+ * the CDN fields, valid (RFC 9213 §2.1: one that does not parse as a Structured Fields
+ * Dictionary with integer lifetimes is ignored, as if absent).
+ */
 export function governingDirectives(
   headers: readonly (readonly [string, string])[],
 ): Map<string, string | null | undefined> {
   for (const field of CONTROL_FIELDS) {
-    if (header(headers, field) !== null) return directives(headers, field);
+    if (header(headers, field) === null) continue;
+    if (field !== "cache-control" && !validTargetedField(headers, field)) continue;
+    return directives(headers, field);
   }
   return new Map();
+}
+
+/** One Dictionary member (RFC 8941 §3.2): a key, an optional bare item, parameters. */
+const SF_MEMBER =
+  /^([a-z*][a-z0-9_.*-]*)(?:=(-?\d{1,15}(?:\.\d{1,3})?|"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*"|[A-Za-z*][!#$%&'*+.^_`|~0-9A-Za-z:/-]*|:[A-Za-z0-9+/=]*:|\?[01]))?(?:;[ ]*[a-z*][a-z0-9_.*-]*(?:=[^;]*)?)*$/;
+/** Directives whose value is an integer number of seconds in a targeted field. */
+const SF_SECONDS = new Set(["max-age", "s-maxage", "stale-while-revalidate", "stale-if-error"]);
+
+/** Whether every line of a targeted field is a valid Dictionary (quoted commas kept whole). */
+function validTargetedField(headers: readonly (readonly [string, string])[], field: string) {
+  for (const [k, v] of headers) {
+    if (k !== field) continue;
+    for (const member of v.match(/(?:"(?:[^"\\]|\\.)*"|[^,"])+|,/g) ?? []) {
+      if (member === ",") continue;
+      const m = SF_MEMBER.exec(member.trim());
+      if (m === null) return false;
+      if (SF_SECONDS.has(m[1]) && !/^\d+$/.test(m[2] ?? "")) return false;
+    }
+  }
+  return true;
 }
 
 /** Reads what an upstream answer's headers say (RFC 9111 §4.2, §5.2.2; RFC 5861; RFC 9213). */
@@ -135,6 +173,7 @@ export function originFreshness(
   const originNow = date ?? now;
   let lifetimeMs = 0;
   let hasLifetime = true;
+  let heuristic = false;
   if (sMaxage || cc.has("max-age")) {
     // s-maxage overrides max-age for a shared cache (§5.2.2.10); invalid or twice → stale
     lifetimeMs = (deltaSeconds(cc.get(sMaxage ? "s-maxage" : "max-age")) ?? 0) * 1000;
@@ -145,6 +184,7 @@ export function originFreshness(
   } else {
     const lm = httpDate(header(headers, "last-modified"));
     hasLifetime = lm !== null && lm < originNow;
+    heuristic = hasLifetime;
     if (hasLifetime) {
       lifetimeMs = Math.min(HEURISTIC_MAX_MS, Math.floor((originNow - lm!) / 10));
     }
@@ -160,8 +200,10 @@ export function originFreshness(
     refusal,
     lifetimeMs,
     hasLifetime: hasLifetime && !noCache,
+    heuristic,
     noStale: noCache || sMaxage || cc.has("must-revalidate") || cc.has("proxy-revalidate"),
     noCache,
+    sharedDespiteAuth: sMaxage || cc.has("public") || cc.has("must-revalidate"),
     swrMs: windowMs(cc, "stale-while-revalidate"),
     sieMs: windowMs(cc, "stale-if-error"),
     ageMs: upstreamAgeMs(headers),
@@ -178,9 +220,10 @@ function surrogateNoStore(headers: readonly (readonly [string, string])[]): bool
 }
 
 /**
- * The forwarded names of all Vary lines, normalised; null for `*`. A name outside
- * VARY_FORWARDED (Cookie, Origin, User-Agent, …) is left out: the edge sends the origin no
- * visitor value for it, so every visitor's answer is the same for it.
+ * The forwarded names of all Vary lines, normalised; null for `*`. A name neither in
+ * VARY_FORWARDED nor passed on (edge/passed_on.ts: Cookie, Origin, User-Agent, …) is left
+ * out: the edge sends the origin no visitor value for it, so every visitor's answer is the
+ * same for it.
  */
 export function varyOf(headers: readonly (readonly [string, string])[]): string | null {
   const names = new Set<string>();
@@ -189,17 +232,20 @@ export function varyOf(headers: readonly (readonly [string, string])[]): string 
     for (const part of v.split(",")) {
       const n = part.trim().toLowerCase();
       if (n === "*") return null;
-      if (VARY_FORWARDED.has(n)) names.add(n);
+      if (n !== "" && (VARY_FORWARDED.has(n) || passedOn(n))) names.add(n);
     }
   }
   return [...names].sort().join(",");
 }
 
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
-/** IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7). */
-const IMF = /^[A-Z][a-z]{2}, (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
-const RFC850 = /^[A-Z][a-z]+day, (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
-const ASCTIME = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+/**
+ * IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7), letter case aside (as
+ * recipients commonly read them: `THU, 18 AUG 2050 … gmt` is that date).
+ */
+const IMF = /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
+const RFC850 = /^[a-z]+day, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
+const ASCTIME = /^[a-z]{3} ([a-z]{3}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/i;
 
 /**
  * An HTTP-date (RFC 9110 §5.6.7) in ms, or null for anything else: `Date.parse` accepts
@@ -218,7 +264,8 @@ export function httpDate(v: string | null | undefined): number | null {
   } else if ((m = ASCTIME.exec(s))) {
     parts = { d: m[2], mon: m[1], y: Number(m[6]), time: m.slice(3, 6) };
   } else return null;
-  const { d, mon, y } = parts;
+  const { d, y } = parts;
+  const mon = parts.mon[0].toUpperCase() + parts.mon.slice(1).toLowerCase();
   const [hh, mm, ss] = parts.time;
   const month = MONTHS.indexOf(mon) / 3;
   if (!Number.isInteger(month)) return null;

@@ -68,6 +68,9 @@ Deno.test("httpDate() reads the three HTTP-date forms and nothing else", () => {
   assertEquals(httpDate("Sun, 06 Nov 1994 08:49:37 GMT"), t);
   assertEquals(httpDate("Sunday, 06-Nov-94 08:49:37 GMT"), t);
   assertEquals(httpDate("Sun Nov  6 08:49:37 1994"), t);
+  // letter case aside
+  assertEquals(httpDate("SUN, 06 NOV 1994 08:49:37 gmt"), t);
+  assertEquals(httpDate("sunday, 06-nov-94 08:49:37 GMT"), t);
   for (
     const bad of [
       "0",
@@ -77,6 +80,9 @@ Deno.test("httpDate() reads the three HTTP-date forms and nothing else", () => {
       "Sun, 31 Feb 1994 08:49:37 GMT",
       "Sun, 06 Nov 1994 25:49:37 GMT",
       "Sun, 06 Nov 1994 08:49:37 PST",
+      "Thu, 18 Aug 2050 02:01:18 UTC",
+      "Thu, 18-Aug-2050 02:01:18 GMT",
+      "Thu, 18 Aug 2050 2:01:18 GMT",
       "",
     ]
   ) {

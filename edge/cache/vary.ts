@@ -4,6 +4,8 @@
  * key once the primary key is known to vary. Bounded (VARY_ENTRIES, cleared when full): a
  * forgotten entry costs one origin fetch, which teaches it again.
  */
+import { passedOnValue } from "../passed_on.ts";
+
 export const VARY_ENTRIES = 20_000;
 /** Longest request header value that keys a variant; a longer one is not cached. */
 export const VARY_VALUE_MAX = 256;
@@ -28,16 +30,18 @@ export class VaryIndex {
 
 /**
  * The variant key of `primary` for a request that sends the origin `forwarded` (lower-case
- * names → values): null when a value is too long to key.
+ * names → values) and, with `req`, the fields it passes on (edge/passed_on.ts): null when a
+ * value is too long to key.
  */
 export function variantKey(
   primary: string,
   vary: string,
   forwarded: Readonly<Record<string, string>>,
+  req?: Request,
 ): string | null {
   let key = primary + "|v";
   for (const name of vary.split(",")) {
-    const v = forwarded[name] ?? "";
+    const v = forwarded[name] ?? (req === undefined ? "" : passedOnValue(req, name));
     if (v.length > VARY_VALUE_MAX) return null;
     key += `|${name}=${encodeURIComponent(v)}`;
   }

@@ -145,7 +145,7 @@ export function createHttp1Client(opts: Http1Options = {}): UpstreamClient {
   ): Promise<UpstreamResult> {
     const { status } = head;
     const headers = keepHeaders ? head.headers : filterHeaderPairs(head.headers);
-    const setCookie = head.headers.some((h) => h[0] === "set-cookie");
+    const setCookie = head.headers.some((h) => h[0] === "set-cookie" || h[0] === "set-cookie2");
     const coding = codingOf(lastValue(head.headers, "content-encoding"));
     if (coding === "unsupported") throw new ProtocolError("unsupported content coding");
     const framing = head.framing;

@@ -17,6 +17,8 @@ export type UpstreamFailure = {
   message: string;
   /** The origin's own status when it answered one the edge does not pass on (a 5xx). */
   originStatus?: number;
+  /** That answer's headers and body, passed on instead of the edge's error (origin mode). */
+  answer?: { headers: [string, string][]; body: Bytes };
 };
 
 /**
