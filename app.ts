@@ -5,6 +5,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./lib/http/env.ts";
 import type { Services } from "./lib/services.ts";
+import type { Instance } from "./lib/instance.ts";
 import { loadApi } from "./routes/api/lazy.ts";
 import { metricsRefusal, metricsText } from "./lib/metrics/prometheus.ts";
 import { pageRoutes } from "./routes/pages/mod.tsx";
@@ -12,19 +13,19 @@ import type { OtherHosts } from "./lib/http/host_router.ts";
 import { nosniff } from "./lib/http/security_headers.ts";
 import { compressAnswers } from "./lib/http/page_compression.ts";
 
-export function createManagementApp(s: Services): Hono<AppEnv> {
+export function createManagementApp(s: Services, instance: Instance): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", nosniff);
   app.use("*", compressAnswers);
-  app.use("*", withServices(s));
-  const api = lazyApi(s);
+  app.use("*", withServices(s, instance));
+  const api = lazyApi(s, instance);
   app.get("/metrics", async (c) => {
     const refusal = metricsRefusal(s, c.req.header("authorization") ?? null);
     if (refusal === 404) return c.json({ error: { code: "not_found", message: "Not found" } }, 404);
     if (refusal === 401) {
       return c.json({ error: { code: "unauthorized", message: "Invalid metrics token" } }, 401);
     }
-    return c.body(await metricsText(s), 200, {
+    return c.body(await metricsText(s, instance), 200, {
       "content-type": "text/plain; version=0.0.4; charset=utf-8",
       "cache-control": "no-store",
     });
@@ -36,9 +37,10 @@ export function createManagementApp(s: Services): Hono<AppEnv> {
   return app;
 }
 
-function withServices(s: Services): MiddlewareHandler<AppEnv> {
+function withServices(s: Services, instance: Instance): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set("services", s);
+    c.set("instance", instance);
     c.set("clientIp", (c.env as { clientIp?: string } | undefined)?.clientIp ?? "unknown");
     await next();
   };
@@ -48,12 +50,12 @@ function withServices(s: Services): MiddlewareHandler<AppEnv> {
  * /api and below: the API app (routes/api/mod.ts) is imported and built on the first API
  * request, then answers every one with the same request and env (so the same context).
  */
-function lazyApi(s: Services): (c: Context<AppEnv>) => Promise<Response> {
+function lazyApi(s: Services, instance: Instance): (c: Context<AppEnv>) => Promise<Response> {
   let built: Promise<Hono<AppEnv>> | undefined;
   const build = async () => {
     const { apiRoutes } = await loadApi();
     const api = new Hono<AppEnv>();
-    api.use("*", withServices(s));
+    api.use("*", withServices(s, instance));
     api.route("/api", apiRoutes());
     return api;
   };
@@ -64,7 +66,7 @@ function lazyApi(s: Services): (c: Context<AppEnv>) => Promise<Response> {
 }
 
 /** The management app as the host router's handler for hosts that are not the edge's. */
-export function managementHandler(s: Services): OtherHosts {
-  const app = createManagementApp(s);
+export function managementHandler(s: Services, instance: Instance): OtherHosts {
+  const app = createManagementApp(s, instance);
   return async (req, clientIp) => await app.fetch(req, { clientIp });
 }

@@ -1,6 +1,7 @@
 /**
  * The control half of start-up and the whole program: `startControl` takes a started edge
- * (edge/boot.ts) and adds the database, services, management app and background loops;
+ * (edge/boot.ts) and adds the database, services, background loops, the instance's running
+ * parts (lib/instance.ts) and the management app;
  * `bootstrap` runs both halves (tests, the CLI, benches), so tests run the real wiring.
  * main.ts serves the edge first and runs `startControl` behind it (docs/architecture.md).
  */
@@ -8,6 +9,7 @@ import type { Config } from "./config.ts";
 import { type DbHandle, openDb } from "./db/client.ts";
 import { prepareSchema } from "./db/migrate_lock.ts";
 import { createServices, type Services } from "./services.ts";
+import type { Instance } from "./instance.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import { shutdownSteps } from "./shutdown_steps.ts";
@@ -29,6 +31,8 @@ import { bootMark } from "./boot_trace.ts";
 
 export type App = {
   services: Services;
+  /** This process's running edge and loops (lib/instance.ts), beside Services. */
+  instance: Instance;
   edge: Edge;
   handler: Handler;
   /** Hosts that are not the edge's (API, dashboard): what `handler` sends there. */
@@ -112,20 +116,10 @@ async function wireControl(
     fetch: opts.fetch,
     resolveDns: opts.resolveDns,
     userUrlClient: userUrlClient(config, opts.fetch),
+    project: projectSlug,
   });
-  services.requestCounters = part.requestCounters;
-  services.usageAggregator = usage;
   const installation = await installationId(dbHandle);
-  services.edgeCacheStats = () => ({
-    entries: edge.cache.lru.count,
-    bytes: edge.cache.lru.bytes,
-    evictions: edge.cache.lru.evictions,
-    snapshotAgeSeconds: edge.snapshots.snapshotAgeSeconds(),
-    kvReadErrors: edge.snapshots.loadErrors,
-  });
-  services.edgeExplain = (target, url, method) => edge.explain(target, url, method);
   services.snapshotListeners.add((slug) => edge.invalidate(slug));
-  services.edgeProjection = { project: (slug) => projectSlug(services, slug) };
   // KV empty, foreign or ahead of a restored database: rebuilt before the edge serves
   // tenants from it (main.ts holds edge requests until this when KV had no marker).
   await reconcileAtBoot(services, installation);
@@ -141,13 +135,26 @@ async function wireControl(
     installation,
   });
   const projector = startProjector(services, config.edgeProjectorIntervalMs);
-  services.projectorStatus = projector.status;
   part.onKvReopen(() => projector.checkKvNow()); // an older copy restored: repaired at once
   const guardrails = startGuardrailLoop(services, config.guardrailCheckIntervalMs);
   services.quotaListeners.add((userId) => edge.invalidateQuota(userId));
-  const management = managementHandler(services);
+  const instance: Instance = {
+    requestCounters: part.requestCounters,
+    edgeCacheStats: () => ({
+      entries: edge.cache.lru.count,
+      bytes: edge.cache.lru.bytes,
+      evictions: edge.cache.lru.evictions,
+      snapshotAgeSeconds: edge.snapshots.snapshotAgeSeconds(),
+      kvReadErrors: edge.snapshots.loadErrors,
+    }),
+    edgeExplain: (target, url, method) => edge.explain(target, url, method),
+    projectorStatus: projector.status,
+    usageAggregator: usage,
+  };
+  const management = managementHandler(services, instance);
   return {
     services,
+    instance,
     edge,
     handler: routeByHost(config, edge, management),
     management,

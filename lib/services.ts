@@ -1,21 +1,22 @@
 /**
- * Services are built once at entry (main.ts, or the test harness) and handed to
- * every route and to the edge. Nothing below reads the environment.
+ * Services are built once, complete, by the composition root (lib/bootstrap.ts) and handed
+ * to every route and loop. Nothing below reads the environment. What exists only once the
+ * edge and the loops run (counters, cache stats, the projector's status) is not here but in
+ * lib/instance.ts, passed beside Services where it is read; tests/services_complete_test.ts
+ * keeps every field here required.
  */
-import type { RequestCounters } from "./metrics/request_counters.ts";
-import type { EdgeCacheStats } from "./metrics/prometheus.ts";
-import type { ProjectorStatus } from "./edge_config/loop.ts";
 import type { Config } from "./config.ts";
 import type { Db, DbHandle } from "./db/client.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger, LogRing } from "./log.ts";
-import type { UsageAggregator } from "./usage/aggregator.ts";
 import type { UpstreamClient } from "./net/upstream_types.ts";
-import type { EdgeExplainer } from "./cache/explain.ts";
 import { Background } from "./background.ts";
 
 /** Fired after a tenant's KV snapshot is rewritten, so an in-process edge drops its memo. */
 export type SnapshotListener = (slug: string) => void;
+
+/** Writes a tenant's snapshot to KV now (lib/edge_config/projector.ts `projectSlug`). */
+type EdgeProjection = { project(slug: string): Promise<unknown> };
 
 export type Services = {
   config: Config;
@@ -24,8 +25,8 @@ export type Services = {
   kv: Deno.Kv;
   clock: Clock;
   log: Logger;
-  /** Recent log entries of this process (GET /api/admin/logs); set by bootstrap. */
-  logRing?: LogRing;
+  /** Recent log entries of this process (GET /api/admin/logs), kept by `log`. */
+  logRing: LogRing;
   /** fetch used for server-side requests (upstreams, mail, DNS-over-HTTP); injectable in tests. */
   fetch: typeof fetch;
   /** DNS resolution (domain verification, SSRF checks); injectable in tests. */
@@ -37,44 +38,49 @@ export type Services = {
   userUrlClient: UpstreamClient;
   snapshotListeners: Set<SnapshotListener>;
   /**
-   * Writes a tenant's snapshot to KV at its current generation (lib/edge_config/projector.ts),
-   * set by bootstrap. Domain code reaches it only through lib/edge_config/changes.ts.
+   * Writes a tenant's snapshot to KV at its current generation (lib/edge_config/projector.ts,
+   * given to createServices by bootstrap). Domain code reaches it only through
+   * lib/edge_config/changes.ts.
    */
-  edgeProjection?: { project(slug: string): Promise<unknown> };
+  edgeProjection: EdgeProjection;
   /** Fired after an account's quota snapshot is rewritten (userId), likewise. */
   quotaListeners: Set<(userId: string) => void>;
   /** Work started by a request and not waited for (lib/background.ts). */
   background: Background;
-  /** This instance's request counters for GET /metrics (lib/metrics), set by bootstrap. */
-  requestCounters?: RequestCounters;
-  /** The edge cache's size for GET /metrics, set by bootstrap. */
-  edgeCacheStats?: EdgeCacheStats;
-  /** Asks this instance's edge why a URL is (not) cached (lib/cache/explain.ts), set by bootstrap. */
-  edgeExplain?: EdgeExplainer;
-  /** The edge projector loop's state for GET /metrics, set by bootstrap. */
-  projectorStatus?: () => ProjectorStatus;
-  /** The edge's usage aggregator, set by bootstrap (status endpoint, tests, shutdown). */
-  usageAggregator?: UsageAggregator;
 };
 
+/**
+ * Services from their parts. The projector reads the tenant through the finished Services,
+ * so it is given as `project(services, slug)` (lib/edge_config/projector.ts `projectSlug`).
+ */
 export function createServices(
   parts:
     & Omit<
       Services,
-      "db" | "snapshotListeners" | "quotaListeners" | "fetch" | "resolveDns" | "background"
+      | "db"
+      | "snapshotListeners"
+      | "quotaListeners"
+      | "fetch"
+      | "resolveDns"
+      | "background"
+      | "edgeProjection"
     >
     & {
       fetch?: typeof fetch;
       resolveDns?: typeof Deno.resolveDns;
+      project: (s: Services, slug: string) => Promise<unknown>;
     },
 ): Services {
-  return {
-    ...parts,
+  const { project, ...rest } = parts;
+  const s: Services = {
+    ...rest,
     db: parts.dbHandle.db,
     fetch: parts.fetch ?? globalThis.fetch.bind(globalThis),
     resolveDns: parts.resolveDns ?? Deno.resolveDns,
     snapshotListeners: new Set(),
     quotaListeners: new Set(),
     background: new Background(parts.log),
+    edgeProjection: { project: (slug) => project(s, slug) },
   };
+  return s;
 }

@@ -210,7 +210,7 @@ dbTest("usage-diagnostic: database kind, row counts and bounds, aggregator, KV",
   });
   assertEquals(r.body.kv, { reachable: true, error: null });
   assertEquals(r.body.aggregator.enabled, true);
-  assertEquals(r.body.aggregator.flushes, app.services.usageAggregator!.status().flushes);
+  assertEquals(r.body.aggregator.flushes, app.instance.usageAggregator.status().flushes);
   assertEquals(r.body.generatedAt, "2026-11-22T12:00:00.000Z");
 
   assertBadField(await root.get("/api/admin/usage-diagnostic?verbose=1"), "verbose", []);
@@ -221,7 +221,7 @@ dbTest(
   async (app) => {
     app.clock.set(NOW);
     const root = await signUp(app, ROOT);
-    const base = app.services.logRing!.lastSeq;
+    const base = app.services.logRing.lastSeq;
     const w1 = await root.post("/api/admin/logs-test", {});
     assertEquals(w1.status, 200);
     assertEquals(w1.body, {

@@ -68,7 +68,7 @@ dbTest(
 
 dbTest("usage-aggregator-status counters move with recorded and flushed traffic", async (app) => {
   const admin = await signUp(app, ADMIN);
-  const agg = app.services.usageAggregator!;
+  const agg = app.instance.usageAggregator;
   const base = {
     ts: app.clock.now(),
     method: "GET",

@@ -21,7 +21,7 @@ async function traffic(app: TestApp, slug: string, path: string) {
     kind: "api",
   }, { "x-ingest-key": KEY });
   assertEquals(r.status, 200, r.text);
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
 }
 
 dbTest("analytics and logs: another tenant's traffic is 404 and never listed", async (app) => {

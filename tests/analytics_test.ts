@@ -641,7 +641,7 @@ dbTest(
     const owner = await signUp(app);
     const slug = await createTenant(owner);
     const id = await tenantIdOf(app, slug);
-    const agg = app.services.usageAggregator!;
+    const agg = app.instance.usageAggregator;
     const at = Date.UTC(2026, 10, 21, 8, 30, 15, 123);
     agg.record({
       tenantId: id,

@@ -46,8 +46,7 @@ dbTest(
     for (
       let i = 0;
       i < 200 &&
-      !(await readSnapshot(app.services.kv, slug) &&
-        app.services.projectorStatus?.().lastSuccessAt);
+      !(await readSnapshot(app.services.kv, slug) && app.instance.projectorStatus().lastSuccessAt);
       i++
     ) {
       await new Promise((r) => setTimeout(r, 50));

@@ -292,7 +292,7 @@ dbTest("with data, every area shows the server's records in people's terms", asy
     ],
   }, { "x-ingest-key": "dashboard-ingest-key-123" });
   assertEquals(ingest.status, 200, ingest.text);
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
 
   const page = async (area: string) => (await owner.get(`/dashboard/${slug}/${area}`)).text;
   const domains = await page("domains");

@@ -128,7 +128,7 @@ aiTest(
         `SELECT count(*)::int AS n FROM exposure_counts WHERE experiment_id = ${e.id}`,
       );
       assertEquals(before[0].n, 0, "nothing is written per request");
-      await app.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
       const s = await owner.get(`/api/tenants/${slug}/ai-experiments/${e.id}/exposures`);
       assertEquals(s.status, 200);
       assertEquals(s.body.totalExposures, 30, "bots and bypasses are not exposures");
@@ -206,11 +206,11 @@ aiTest("exposures survive a failed flush and land on the next one", async (app) 
     for (let i = 0; i < 6; i++) await get("/~api/posts/1", `${CHROME} visitor/${i}`);
     // A real failure: the table is gone for the first flush.
     await app.services.dbHandle.exec("ALTER TABLE exposure_counts RENAME TO exposure_counts_away");
-    await app.services.usageAggregator!.flush();
-    assert(app.services.usageAggregator!.pendingEntries > 0, "the failed batch is kept");
+    await app.instance.usageAggregator.flush();
+    assert(app.instance.usageAggregator.pendingEntries > 0, "the failed batch is kept");
     await app.services.dbHandle.exec("ALTER TABLE exposure_counts_away RENAME TO exposure_counts");
     for (let i = 6; i < 10; i++) await get("/~api/posts/1", `${CHROME} visitor/${i}`);
-    await app.services.usageAggregator!.flush();
+    await app.instance.usageAggregator.flush();
     const s = await owner.get(`/api/tenants/${slug}/ai-experiments/${e.id}/exposures`);
     assertEquals(s.body.totalExposures, 10, "none lost, none doubled");
   } finally {

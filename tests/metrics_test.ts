@@ -83,7 +83,7 @@ dbTest(
       assert(value(`cachely_kv_errors_total{op="read"}`)! >= 1, "the failed KV read");
 
       // A background refresh (status 0) adds an origin request, never a request.
-      app.services.requestCounters!.record({
+      app.instance.requestCounters.record({
         tenantId: (await app.services.dbHandle.query<{ id: number }>(
           `SELECT id FROM tenants WHERE slug = '${slug}'`,
         ))[0].id,

@@ -34,7 +34,7 @@ export async function edgeGet(app: TestApp, slug: string, path: string, accept?:
 
 /** Flushes the aggregator: usage reaches Postgres and the threshold gate republishes quotas. */
 export async function flush(app: TestApp): Promise<void> {
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
 }
 
 export async function tenantMonth(app: TestApp, tenantId: number) {

@@ -22,7 +22,7 @@ dbTest(
       for (let i = 0; i < 3; i++) assertEquals((await get("/~api/fail")).status, 502);
       app.clock.advance(120_000);
       assertEquals((await get("/~api/gone")).status, 404);
-      await app.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
 
       const logs = (await owner.get(`/api/tenants/${slug}/logs`)).body.entries;
       assertEquals(

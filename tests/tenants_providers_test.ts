@@ -257,7 +257,7 @@ dbTest(
       const r = await anon.get("http://shop.localhost:8000/a.png", { "user-agent": ua });
       assertEquals(r.status, 403);
     }
-    await app.services.usageAggregator!.flush();
+    await app.instance.usageAggregator.flush();
     const u = (await owner.get("/api/tenants/shop/usage")).body.current;
     assertEquals([u.blocked, u.requests, u.bytes], [2, 0, 0]);
   },

@@ -163,7 +163,7 @@ dbTest(
 dbTest(
   "bootstrap wires the aggregator into services and the status reflects the config",
   async (app) => {
-    const agg = app.services.usageAggregator!;
+    const agg = app.instance.usageAggregator;
     assert(agg instanceof UsageAggregator);
     const st = agg.status();
     assertEquals(st.enabled, true);
@@ -193,7 +193,7 @@ for (const backend of BACKENDS) {
     async fn() {
       const app = await createTestApp(backend);
       const id = await tenantId(app);
-      const agg = app.services.usageAggregator!;
+      const agg = app.instance.usageAggregator;
       agg.record(rec(id));
       assertEquals(agg.status().pendingBuckets, 1);
       await app.close();

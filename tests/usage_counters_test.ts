@@ -25,7 +25,7 @@ dbTest(
       app.clock.set(NOW + 3_600_000);
       assertEquals((await get("/~api/missing")).status, 404);
       assertEquals((await get("/~api/a")).status, 200);
-      await app.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
 
       const cur = (await owner.get(`/api/tenants/${slug}/usage`)).body.current;
       assertEquals(cur.requests, 9);

@@ -33,7 +33,7 @@ dbTest(
       for (let i = 0; i < 6; i++) assertEquals((await get("/~api/a")).status, 200);
       for (let i = 0; i < 2; i++) await get("/~api/b?preview=1");
       for (let i = 0; i < 3; i++) await get("/~api/fail");
-      await app.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
 
       const api = (await owner.get(`/api/tenants/${slug}/usage`)).body.current;
       assertEquals(api.requests, 11);

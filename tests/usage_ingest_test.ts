@@ -58,7 +58,7 @@ dbTest("ingest: a single record lands in usage_daily and request_logs", async (a
   assertEquals(r.status, 200);
   assertEquals(r.body, { ok: true, accepted: 1 });
   assertEquals(r.headers.get("cache-control"), "no-store");
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals(await dailyRows(app, tenantId), [
     {
       day: "2026-03-15",
@@ -100,7 +100,7 @@ dbTest("ingest: a batch over two tenants and two days is counted exactly", async
   const r = await a.edge.post("/api/usage/ingest", { records }, auth);
   assertEquals(r.status, 200);
   assertEquals(r.body, { ok: true, accepted: 5 });
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals(await dailyRows(app, a.tenantId), [
     {
       day: "2026-03-14",
@@ -150,7 +150,7 @@ dbTest("ingest: key checks (401 missing, 403 wrong)", async (app) => {
   // A session does not stand in for the key.
   const owner = await signUp(app);
   assertEquals((await owner.post("/api/usage/ingest", rec)).status, 401);
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals(await dailyRows(app, tenantId), []);
 }, opts);
 
@@ -180,7 +180,7 @@ dbTest("ingest: a response over 2 GiB is counted whole", async (app) => {
     status: 200,
   }, auth);
   assertEquals(r.status, 200);
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals((await dailyRows(app, tenantId))[0].bytes, big);
 }, opts);
 
@@ -209,7 +209,7 @@ dbTest("ingest: 400 names the field, and a bad batch records nothing", async (ap
   }
   const junk = await edge.post("/api/usage/ingest", "{not json", auth);
   assertEquals(junk.status, 400);
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals(await dailyRows(app, tenantId), []);
 }, opts);
 
@@ -242,7 +242,7 @@ dbTest("ingest: an unknown tenant is 404 and nothing in the batch is counted", a
     message: "Tenant not found",
     details: { tenant: "no-such-tenant" },
   });
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   assertEquals(await dailyRows(app, tenantId), []);
 }, opts);
 
@@ -343,7 +343,7 @@ dbTest("ingest: experiment arms feed exposure_counts; another tenant's arm is 40
   }
   const single = await edge.post("/api/usage/ingest", { ...rec, experiment: bad[0] }, auth);
   assertEquals(single.body.error.details.fields[0].path, "experiment");
-  await app.services.usageAggregator!.flush();
+  await app.instance.usageAggregator.flush();
   const rows = await app.services.dbHandle.query<Record<string, unknown>>(
     `SELECT tenant_id, variant_key, exposures FROM exposure_counts
      WHERE experiment_id IN (${exp.id}, ${foreign.id}) ORDER BY variant_key`,

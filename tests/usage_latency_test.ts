@@ -56,8 +56,8 @@ dbTest(
         const res = await elsewhere.get(`http://${slug}.${PROXY_DOMAIN}/~api/slow/${i}`);
         assertEquals(res.status, 200);
       }
-      await app.services.usageAggregator!.flush();
-      await other.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
+      await other.instance.usageAggregator.flush();
 
       const usage = await owner.get(`/api/tenants/${slug}/usage`);
       assertEquals(usage.status, 200);

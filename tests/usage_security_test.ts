@@ -109,7 +109,7 @@ dbTest(
         field: "period",
       },
     ]);
-    await app.services.usageAggregator!.flush();
+    await app.instance.usageAggregator.flush();
     const usage = await new Client(app).get(`/api/usage/check?tenant=${slug}`, auth);
     assertEquals(usage.status, 200);
     assertEquals(

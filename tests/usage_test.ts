@@ -25,7 +25,7 @@ function rec(tenantId: number, ts: number, p: Partial<UsageRecord> = {}): UsageR
 
 /** Records traffic through the bootstrap-wired aggregator and flushes it. */
 async function traffic(app: TestApp, records: UsageRecord[]) {
-  const agg = app.services.usageAggregator!;
+  const agg = app.instance.usageAggregator;
   for (const r of records) agg.record(r);
   await agg.flush();
 }
@@ -122,7 +122,7 @@ dbTest("requests through the real edge show up in tenant usage after a flush", a
     assertEquals(first.headers.get("x-cachely-cache"), "MISS");
     await anon.get(`http://${slug}.localhost:8000/~api/entries`);
     await anon.get(`http://${slug}.localhost:8000/~api/entries`);
-    await app.services.usageAggregator!.flush();
+    await app.instance.usageAggregator.flush();
     const r = await owner.get(`/api/tenants/${slug}/usage`);
     assertEquals(r.body.current.requests, 3);
     assertEquals(r.body.current.misses, 1);

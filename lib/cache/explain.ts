@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";
 import { domains } from "../db/schema/mod.ts";
-import { ApiError, badRequest } from "../errors.ts";
+import { badRequest } from "../errors.ts";
 import { str } from "../base/text.ts";
 import { classifyHost } from "../base/host.ts";
 import type { EdgeTarget, Explanation } from "../../edge/types.ts";
@@ -120,14 +120,12 @@ function seconds(ms: number): number {
 /** Explains `raw` for the tenant; 400 naming the field for a URL off its hosts. */
 export async function explainUrl(
   s: Services,
+  edgeExplain: EdgeExplainer,
   tenant: Tenant,
   q: z.infer<typeof explainQuerySchema>,
 ): Promise<ExplainResult> {
   const { url, target } = await targetOf(s, tenant, q.url);
-  if (s.edgeExplain === undefined) {
-    throw new ApiError(503, "unavailable", "No edge runs in this instance to ask");
-  }
-  const got = await s.edgeExplain(target, url, q.method ?? "GET");
+  const got = await edgeExplain(target, url, q.method ?? "GET");
   if (got === null || got.slug !== tenant.slug) {
     throw urlError(`${url.host} is not an active host of this tenant`);
   }

@@ -74,7 +74,6 @@ export async function changeTenant<T>(
  * loop retries what failed here.
  */
 export async function projectTenant(s: Services, slug: string): Promise<void> {
-  if (!s.edgeProjection) return;
   try {
     await s.edgeProjection.project(slug);
   } catch (e) {

@@ -16,7 +16,6 @@ export { DEFAULT_PREVIEW_PARAM } from "../tenants/provider_input.ts";
 export async function syncTenantSnapshot(s: Services, tenantId: number): Promise<EdgeSnapshot> {
   const slug = await s.db.transaction((tx) => markTenantChanged(tx as never, tenantId));
   if (!slug) throw new Error(`Tenant ${tenantId} vanished during sync`);
-  if (!s.edgeProjection) throw new Error("No edge projector in this process");
   await s.edgeProjection.project(slug);
   const snap = await readSnapshot(s.kv, slug);
   if (!snap) throw new Error(`Snapshot of ${slug} is not readable after sync`);

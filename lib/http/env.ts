@@ -1,6 +1,7 @@
 /** The one typed Hono environment shared by every API route. */
 import type { TokenScope } from "../db/schema/core.ts";
 import type { Services } from "../services.ts";
+import type { Instance } from "../instance.ts";
 import type { User } from "../users/mod.ts";
 import type { TenantAccess } from "../tenants/access.ts";
 
@@ -16,6 +17,8 @@ export type AuthContext = {
 export type AppEnv = {
   Variables: {
     services: Services;
+    /** This process's running edge and loops (lib/instance.ts). */
+    instance: Instance;
     auth: AuthContext | null;
     clientIp: string;
     /** Set by requireTenant (lib/tenants/access.ts) once per request. */

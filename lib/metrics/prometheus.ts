@@ -6,6 +6,7 @@
  */
 import { inArray } from "drizzle-orm";
 import type { Services } from "../services.ts";
+import type { Instance } from "../instance.ts";
 import { tenants } from "../db/schema/mod.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
 import { databaseCancels, databaseErrors, databasePool } from "../db/error_counts.ts";
@@ -16,7 +17,7 @@ import {
   STATUS_CLASSES,
 } from "./request_counters.ts";
 
-/** What the edge reports about its cache (set by bootstrap). */
+/** What the edge reports about its cache (lib/instance.ts). */
 export type EdgeCacheStats = () => {
   entries: number;
   bytes: number;
@@ -41,9 +42,11 @@ function histogram(out: string[], name: string, help: string, h: Histogram): voi
 }
 
 /** Per-tenant requests, origin requests and bytes, and the two duration histograms. */
-async function requestFamilies(s: Services, out: string[]): Promise<void> {
-  const counters = s.requestCounters;
-  if (!counters) return;
+async function requestFamilies(
+  s: Services,
+  counters: Instance["requestCounters"],
+  out: string[],
+): Promise<void> {
   const ids = [...counters.tenants.keys()].filter((id) => id > 0);
   const slugs = new Map<number, string>();
   if (ids.length > 0) {
@@ -102,46 +105,42 @@ async function requestFamilies(s: Services, out: string[]): Promise<void> {
  * The /metrics exposition: one block per metric family, each its HELP and TYPE lines and samples,
  * read top to bottom against what a scrape shows.
  */
-export async function metricsText(s: Services): Promise<string> {
+export async function metricsText(s: Services, instance: Instance): Promise<string> {
   const out: string[] = [];
-  await requestFamilies(s, out);
-  const cache = s.edgeCacheStats?.();
-  if (cache) {
+  await requestFamilies(s, instance.requestCounters, out);
+  const cache = instance.edgeCacheStats();
+  out.push(
+    "# TYPE cachely_edge_cache_entries gauge",
+    `cachely_edge_cache_entries ${cache.entries}`,
+    "# TYPE cachely_edge_cache_bytes gauge",
+    `cachely_edge_cache_bytes ${cache.bytes}`,
+    "# TYPE cachely_edge_cache_evictions_total counter",
+    `cachely_edge_cache_evictions_total ${cache.evictions}`,
+  );
+  if (cache.snapshotAgeSeconds !== undefined) {
     out.push(
-      "# TYPE cachely_edge_cache_entries gauge",
-      `cachely_edge_cache_entries ${cache.entries}`,
-      "# TYPE cachely_edge_cache_bytes gauge",
-      `cachely_edge_cache_bytes ${cache.bytes}`,
-      "# TYPE cachely_edge_cache_evictions_total counter",
-      `cachely_edge_cache_evictions_total ${cache.evictions}`,
-    );
-    if (cache.snapshotAgeSeconds !== undefined) {
-      out.push(
-        "# HELP cachely_edge_snapshot_age_seconds Since the oldest tenant snapshot this instance holds was read from KV",
-        "# TYPE cachely_edge_snapshot_age_seconds gauge",
-        `cachely_edge_snapshot_age_seconds ${cache.snapshotAgeSeconds}`,
-      );
-    }
-  }
-  const projector = s.projectorStatus?.();
-  if (projector) {
-    const age = projector.lastSuccessAt === null
-      ? -1
-      : Math.max(0, (s.clock.now() - projector.lastSuccessAt) / 1000);
-    out.push(
-      "# HELP cachely_projector_tenants_behind Tenants whose KV snapshot was behind the database at the last projector tick",
-      "# TYPE cachely_projector_tenants_behind gauge",
-      `cachely_projector_tenants_behind ${projector.behind}`,
-      "# HELP cachely_projector_success_age_seconds Seconds since the projector last caught up (-1: not yet)",
-      "# TYPE cachely_projector_success_age_seconds gauge",
-      `cachely_projector_success_age_seconds ${age}`,
-      "# TYPE cachely_projector_errors_total counter",
-      `cachely_projector_errors_total ${projector.errors}`,
+      "# HELP cachely_edge_snapshot_age_seconds Since the oldest tenant snapshot this instance holds was read from KV",
+      "# TYPE cachely_edge_snapshot_age_seconds gauge",
+      `cachely_edge_snapshot_age_seconds ${cache.snapshotAgeSeconds}`,
     );
   }
+  const projector = instance.projectorStatus();
+  const caughtUpAge = projector.lastSuccessAt === null
+    ? -1
+    : Math.max(0, (s.clock.now() - projector.lastSuccessAt) / 1000);
+  out.push(
+    "# HELP cachely_projector_tenants_behind Tenants whose KV snapshot was behind the database at the last projector tick",
+    "# TYPE cachely_projector_tenants_behind gauge",
+    `cachely_projector_tenants_behind ${projector.behind}`,
+    "# HELP cachely_projector_success_age_seconds Seconds since the projector last caught up (-1: not yet)",
+    "# TYPE cachely_projector_success_age_seconds gauge",
+    `cachely_projector_success_age_seconds ${caughtUpAge}`,
+    "# TYPE cachely_projector_errors_total counter",
+    `cachely_projector_errors_total ${projector.errors}`,
+  );
   // KV errors: snapshot reads on the edge, and projector ticks that failed on KV
-  const kvRead = cache?.kvReadErrors;
-  const kvWrite = projector?.kvErrors;
+  const kvRead = cache.kvReadErrors;
+  const kvWrite = projector.kvErrors;
   if (kvRead !== undefined || kvWrite !== undefined) {
     out.push(
       "# HELP cachely_kv_errors_total KV operations that failed (read: edge snapshot loads; projector: projector ticks)",
@@ -151,24 +150,22 @@ export async function metricsText(s: Services): Promise<string> {
     if (kvWrite !== undefined) out.push(`cachely_kv_errors_total{op="projector"} ${kvWrite}`);
   }
   out.push(...databaseLines());
-  const agg = s.usageAggregator?.status();
-  if (agg) {
-    const age = agg.lastFlushAt === null
-      ? -1
-      : Math.max(0, (s.clock.now() - Date.parse(agg.lastFlushAt)) / 1000);
-    out.push(
-      "# HELP cachely_usage_flush_age_seconds Seconds since the last successful usage flush (-1: none yet)",
-      "# TYPE cachely_usage_flush_age_seconds gauge",
-      `cachely_usage_flush_age_seconds ${age}`,
-      "# TYPE cachely_usage_pending_entries gauge",
-      `cachely_usage_pending_entries ${agg.pendingBuckets + agg.pendingLogs}`,
-      "# HELP cachely_usage_flush_errors_total Failed usage flushes (database errors)",
-      "# TYPE cachely_usage_flush_errors_total counter",
-      `cachely_usage_flush_errors_total ${agg.flushErrors}`,
-      "# TYPE cachely_usage_dropped_total counter",
-      `cachely_usage_dropped_total ${agg.droppedOnOverflow}`,
-    );
-  }
+  const agg = instance.usageAggregator.status();
+  const flushAge = agg.lastFlushAt === null
+    ? -1
+    : Math.max(0, (s.clock.now() - Date.parse(agg.lastFlushAt)) / 1000);
+  out.push(
+    "# HELP cachely_usage_flush_age_seconds Seconds since the last successful usage flush (-1: none yet)",
+    "# TYPE cachely_usage_flush_age_seconds gauge",
+    `cachely_usage_flush_age_seconds ${flushAge}`,
+    "# TYPE cachely_usage_pending_entries gauge",
+    `cachely_usage_pending_entries ${agg.pendingBuckets + agg.pendingLogs}`,
+    "# HELP cachely_usage_flush_errors_total Failed usage flushes (database errors)",
+    "# TYPE cachely_usage_flush_errors_total counter",
+    `cachely_usage_flush_errors_total ${agg.flushErrors}`,
+    "# TYPE cachely_usage_dropped_total counter",
+    `cachely_usage_dropped_total ${agg.droppedOnOverflow}`,
+  );
   return out.join("\n") + "\n";
 }
 

@@ -11,6 +11,7 @@ import { experimentVariants, tenants } from "../db/schema/mod.ts";
 import { ApiError } from "../errors.ts";
 import { timingSafeEqual } from "../crypto/mod.ts";
 import type { UsageRecord } from "../../edge/types.ts";
+import type { UsageAggregator } from "./aggregator.ts";
 
 export const INGEST_MAX_RECORDS = 1000;
 /** 1000 records of a few hundred bytes each, with headroom for long paths. */
@@ -87,12 +88,11 @@ export function ingestSchemaFor(
  */
 export async function ingestRecords(
   s: Services,
+  aggregator: UsageAggregator,
   records: IngestRecord[],
   /** Field path prefix of record i in error details: `records.i.` in a batch, `` for one record. */
   fieldPrefix: (i: number) => string,
 ): Promise<number> {
-  const aggregator = s.usageAggregator;
-  if (!aggregator) throw new ApiError(503, "usage_unavailable", "Usage aggregation is not running");
   const now = s.clock.now();
   const slugs = [...new Set(records.map((r) => r.tenant.toLowerCase()))];
   const rows = await s.db.select({ id: tenants.id, slug: tenants.slug }).from(tenants)

@@ -83,7 +83,7 @@ export function adminPlatformRoutes(): Routes {
     response: usageDiagnosticSchema,
     query: emptyQuery,
   }, async (c) => {
-    return c.json(await usageDiagnostic(c.get("services")));
+    return c.json(await usageDiagnostic(c.get("services"), c.get("instance").usageAggregator));
   });
 
   app.get("/admin/logs", {

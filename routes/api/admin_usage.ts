@@ -3,7 +3,6 @@
  * threshold gate's in-memory counters for this instance (SPEC "Master-admin endpoints").
  */
 import { access, Routes } from "../../lib/http/route.ts";
-import { ApiError } from "../../lib/errors.ts";
 import { aggregatorStatusResponseSchema } from "../../lib/usage/aggregator_schema.ts";
 
 export function adminUsageRoutes(): Routes {
@@ -14,8 +13,7 @@ export function adminUsageRoutes(): Routes {
     response: aggregatorStatusResponseSchema,
   }, (c) => {
     const s = c.get("services");
-    const agg = s.usageAggregator;
-    if (!agg) throw new ApiError(500, "internal", "Usage aggregator is not running");
+    const agg = c.get("instance").usageAggregator;
     return c.json({
       generatedAt: new Date(s.clock.now()).toISOString(),
       aggregator: agg.status(),

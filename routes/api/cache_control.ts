@@ -119,6 +119,8 @@ function explainRoute(app: Routes): void {
     errors: [503],
     response: explainResultSchema,
   }, async (c, { tenant, query }) => {
-    return c.json(await explainUrl(c.get("services"), tenant, query));
+    return c.json(
+      await explainUrl(c.get("services"), c.get("instance").edgeExplain, tenant, query),
+    );
   });
 }

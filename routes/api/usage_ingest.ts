@@ -52,7 +52,7 @@ export function usageIngestRoutes(): Routes {
       const schema = ingestSchemaFor(raw, s.clock.now());
       const { records } = parseWith(schema, raw);
       const prefix = isBatchBody(raw) ? (i: number) => `records.${i}.` : () => "";
-      const accepted = await ingestRecords(s, records, prefix);
+      const accepted = await ingestRecords(s, c.get("instance").usageAggregator, records, prefix);
       return c.json({ ok: true, accepted });
     },
   );

@@ -235,7 +235,7 @@ Deno.test({
         await ctx.close();
       }
       assert(seen.control > 0 && seen.formal > 0, `both variants served: ${JSON.stringify(seen)}`);
-      await app.services.usageAggregator!.flush();
+      await app.instance.usageAggregator.flush();
       await aiEngineFor(app.services).runs.flush();
 
       // Charts and results.

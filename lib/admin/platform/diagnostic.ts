@@ -5,10 +5,14 @@
  */
 import { count, max, min } from "drizzle-orm";
 import type { Services } from "../../services.ts";
+import type { UsageAggregator } from "../../usage/aggregator.ts";
 import { requestLogs, usageDaily } from "../../db/schema/mod.ts";
 import type { UsageDiagnostic } from "./view_schema.ts";
 
-export async function usageDiagnostic(s: Services): Promise<UsageDiagnostic> {
+export async function usageDiagnostic(
+  s: Services,
+  aggregator: UsageAggregator,
+): Promise<UsageDiagnostic> {
   const [daily] = await s.db.select({
     rows: count(),
     firstDay: min(usageDaily.day),
@@ -25,7 +29,7 @@ export async function usageDiagnostic(s: Services): Promise<UsageDiagnostic> {
   return {
     generatedAt: new Date(s.clock.now()).toISOString(),
     database: { kind: s.dbHandle.kind, migrations: Number(mig.n), latestMigration: mig.latest },
-    aggregator: s.usageAggregator?.status() ?? null,
+    aggregator: aggregator.status(),
     usageDaily: {
       rows: Number(daily.rows),
       firstDay: daily.firstDay ?? null,

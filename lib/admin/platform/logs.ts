@@ -11,7 +11,7 @@ export type LogsQuery = { limit: number; cursor?: number; level?: LogLevel };
 /** Newest first; `cursor` is the seq of the last entry seen (entries below it come next). */
 export function listLogs(s: Services, q: LogsQuery): LogsPage {
   const min = q.level ? LOG_LEVEL_ORDER[q.level] : 0;
-  const matching = (s.logRing?.newestFirst() ?? []).filter((e) =>
+  const matching = s.logRing.newestFirst().filter((e) =>
     (q.cursor === undefined || e.seq < q.cursor) && LOG_LEVEL_ORDER[e.level] >= min
   );
   const entries: LogEntry[] = matching.slice(0, q.limit);
@@ -20,7 +20,7 @@ export function listLogs(s: Services, q: LogsQuery): LogsPage {
     entries,
     nextCursor: hasMore ? entries[entries.length - 1].seq : null,
     hasMore,
-    capacity: s.logRing?.capacity ?? 0,
+    capacity: s.logRing.capacity,
     minLevel: s.config.logLevel,
     generatedAt: new Date(s.clock.now()).toISOString(),
   };
@@ -33,9 +33,9 @@ export function writeTestLog(
   level: LogLevel,
   message: string,
 ): TestLogWritten {
-  const before = s.logRing?.lastSeq ?? 0;
+  const before = s.logRing.lastSeq;
   s.log[level](message, { test: true, by: actorUserId });
-  const after = s.logRing?.lastSeq ?? 0;
+  const after = s.logRing.lastSeq;
   return {
     ok: true,
     // null when the level is below LOG_LEVEL: the entry was not kept.

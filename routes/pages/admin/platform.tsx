@@ -15,9 +15,9 @@ import { PeriodPicker } from "../../../components/admin/PeriodPicker.tsx";
 
 /** The usage aggregator's counters and its threshold gate, on this instance. */
 function AggregatorSection({ a }: { a: AdminCtx }) {
-  const agg = a.s.usageAggregator;
-  const status = agg?.status();
-  const gate = agg?.gate.status();
+  const agg = a.c.get("instance").usageAggregator;
+  const status = agg.status();
+  const gate = agg.gate.status();
   return (
     <section class="card">
       <h2>Usage aggregator (this instance)</h2>

@@ -154,7 +154,7 @@ function RequestStream({ stream, cursor }: { stream: Stream; cursor: number | un
 export async function adminUsagePage(a: AdminCtx) {
   const cursor = cursorParam(a);
   const [d, stream] = await Promise.all([
-    usageDiagnostic(a.s),
+    usageDiagnostic(a.s, a.c.get("instance").usageAggregator),
     usageStream(a.s, { limit: PAGE, cursor }),
   ]);
   return (

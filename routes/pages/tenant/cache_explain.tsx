@@ -19,9 +19,14 @@ async function answerOf(
 ): Promise<{ ok: ExplainResult } | { error: string } | null> {
   if (url === undefined || url.trim() === "") return null;
   try {
-    return { ok: await explainUrl(t.s, t.tenant, { url: url.slice(0, 8192), method }) };
+    return {
+      ok: await explainUrl(t.s, t.c.get("instance").edgeExplain, t.tenant, {
+        url: url.slice(0, 8192),
+        method,
+      }),
+    };
   } catch (e) {
-    if (e instanceof ApiError) return { error: e.message }; // 400 naming the field, or 503
+    if (e instanceof ApiError) return { error: e.message }; // 400 naming the field
     throw e;
   }
 }
