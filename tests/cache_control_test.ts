@@ -46,7 +46,8 @@ dbTest(
     for (
       let i = 0;
       i < 200 &&
-      !(await readSnapshot(app.services.kv, slug) && app.services.projectorStatus?.().lastSuccessAt);
+      !(await readSnapshot(app.services.kv, slug) &&
+        app.services.projectorStatus?.().lastSuccessAt);
       i++
     ) {
       await new Promise((r) => setTimeout(r, 50));
