@@ -9,7 +9,13 @@
 import type { ProviderEnv } from "./providers.ts";
 import { type CachelyProvider, type ProviderInput, resolveProvider } from "./provider_registry.ts";
 import type { Rewriter } from "./rewrite.ts";
-import { optionError, resolveTenantOrigin, type TenantTarget } from "./tenant_origin.ts";
+import {
+  asksVerifiedDomain,
+  optionError,
+  resolveTenantOrigin,
+  type TenantTarget,
+} from "./tenant_origin.ts";
+import { verifiedDomainOrigin } from "./domain_lookup.ts";
 import { PREVIEW_TOKEN_PARAM } from "./preview.ts";
 
 /** The tracker side of experiments: anything with captureFromResponse (createTracker's). */
@@ -47,7 +53,11 @@ export type CachelyFetchOptions = TenantTarget & {
 
 /** The function createCachelyFetch returns: `fetch` plus what it was built from. */
 export type CachelyFetch = typeof fetch & {
-  /** The tenant origin requests go to, e.g. `https://acme.cachely.app`. */
+  /**
+   * The tenant origin requests go to, e.g. `https://acme.cachely.app`. With `customDomain:
+   * true` and no domain in the environment: the tenant host until the first request has
+   * learnt the verified domain, then `https://<domain>`.
+   */
   readonly tenantOrigin: string;
   readonly provider: CachelyProvider;
   /** The URL a request to `url` is sent to (unchanged when it is not proxied). */
@@ -71,7 +81,8 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  const tenantOrigin = resolveTenantOrigin(FN, options);
+  const tenantHost = resolveTenantOrigin(FN, options);
+  let tenantOrigin = tenantHost;
   if (options.provider === undefined) throw optionError(FN, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN,
@@ -110,7 +121,19 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   };
   /** The provider answers were last rewritten for (rewriteAssets() uses it). */
   let current = provider;
-  const proxyBase = `${tenantOrigin}/~api`;
+  let proxyBase = `${tenantOrigin}/~api`;
+  /** Until the verified domain is known (customDomain: true), the first request asks it. */
+  let learning: Promise<void> | null = null;
+  let learnt = !asksVerifiedDomain(options);
+  const learn = () =>
+    learning ??= verifiedDomainOrigin(tenantHost, inner).then((origin) => {
+      if (origin) {
+        tenantOrigin = origin;
+        proxyBase = `${origin}/~api`;
+        rewriters.clear();
+      }
+      learnt = true;
+    });
   const apisOf = (p: CachelyProvider) =>
     p.apiOrigins.map((o) => {
       const u = new URL(o);
@@ -129,7 +152,8 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     } else {
       u = new URL(raw);
       if (
-        u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
+        (u.origin === tenantOrigin || u.origin === tenantHost) &&
+        (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
       ) {
         // already proxied
       } else {
@@ -155,6 +179,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     input: RequestInfo | URL,
     init?: RequestInit,
   ): Promise<Response> {
+    if (!learnt) await learn();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? (input as Request).url : String(input);
     const route = proxied(raw);
@@ -197,8 +222,11 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     return out;
   };
 
+  Object.defineProperty(cachelyFetch, "tenantOrigin", {
+    get: () => tenantOrigin,
+    enumerable: true,
+  });
   return Object.assign(cachelyFetch, {
-    tenantOrigin,
     provider,
     proxyUrl: (url: string | URL) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text: string) => rewriterOf(current)?.(text) ?? text,

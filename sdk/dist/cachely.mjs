@@ -630,6 +630,9 @@ function envSetting(name, prefixes = PUBLIC_PREFIXES) {
   }
   return void 0;
 }
+function asksVerifiedDomain(t) {
+  return t.customDomain === true && t.tenantOrigin === void 0 && t.tenant !== void 0 && envSetting("CACHELY_CUSTOM_DOMAIN") === void 0;
+}
 var LOCAL_RE = /(^|\.)localhost(:\d+)?$|^127\.0\.0\.1(:\d+)?$/;
 function resolveTenantOrigin(fn, t) {
   if (t.tenantOrigin !== void 0) {
@@ -921,6 +924,44 @@ function prismicFromUrls(cfg, env) {
   };
 }
 
+// sdk/domain_lookup.ts
+var DOMAIN_LOOKUP_MS = 3e3;
+var lookups = /* @__PURE__ */ new Map();
+function verifiedDomainOrigin(tenantOrigin, f) {
+  let found = lookups.get(tenantOrigin);
+  if (!found) lookups.set(tenantOrigin, found = ask(tenantOrigin, f));
+  return found;
+}
+async function ask(tenantOrigin, f) {
+  const abort = typeof AbortController === "function" ? new AbortController() : null;
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      abort?.abort();
+      resolve(null);
+    }, DOMAIN_LOOKUP_MS);
+  });
+  const read = async () => {
+    const res = await f(`${tenantOrigin}/~domain`, {
+      headers: { accept: "application/json" },
+      ...abort ? { signal: abort.signal } : {}
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return null;
+    }
+    const domain = (await res.json())?.domain;
+    if (typeof domain !== "string") return null;
+    const d = domain.trim().toLowerCase();
+    return isHostname(d) ? `https://${d}` : null;
+  };
+  try {
+    return await Promise.race([read().catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // sdk/preview.ts
 var PREVIEW_TOKEN_PARAM = "cachely-preview-token";
 var PREVIEW_COOKIE = "cachely_preview";
@@ -981,7 +1022,8 @@ function createCachelyFetch(options) {
   if (options === null || typeof options !== "object") {
     throw optionError(FN2, "options", "must be an object");
   }
-  const tenantOrigin = resolveTenantOrigin(FN2, options);
+  const tenantHost = resolveTenantOrigin(FN2, options);
+  let tenantOrigin = tenantHost;
   if (options.provider === void 0) throw optionError(FN2, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN2,
@@ -1018,7 +1060,17 @@ function createCachelyFetch(options) {
     return r;
   };
   let current = provider;
-  const proxyBase = `${tenantOrigin}/~api`;
+  let proxyBase = `${tenantOrigin}/~api`;
+  let learning = null;
+  let learnt = !asksVerifiedDomain(options);
+  const learn = () => learning ??= verifiedDomainOrigin(tenantHost, inner).then((origin) => {
+    if (origin) {
+      tenantOrigin = origin;
+      proxyBase = `${origin}/~api`;
+      rewriters.clear();
+    }
+    learnt = true;
+  });
   const apisOf = (p) => p.apiOrigins.map((o) => {
     const u = new URL(o);
     return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
@@ -1031,7 +1083,7 @@ function createCachelyFetch(options) {
       u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
-      if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
+      if ((u.origin === tenantOrigin || u.origin === tenantHost) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
       } else {
         const derived = provider.fromApiUrl?.(u) ?? null;
         via = derived ?? provider;
@@ -1050,6 +1102,7 @@ function createCachelyFetch(options) {
     return { url: u, via };
   }
   const cachelyFetch = async function(input, init) {
+    if (!learnt) await learn();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? input.url : String(input);
     const route = proxied(raw);
@@ -1088,8 +1141,11 @@ function createCachelyFetch(options) {
     Object.defineProperty(out, "redirected", { value: res.redirected });
     return out;
   };
+  Object.defineProperty(cachelyFetch, "tenantOrigin", {
+    get: () => tenantOrigin,
+    enumerable: true
+  });
   return Object.assign(cachelyFetch, {
-    tenantOrigin,
     provider,
     proxyUrl: (url) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text) => rewriterOf(current)?.(text) ?? text
