@@ -13,7 +13,7 @@ const DOMAIN_LOOKUP_MS = 3000;
 const lookups = new Map<string, Promise<string | null>>();
 
 /** `https://<verified domain>` of the tenant at `tenantOrigin`, or null; asked once. */
-export function verifiedDomainOrigin(
+function verifiedDomainOrigin(
   tenantOrigin: string,
   f: typeof fetch,
 ): Promise<string | null> {
@@ -49,5 +49,47 @@ async function ask(tenantOrigin: string, f: typeof fetch): Promise<string | null
     return await Promise.race([read().catch(() => null), late]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * A client's tenant origin: the tenant host, then, when `learn` (customDomain: true with no
+ * domain in the environment), the verified domain once `ready()` has resolved it; `rewriters`
+ * (asset rewriters made for the old origin) are cleared then.
+ */
+export class LearntOrigin {
+  current: string;
+  private pending: Promise<void> | null = null;
+  constructor(
+    readonly host: string,
+    private learn: boolean,
+    private f: typeof fetch,
+    private rewriters: { clear(): void },
+  ) {
+    this.current = host;
+  }
+
+  /** Null when the origin is known; else the first lookup (shared), which never rejects. */
+  ready(): Promise<void> | null {
+    if (!this.learn) return null;
+    return this.pending ??= verifiedDomainOrigin(this.host, this.f).then((origin) => {
+      this.learn = false;
+      if (!origin) return;
+      this.current = origin;
+      this.rewriters.clear();
+    });
+  }
+
+  /** True for the tenant host and the learnt origin (URLs already on the proxy). */
+  owns(origin: string): boolean {
+    return origin === this.current || origin === this.host;
+  }
+
+  /** `f` with a `tenantOrigin` getter reading the current origin. */
+  exposedOn<F extends object>(f: F): F & { readonly tenantOrigin: string } {
+    const get = () => this.current;
+    return Object.defineProperty(f, "tenantOrigin", { get, enumerable: true }) as F & {
+      readonly tenantOrigin: string;
+    };
   }
 }

@@ -15,7 +15,7 @@ import {
   resolveTenantOrigin,
   type TenantTarget,
 } from "./tenant_origin.ts";
-import { verifiedDomainOrigin } from "./domain_lookup.ts";
+import { LearntOrigin } from "./domain_lookup.ts";
 import { PREVIEW_TOKEN_PARAM } from "./preview.ts";
 
 /** The tracker side of experiments: anything with captureFromResponse (createTracker's). */
@@ -82,7 +82,6 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     throw optionError(FN, "options", "must be an object");
   }
   const tenantHost = resolveTenantOrigin(FN, options);
-  let tenantOrigin = tenantHost;
   if (options.provider === undefined) throw optionError(FN, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN,
@@ -108,32 +107,20 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (capture !== undefined && typeof capture?.captureFromResponse !== "function") {
     throw optionError(FN, "experiments", "must be a tracker (with captureFromResponse)");
   }
-  const inner = options.fetch ?? defaultFetch(tenantOrigin);
+  const inner = options.fetch ?? defaultFetch(tenantHost);
   if (typeof inner !== "function") throw optionError(FN, "fetch", "must be a function");
   const rewriteOff = options.rewriteAssets === false;
   const rewriters = new Map<CachelyProvider, Rewriter>();
+  const origin = new LearntOrigin(tenantHost, asksVerifiedDomain(options), inner, rewriters);
   /** The asset rewriter of `p` (a provider derived from an API URL has its own). */
   const rewriterOf = (p: CachelyProvider): Rewriter | null => {
     if (rewriteOff) return null;
     let r = rewriters.get(p);
-    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    if (!r) rewriters.set(p, r = p.rewriter(origin.current));
     return r;
   };
   /** The provider answers were last rewritten for (rewriteAssets() uses it). */
   let current = provider;
-  let proxyBase = `${tenantOrigin}/~api`;
-  /** Until the verified domain is known (customDomain: true), the first request asks it. */
-  let learning: Promise<void> | null = null;
-  let learnt = !asksVerifiedDomain(options);
-  const learn = () =>
-    learning ??= verifiedDomainOrigin(tenantHost, inner).then((origin) => {
-      if (origin) {
-        tenantOrigin = origin;
-        proxyBase = `${origin}/~api`;
-        rewriters.clear();
-      }
-      learnt = true;
-    });
   const apisOf = (p: CachelyProvider) =>
     p.apiOrigins.map((o) => {
       const u = new URL(o);
@@ -148,12 +135,11 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
       // A relative path is an API path: "/entries" → /~api/entries.
-      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+      u = new URL(`${origin.current}/~api/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
       if (
-        (u.origin === tenantOrigin || u.origin === tenantHost) &&
-        (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
+        origin.owns(u.origin) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
       ) {
         // already proxied
       } else {
@@ -165,7 +151,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
         );
         if (!api) return null;
         const rest = u.pathname.slice(api.path.length);
-        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+        u = new URL(`${origin.current}/~api${rest.startsWith("/") ? "" : "/"}${rest}${u.search}`);
       }
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
@@ -179,7 +165,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     input: RequestInfo | URL,
     init?: RequestInit,
   ): Promise<Response> {
-    if (!learnt) await learn();
+    await origin.ready();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? (input as Request).url : String(input);
     const route = proxied(raw);
@@ -222,11 +208,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     return out;
   };
 
-  Object.defineProperty(cachelyFetch, "tenantOrigin", {
-    get: () => tenantOrigin,
-    enumerable: true,
-  });
-  return Object.assign(cachelyFetch, {
+  return Object.assign(origin.exposedOn(cachelyFetch), {
     provider,
     proxyUrl: (url: string | URL) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text: string) => rewriterOf(current)?.(text) ?? text,

@@ -202,3 +202,46 @@ Deno.test("a Shopify store as a bare apiHosts entry reaches /api/<version>/graph
   // The tenant's apiOrigin is https://<store>/api (sdk/providers.ts): the edge appends this.
   assertEquals(out.seen, ["https://acme.cachely.app/~api/2024-01/graphql.json"]);
 });
+
+Deno.test("customDomain: true: a /~domain that answers null or never answers keeps the tenant host", async () => {
+  const out: any = await runNode(
+    await project(),
+    `${prelude}
+    import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+    const stub = globalThis.fetch;
+    const aborted = [];
+    // "hangs": its /~domain never answers (until the SDK gives up); "none": answers null.
+    const fetch = (input, init) => {
+      const url = String(input);
+      if (url === "https://hangs.cachely.app/~domain") {
+        return new Promise((_, reject) => init?.signal?.addEventListener("abort", () => {
+          aborted.push(url);
+          reject(new Error("aborted"));
+        }));
+      }
+      if (url === "https://none.cachely.app/~domain") {
+        return Promise.resolve(Response.json({ domain: null }));
+      }
+      return stub(input, init);
+    };
+    const image = async (tenant) => {
+      const client = createCachelyPrismicClient({ repositoryName: "cachely-io", tenant, customDomain: true, fetch });
+      const url = (await client.getSingle("homepage")).data.image.url;
+      return { url, origin: client.cachelyFetch.tenantOrigin };
+    };
+    const result = await attempt(async () => ({ hangs: await image("hangs"), none: await image("none") }));
+    console.log(JSON.stringify({ result, seen, aborted }));`,
+  );
+  assertEquals(out.result, {
+    hangs: {
+      url: "https://hangs.cachely.app/cachely-io/hero.png?auto=format",
+      origin: "https://hangs.cachely.app",
+    },
+    none: {
+      url: "https://none.cachely.app/cachely-io/hero.png?auto=format",
+      origin: "https://none.cachely.app",
+    },
+  });
+  assertEquals(out.aborted, ["https://hangs.cachely.app/~domain"], "the lookup was given up");
+  for (const u of out.seen) assert(/^https:\/\/(hangs|none)\.cachely\.app\/~api\//.test(u), u);
+});

@@ -961,6 +961,40 @@ async function ask(tenantOrigin, f) {
     clearTimeout(timer);
   }
 }
+var LearntOrigin = class {
+  constructor(host, learn, f, rewriters) {
+    this.host = host;
+    this.learn = learn;
+    this.f = f;
+    this.rewriters = rewriters;
+    this.current = host;
+  }
+  host;
+  learn;
+  f;
+  rewriters;
+  current;
+  pending = null;
+  /** Null when the origin is known; else the first lookup (shared), which never rejects. */
+  ready() {
+    if (!this.learn) return null;
+    return this.pending ??= verifiedDomainOrigin(this.host, this.f).then((origin) => {
+      this.learn = false;
+      if (!origin) return;
+      this.current = origin;
+      this.rewriters.clear();
+    });
+  }
+  /** True for the tenant host and the learnt origin (URLs already on the proxy). */
+  owns(origin) {
+    return origin === this.current || origin === this.host;
+  }
+  /** `f` with a `tenantOrigin` getter reading the current origin. */
+  exposedOn(f) {
+    const get = () => this.current;
+    return Object.defineProperty(f, "tenantOrigin", { get, enumerable: true });
+  }
+};
 
 // sdk/preview.ts
 var PREVIEW_TOKEN_PARAM = "cachely-preview-token";
@@ -1023,7 +1057,6 @@ function createCachelyFetch(options) {
     throw optionError(FN2, "options", "must be an object");
   }
   const tenantHost = resolveTenantOrigin(FN2, options);
-  let tenantOrigin = tenantHost;
   if (options.provider === void 0) throw optionError(FN2, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN2,
@@ -1049,28 +1082,18 @@ function createCachelyFetch(options) {
   if (capture !== void 0 && typeof capture?.captureFromResponse !== "function") {
     throw optionError(FN2, "experiments", "must be a tracker (with captureFromResponse)");
   }
-  const inner = options.fetch ?? defaultFetch(tenantOrigin);
+  const inner = options.fetch ?? defaultFetch(tenantHost);
   if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
   const rewriteOff = options.rewriteAssets === false;
   const rewriters = /* @__PURE__ */ new Map();
+  const origin = new LearntOrigin(tenantHost, asksVerifiedDomain(options), inner, rewriters);
   const rewriterOf = (p) => {
     if (rewriteOff) return null;
     let r = rewriters.get(p);
-    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    if (!r) rewriters.set(p, r = p.rewriter(origin.current));
     return r;
   };
   let current = provider;
-  let proxyBase = `${tenantOrigin}/~api`;
-  let learning = null;
-  let learnt = !asksVerifiedDomain(options);
-  const learn = () => learning ??= verifiedDomainOrigin(tenantHost, inner).then((origin) => {
-    if (origin) {
-      tenantOrigin = origin;
-      proxyBase = `${origin}/~api`;
-      rewriters.clear();
-    }
-    learnt = true;
-  });
   const apisOf = (p) => p.apiOrigins.map((o) => {
     const u = new URL(o);
     return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
@@ -1080,10 +1103,10 @@ function createCachelyFetch(options) {
     let u;
     let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
-      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+      u = new URL(`${origin.current}/~api/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
-      if ((u.origin === tenantOrigin || u.origin === tenantHost) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
+      if (origin.owns(u.origin) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
       } else {
         const derived = provider.fromApiUrl?.(u) ?? null;
         via = derived ?? provider;
@@ -1092,7 +1115,7 @@ function createCachelyFetch(options) {
         );
         if (!api) return null;
         const rest = u.pathname.slice(api.path.length);
-        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+        u = new URL(`${origin.current}/~api${rest.startsWith("/") ? "" : "/"}${rest}${u.search}`);
       }
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
@@ -1102,7 +1125,7 @@ function createCachelyFetch(options) {
     return { url: u, via };
   }
   const cachelyFetch = async function(input, init) {
-    if (!learnt) await learn();
+    await origin.ready();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? input.url : String(input);
     const route = proxied(raw);
@@ -1141,11 +1164,7 @@ function createCachelyFetch(options) {
     Object.defineProperty(out, "redirected", { value: res.redirected });
     return out;
   };
-  Object.defineProperty(cachelyFetch, "tenantOrigin", {
-    get: () => tenantOrigin,
-    enumerable: true
-  });
-  return Object.assign(cachelyFetch, {
+  return Object.assign(origin.exposedOn(cachelyFetch), {
     provider,
     proxyUrl: (url) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text) => rewriterOf(current)?.(text) ?? text
