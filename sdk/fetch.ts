@@ -9,7 +9,13 @@
 import type { ProviderEnv } from "./providers.ts";
 import { type CachelyProvider, type ProviderInput, resolveProvider } from "./provider_registry.ts";
 import type { Rewriter } from "./rewrite.ts";
-import { optionError, resolveTenantOrigin, type TenantTarget } from "./tenant_origin.ts";
+import {
+  asksVerifiedDomain,
+  optionError,
+  resolveTenantOrigin,
+  type TenantTarget,
+} from "./tenant_origin.ts";
+import { LearntOrigin } from "./domain_lookup.ts";
 import { PREVIEW_TOKEN_PARAM } from "./preview.ts";
 
 /** The tracker side of experiments: anything with captureFromResponse (createTracker's). */
@@ -47,7 +53,11 @@ export type CachelyFetchOptions = TenantTarget & {
 
 /** The function createCachelyFetch returns: `fetch` plus what it was built from. */
 export type CachelyFetch = typeof fetch & {
-  /** The tenant origin requests go to, e.g. `https://acme.cachely.app`. */
+  /**
+   * The tenant origin requests go to, e.g. `https://acme.cachely.app`. With `customDomain:
+   * true` and no domain in the environment: the tenant host until the first request has
+   * learnt the verified domain, then `https://<domain>`.
+   */
   readonly tenantOrigin: string;
   readonly provider: CachelyProvider;
   /** The URL a request to `url` is sent to (unchanged when it is not proxied). */
@@ -71,7 +81,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (options === null || typeof options !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  const tenantOrigin = resolveTenantOrigin(FN, options);
+  const tenantHost = resolveTenantOrigin(FN, options);
   if (options.provider === undefined) throw optionError(FN, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN,
@@ -97,20 +107,20 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
   if (capture !== undefined && typeof capture?.captureFromResponse !== "function") {
     throw optionError(FN, "experiments", "must be a tracker (with captureFromResponse)");
   }
-  const inner = options.fetch ?? defaultFetch(tenantOrigin);
+  const inner = options.fetch ?? defaultFetch(tenantHost);
   if (typeof inner !== "function") throw optionError(FN, "fetch", "must be a function");
   const rewriteOff = options.rewriteAssets === false;
   const rewriters = new Map<CachelyProvider, Rewriter>();
+  const origin = new LearntOrigin(tenantHost, asksVerifiedDomain(options), inner, rewriters);
   /** The asset rewriter of `p` (a provider derived from an API URL has its own). */
   const rewriterOf = (p: CachelyProvider): Rewriter | null => {
     if (rewriteOff) return null;
     let r = rewriters.get(p);
-    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    if (!r) rewriters.set(p, r = p.rewriter(origin.current));
     return r;
   };
   /** The provider answers were last rewritten for (rewriteAssets() uses it). */
   let current = provider;
-  const proxyBase = `${tenantOrigin}/~api`;
   const apisOf = (p: CachelyProvider) =>
     p.apiOrigins.map((o) => {
       const u = new URL(o);
@@ -125,11 +135,11 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
       // A relative path is an API path: "/entries" → /~api/entries.
-      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+      u = new URL(`${origin.current}/~api/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
       if (
-        u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
+        origin.owns(u.origin) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))
       ) {
         // already proxied
       } else {
@@ -141,7 +151,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
         );
         if (!api) return null;
         const rest = u.pathname.slice(api.path.length);
-        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+        u = new URL(`${origin.current}/~api${rest.startsWith("/") ? "" : "/"}${rest}${u.search}`);
       }
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
@@ -155,6 +165,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     input: RequestInfo | URL,
     init?: RequestInit,
   ): Promise<Response> {
+    await origin.ready();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? (input as Request).url : String(input);
     const route = proxied(raw);
@@ -197,8 +208,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     return out;
   };
 
-  return Object.assign(cachelyFetch, {
-    tenantOrigin,
+  return Object.assign(origin.exposedOn(cachelyFetch), {
     provider,
     proxyUrl: (url: string | URL) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text: string) => rewriterOf(current)?.(text) ?? text,

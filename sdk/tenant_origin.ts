@@ -18,7 +18,10 @@ export type TenantTarget = {
   /**
    * A verified custom domain of the tenant (wins over `tenant`). `true` (the original SDK's
    * form): the domain configured in the environment (`CACHELY_CUSTOM_DOMAIN`, also with a
-   * framework's public prefix such as `NEXT_PUBLIC_`), else the `tenant`'s own host.
+   * framework's public prefix such as `NEXT_PUBLIC_`), else the `tenant`'s verified domain,
+   * asked of its host (`/~domain`) at the first request, once per process; none verified, or
+   * no answer within 3 s: the `tenant`'s own host. Synchronous URL APIs (`tenantOrigin`,
+   * `proxyUrl`) give the tenant's host until that first request has resolved it.
    */
   customDomain?: string | true;
   /** The proxy domain of your Cachely instance (default `cachely.app`). */
@@ -88,6 +91,16 @@ function envSetting(name: string, prefixes = PUBLIC_PREFIXES): string | undefine
     }
   }
   return undefined;
+}
+
+/**
+ * True when the origin is the tenant's verified domain, learnt at the first request
+ * (sdk/domain_lookup.ts): `customDomain: true`, a `tenant`, no `tenantOrigin` and no
+ * CACHELY_CUSTOM_DOMAIN. Until then resolveTenantOrigin's answer (the tenant host) is used.
+ */
+export function asksVerifiedDomain(t: TenantTarget): boolean {
+  return t.customDomain === true && t.tenantOrigin === undefined && t.tenant !== undefined &&
+    envSetting("CACHELY_CUSTOM_DOMAIN") === undefined;
 }
 
 /** The tenant the options name, else CACHELY_PROXY_URL as tenantOrigin; null: neither (direct). */

@@ -4,7 +4,7 @@
  * SDK, run in Node 20 against the packed @cachely/sdk with the real @prismicio/client.
  * The network is a stub (tests/fixtures/cms_stub.mjs) that records every URL.
  */
-import { assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { nodeProject, runNode } from "./sdk_node.ts";
 
 const STUB = new URL("./fixtures/cms_stub.mjs", import.meta.url).pathname;
@@ -81,10 +81,70 @@ Deno.test("customDomain: true uses CACHELY_CUSTOM_DOMAIN from the environment", 
   ]);
 });
 
-Deno.test("customDomain: true without a configured domain goes to the tenant's host", async () => {
+Deno.test("customDomain: true, no configured domain, none verified: the tenant's host", async () => {
+  // The stub answers the tenant host's /~domain with 404: the SDK keeps the tenant host.
   const out: any = await runNode(await project(), customDomainTrue);
   assertEquals(out.result, "https://prismic.cachely.app/cachely-io/hero.png?auto=format");
-  assertEquals(out.seen[0], "https://prismic.cachely.app/~api/");
+  assertEquals(out.seen.slice(0, 2), [
+    "https://prismic.cachely.app/~domain",
+    "https://prismic.cachely.app/~api/",
+  ]);
+  assertEquals(out.seen.filter((u: string) => u.endsWith("/~domain")).length, 1, "asked once");
+});
+
+/** Port of the loopback tenant host below (the range this file's servers use). */
+const TENANT_PORT = 18850;
+
+Deno.test("customDomain: true, no configured domain: the tenant's verified domain (/~domain)", async () => {
+  // The tenant host on loopback (`prismic.localhost:<port>`), answering /~domain as the edge does.
+  const asked: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: TENANT_PORT, onListen() {} }, (req) => {
+    asked.push(`${req.headers.get("host")}${new URL(req.url).pathname}`);
+    return new URL(req.url).pathname === "/~domain"
+      ? Response.json({ domain: "cdn.verified.example" }, {
+        headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
+      })
+      : new Response("not found", { status: 404 });
+  });
+  try {
+    const out: any = await runNode(
+      await project(),
+      `${prelude}
+      import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+      const options = {
+        repositoryName: "cachely-io",
+        tenant: "prismic",
+        customDomain: true,
+        proxyDomain: "localhost:${TENANT_PORT}",
+      };
+      const result = await attempt(async () => {
+        const client = createCachelyPrismicClient(options);
+        const before = client.cachelyFetch.tenantOrigin;
+        const image = (await client.getSingle("homepage")).data.image.url;
+        const after = client.cachelyFetch.tenantOrigin;
+        // A second client in the same process: the answer is remembered, not asked again.
+        const other = createCachelyPrismicClient(options);
+        await other.getSingle("homepage");
+        return { before, image, after, proxied: other.cachelyFetch.proxyUrl("https://cachely-io.cdn.prismic.io/api/v2") };
+      });
+      console.log(JSON.stringify({ result, seen }));`,
+    );
+    assertEquals(out.result, {
+      before: `http://prismic.localhost:${TENANT_PORT}`,
+      image: "https://cdn.verified.example/cachely-io/hero.png?auto=format",
+      after: "https://cdn.verified.example",
+      proxied: "https://cdn.verified.example/~api/",
+    });
+    assertEquals(
+      asked,
+      [`prismic.localhost:${TENANT_PORT}/~domain`],
+      "asked once, on the tenant host",
+    );
+    assert(out.seen.length >= 4, out.seen.join(" "));
+    for (const u of out.seen) assertEquals(new URL(u).origin, "https://cdn.verified.example", u);
+  } finally {
+    await server.shutdown();
+  }
 });
 
 Deno.test("transformPrismicAssetUrls / transformContentfulAssetUrls keep the original names", async () => {
@@ -141,4 +201,47 @@ Deno.test("a Shopify store as a bare apiHosts entry reaches /api/<version>/graph
   assertEquals(out.result, "Shop");
   // The tenant's apiOrigin is https://<store>/api (sdk/providers.ts): the edge appends this.
   assertEquals(out.seen, ["https://acme.cachely.app/~api/2024-01/graphql.json"]);
+});
+
+Deno.test("customDomain: true: a /~domain that answers null or never answers keeps the tenant host", async () => {
+  const out: any = await runNode(
+    await project(),
+    `${prelude}
+    import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
+    const stub = globalThis.fetch;
+    const aborted = [];
+    // "hangs": its /~domain never answers (until the SDK gives up); "none": answers null.
+    const fetch = (input, init) => {
+      const url = String(input);
+      if (url === "https://hangs.cachely.app/~domain") {
+        return new Promise((_, reject) => init?.signal?.addEventListener("abort", () => {
+          aborted.push(url);
+          reject(new Error("aborted"));
+        }));
+      }
+      if (url === "https://none.cachely.app/~domain") {
+        return Promise.resolve(Response.json({ domain: null }));
+      }
+      return stub(input, init);
+    };
+    const image = async (tenant) => {
+      const client = createCachelyPrismicClient({ repositoryName: "cachely-io", tenant, customDomain: true, fetch });
+      const url = (await client.getSingle("homepage")).data.image.url;
+      return { url, origin: client.cachelyFetch.tenantOrigin };
+    };
+    const result = await attempt(async () => ({ hangs: await image("hangs"), none: await image("none") }));
+    console.log(JSON.stringify({ result, seen, aborted }));`,
+  );
+  assertEquals(out.result, {
+    hangs: {
+      url: "https://hangs.cachely.app/cachely-io/hero.png?auto=format",
+      origin: "https://hangs.cachely.app",
+    },
+    none: {
+      url: "https://none.cachely.app/cachely-io/hero.png?auto=format",
+      origin: "https://none.cachely.app",
+    },
+  });
+  assertEquals(out.aborted, ["https://hangs.cachely.app/~domain"], "the lookup was given up");
+  for (const u of out.seen) assert(/^https:\/\/(hangs|none)\.cachely\.app\/~api\//.test(u), u);
 });

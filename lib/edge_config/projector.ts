@@ -36,7 +36,9 @@ export { DEFAULT_PREVIEW_PARAM };
 
 export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<EdgeSnapshot> {
   const active = await s.db.select({ hostname: domains.hostname }).from(domains)
-    .where(and(eq(domains.tenantId, tenant.id), eq(domains.status, "active")));
+    .where(and(eq(domains.tenantId, tenant.id), eq(domains.status, "active")))
+    // First verified first: the first is the tenant's primary domain (edge/domain.ts).
+    .orderBy(asc(domains.verifiedAt), asc(domains.hostname));
   return {
     v: 1,
     builtAt: new Date(s.clock.now()).toISOString(),
@@ -72,7 +74,7 @@ export async function buildSnapshot(s: Services, tenant: TenantRow): Promise<Edg
       assets: tenant.assetCacheVersion,
       html: tenant.htmlCacheVersion,
     },
-    domains: active.map((d) => d.hostname).sort(),
+    domains: active.map((d) => d.hostname),
     ownerId: await billingOwner(s, tenant.id),
     cdnOffload: tenant.settings.cdnOffload === true,
     caching: cachingOf(tenant.settings),

@@ -41,7 +41,7 @@ export type EdgeSnapshot = {
   /** Asset delivery settings; absent → defaults (edge/assets.ts). */
   assets?: EdgeAssetSettings;
   versions: { api: number; assets: number; html: number };
-  /** Active custom domains. */
+  /** Active (verified) custom domains, first verified first: the first is the primary. */
   domains: string[];
   /** The billing account whose quota snapshot (lib/kv/quota.ts) governs this tenant. */
   ownerId?: string | null;

@@ -369,6 +369,9 @@ function envSetting(name, prefixes = PUBLIC_PREFIXES) {
   }
   return void 0;
 }
+function asksVerifiedDomain(t) {
+  return t.customDomain === true && t.tenantOrigin === void 0 && t.tenant !== void 0 && envSetting("CACHELY_CUSTOM_DOMAIN") === void 0;
+}
 function targetOrEnv(t) {
   if (t.tenant !== void 0 || t.customDomain !== void 0 || t.tenantOrigin !== void 0) {
     return t;
@@ -667,6 +670,78 @@ function prismicFromUrls(cfg, env) {
   };
 }
 
+// sdk/domain_lookup.ts
+var DOMAIN_LOOKUP_MS = 3e3;
+var lookups = /* @__PURE__ */ new Map();
+function verifiedDomainOrigin(tenantOrigin, f) {
+  let found = lookups.get(tenantOrigin);
+  if (!found) lookups.set(tenantOrigin, found = ask(tenantOrigin, f));
+  return found;
+}
+async function ask(tenantOrigin, f) {
+  const abort = typeof AbortController === "function" ? new AbortController() : null;
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      abort?.abort();
+      resolve(null);
+    }, DOMAIN_LOOKUP_MS);
+  });
+  const read = async () => {
+    const res = await f(`${tenantOrigin}/~domain`, {
+      headers: { accept: "application/json" },
+      ...abort ? { signal: abort.signal } : {}
+    });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return null;
+    }
+    const domain = (await res.json())?.domain;
+    if (typeof domain !== "string") return null;
+    const d = domain.trim().toLowerCase();
+    return isHostname(d) ? `https://${d}` : null;
+  };
+  try {
+    return await Promise.race([read().catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+var LearntOrigin = class {
+  constructor(host, learn, f, rewriters) {
+    this.host = host;
+    this.learn = learn;
+    this.f = f;
+    this.rewriters = rewriters;
+    this.current = host;
+  }
+  host;
+  learn;
+  f;
+  rewriters;
+  current;
+  pending = null;
+  /** Null when the origin is known; else the first lookup (shared), which never rejects. */
+  ready() {
+    if (!this.learn) return null;
+    return this.pending ??= verifiedDomainOrigin(this.host, this.f).then((origin) => {
+      this.learn = false;
+      if (!origin) return;
+      this.current = origin;
+      this.rewriters.clear();
+    });
+  }
+  /** True for the tenant host and the learnt origin (URLs already on the proxy). */
+  owns(origin) {
+    return origin === this.current || origin === this.host;
+  }
+  /** `f` with a `tenantOrigin` getter reading the current origin. */
+  exposedOn(f) {
+    const get = () => this.current;
+    return Object.defineProperty(f, "tenantOrigin", { get, enumerable: true });
+  }
+};
+
 // sdk/preview.ts
 var PREVIEW_TOKEN_PARAM = "cachely-preview-token";
 
@@ -679,7 +754,7 @@ function createCachelyFetch(options) {
   if (options === null || typeof options !== "object") {
     throw optionError(FN2, "options", "must be an object");
   }
-  const tenantOrigin = resolveTenantOrigin(FN2, options);
+  const tenantHost = resolveTenantOrigin(FN2, options);
   if (options.provider === void 0) throw optionError(FN2, "provider", "is required");
   const provider = resolveProvider(options.provider, {
     fn: FN2,
@@ -705,18 +780,18 @@ function createCachelyFetch(options) {
   if (capture !== void 0 && typeof capture?.captureFromResponse !== "function") {
     throw optionError(FN2, "experiments", "must be a tracker (with captureFromResponse)");
   }
-  const inner = options.fetch ?? defaultFetch(tenantOrigin);
+  const inner = options.fetch ?? defaultFetch(tenantHost);
   if (typeof inner !== "function") throw optionError(FN2, "fetch", "must be a function");
   const rewriteOff = options.rewriteAssets === false;
   const rewriters = /* @__PURE__ */ new Map();
+  const origin = new LearntOrigin(tenantHost, asksVerifiedDomain(options), inner, rewriters);
   const rewriterOf = (p) => {
     if (rewriteOff) return null;
     let r = rewriters.get(p);
-    if (!r) rewriters.set(p, r = p.rewriter(tenantOrigin));
+    if (!r) rewriters.set(p, r = p.rewriter(origin.current));
     return r;
   };
   let current = provider;
-  const proxyBase = `${tenantOrigin}/~api`;
   const apisOf = (p) => p.apiOrigins.map((o) => {
     const u = new URL(o);
     return { origin: u.origin, path: u.pathname.replace(/\/+$/, "") };
@@ -726,10 +801,10 @@ function createCachelyFetch(options) {
     let u;
     let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
-      u = new URL(`${proxyBase}/${raw.replace(/^\/+/, "")}`);
+      u = new URL(`${origin.current}/~api/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);
-      if (u.origin === tenantOrigin && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
+      if (origin.owns(u.origin) && (u.pathname === "/~api" || u.pathname.startsWith("/~api/"))) {
       } else {
         const derived = provider.fromApiUrl?.(u) ?? null;
         via = derived ?? provider;
@@ -738,7 +813,7 @@ function createCachelyFetch(options) {
         );
         if (!api) return null;
         const rest = u.pathname.slice(api.path.length);
-        u = new URL(`${proxyBase}${rest.startsWith("/") ? rest : "/" + rest}${u.search}`);
+        u = new URL(`${origin.current}/~api${rest.startsWith("/") ? "" : "/"}${rest}${u.search}`);
       }
     }
     for (const p of CREDENTIAL_PARAMS) u.searchParams.delete(p);
@@ -748,6 +823,7 @@ function createCachelyFetch(options) {
     return { url: u, via };
   }
   const cachelyFetch = async function(input, init) {
+    await origin.ready();
     const isRequest = typeof Request !== "undefined" && input instanceof Request;
     const raw = isRequest ? input.url : String(input);
     const route = proxied(raw);
@@ -786,8 +862,7 @@ function createCachelyFetch(options) {
     Object.defineProperty(out, "redirected", { value: res.redirected });
     return out;
   };
-  return Object.assign(cachelyFetch, {
-    tenantOrigin,
+  return Object.assign(origin.exposedOn(cachelyFetch), {
     provider,
     proxyUrl: (url) => proxied(String(url))?.url.toString() ?? String(url),
     rewriteAssets: (text) => rewriterOf(current)?.(text) ?? text

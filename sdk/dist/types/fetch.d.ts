@@ -44,7 +44,11 @@ export type CachelyFetchOptions = TenantTarget & {
 };
 /** The function createCachelyFetch returns: `fetch` plus what it was built from. */
 export type CachelyFetch = typeof fetch & {
-    /** The tenant origin requests go to, e.g. `https://acme.cachely.app`. */
+    /**
+     * The tenant origin requests go to, e.g. `https://acme.cachely.app`. With `customDomain:
+     * true` and no domain in the environment: the tenant host until the first request has
+     * learnt the verified domain, then `https://<domain>`.
+     */
     readonly tenantOrigin: string;
     readonly provider: CachelyProvider;
     /** The URL a request to `url` is sent to (unchanged when it is not proxied). */
