@@ -12,7 +12,7 @@
  * it is in scripts/unused_exports_baseline.txt, the list of those found when the check landed,
  * which may only shrink (an entry no longer found fails too, so the list stays true).
  *
- * Usage: deno run --allow-read --allow-env scripts/unused_exports.ts
+ * Usage: deno run --config deno.dev.json --allow-read --allow-env scripts/unused_exports.ts
  */
 import ts from "typescript";
 

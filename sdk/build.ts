@@ -8,7 +8,7 @@
  *
  * The manifests live in dist/ (npm) and jsr.json (JSR) because a package.json or
  * deno.json in sdk/ itself would make Deno resolve sdk/ as a separate package.
- * `deno run -A sdk/build.ts` writes them; `--check` fails when they are stale.
+ * `deno run --config deno.dev.json -A sdk/build.ts` writes them; `--check` fails when they are stale.
  */
 import * as esbuild from "esbuild";
 import { buildTypes } from "./build_types.ts";
@@ -121,7 +121,7 @@ if (import.meta.main) {
         mode: path.endsWith("bin/cachely.mjs") ? 0o755 : 0o644,
       });
     } else if ((await Deno.readTextFile(path).catch(() => "")) !== text) {
-      console.error(`stale: ${path} (run deno run -A sdk/build.ts)`);
+      console.error(`stale: ${path} (run deno run --config deno.dev.json -A sdk/build.ts)`);
       stale = true;
     }
   }

@@ -4,7 +4,7 @@ import { VERSION } from "./mod.ts";
 
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 
-Deno.test("sdk/dist (npm form) is up to date with the sources: run deno run -A sdk/build.ts", async () => {
+Deno.test("sdk/dist (npm form) is up to date with the sources: run deno run --config deno.dev.json -A sdk/build.ts", async () => {
   for (const [path, text] of await buildSdk()) {
     assertEquals(await Deno.readTextFile(path).catch(() => ""), text, `stale: ${path}`);
   }

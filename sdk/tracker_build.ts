@@ -1,7 +1,7 @@
 /**
  * Builds the tracker for browsers with esbuild (npm): an IIFE for a script tag
  * (sdk/dist/cachely-tracker.js) and an ES module (sdk/dist/cachely-tracker.mjs).
- * `deno run -A sdk/tracker_build.ts` writes them; `--check` fails when they are stale.
+ * `deno run --config deno.dev.json -A sdk/tracker_build.ts` writes them; `--check` fails when they are stale.
  */
 import * as esbuild from "esbuild";
 
@@ -36,7 +36,9 @@ if (import.meta.main) {
     if (check) {
       const current = await Deno.readTextFile(path).catch(() => "");
       if (current !== text) {
-        console.error(`stale: ${path} (run deno run -A sdk/tracker_build.ts)`);
+        console.error(
+          `stale: ${path} (run deno run --config deno.dev.json -A sdk/tracker_build.ts)`,
+        );
         stale = true;
       }
     } else {

@@ -12,7 +12,7 @@ import { packSdk } from "../sdk/pack.ts";
 export async function nodeProject(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "cachely-sdk-node-" });
   const imports = JSON.parse(
-    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
+    await Deno.readTextFile(new URL("../deno.dev.json", import.meta.url)),
   ).imports as Record<string, string>;
   const version = (name: string) => imports[name].replace(/^npm:.*@/, "");
   await Deno.writeTextFile(

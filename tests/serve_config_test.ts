@@ -1,10 +1,10 @@
 /**
  * The start path installs what serving needs only. Deno installs every package of the config's
- * lockfile at the first run (`deno task` too, before any task), so the README starts with
- * `deno task --config deno.serve.json start`, and start, build, dev and migrate run with
- * deno.serve.json, whose import map and lockfile (deno.serve.lock) hold the serving packages;
+ * lockfile at the first run (`deno task` too, before any task), so deno.json, the config Deno
+ * and Deno Deploy find by default, holds the serving packages only (its lockfile deno.lock);
  * test, build-tool and dev packages (typescript, playwright-core, axe-core, esbuild, the CMS
- * clients the SDK tests use) stay in deno.json. Figures in docs/operations.md.
+ * clients the SDK tests use) live in deno.dev.json (lockfile deno.dev.lock), which the test,
+ * check, bench and sdk:pack tasks name. Figures in docs/operations.md.
  */
 import { assert, assertEquals } from "./assert.ts";
 
@@ -22,45 +22,41 @@ const DEV_ONLY = [
   "http-cache-semantics",
 ];
 
-Deno.test("start, dev, build and migrate run with the serving config, from either config", async () => {
+Deno.test("start, dev, build and migrate run with deno.json; the dev tasks name deno.dev.json", async () => {
   const { tasks } = await json("deno.json");
-  const serve = await json("deno.serve.json");
-  for (const name of ["start", "dev", "build", "migrate"]) {
-    assertEquals(serve.tasks[name], tasks[name], `deno.serve.json task ${name}`);
+  for (const name of ["start", "dev", "build", "migrate", "cli"]) {
+    assert(!(tasks[name] as string).includes("--config"), `${name}: ${tasks[name]}`);
+  }
+  for (const name of ["test", "check", "bench", "sdk:pack"]) {
     const runs = (tasks[name] as string).split("&&").filter((c) =>
-      /deno (run|bundle|task)/.test(c)
+      /deno (run|test|check|fmt|lint)/.test(c)
     );
     assert(runs.length > 0, name);
-    for (const c of runs) assert(c.includes("--config deno.serve.json"), `${name}: ${c}`);
+    for (const c of runs) assert(c.includes("--config deno.dev.json"), `${name}: ${c}`);
   }
-  // `deno task` installs every package of its config first: the README starts with this one.
+  // `deno task` installs every package of its config first: the README's command is this one.
   const readme = await Deno.readTextFile(new URL("README.md", root));
-  assert(readme.includes("npx -y deno@2.9.6 task --config deno.serve.json start"), "README");
+  assert(readme.includes("npx -y deno@2.9.6 task start"), "README");
 });
 
-Deno.test("the serving import map is deno.json's, less what serving does not load", async () => {
-  const full = (await json("deno.json")).imports as Record<string, string>;
-  const serve = await json("deno.serve.json");
+Deno.test("the serving import map is deno.dev.json's, less what serving does not load", async () => {
+  const full = await json("deno.dev.json");
+  const serve = await json("deno.json");
   for (const [k, v] of Object.entries(serve.imports as Record<string, string>)) {
-    assertEquals(v, full[k], `deno.serve.json imports ${k}`);
+    assertEquals(v, full.imports[k], `deno.json imports ${k}`);
   }
-  for (const dev of DEV_ONLY) assert(!(dev in serve.imports), `${dev} in deno.serve.json`);
-  assertEquals(serve.lock, { path: "./deno.serve.lock" });
-  const { unstable, nodeModulesDir, compilerOptions } = await json("deno.json");
-  assertEquals(
-    { unstable, nodeModulesDir, compilerOptions },
-    {
-      unstable: serve.unstable,
-      nodeModulesDir: serve.nodeModulesDir,
-      compilerOptions: serve.compilerOptions,
-    },
-  );
+  for (const dev of DEV_ONLY) assert(!(dev in serve.imports), `${dev} in deno.json`);
+  assert(serve.lock === undefined, "deno.json uses deno.lock");
+  assertEquals(full.lock, { path: "./deno.dev.lock" });
+  for (const key of ["unstable", "nodeModulesDir", "compilerOptions", "fmt", "lint", "test"]) {
+    assertEquals(serve[key], full[key], key);
+  }
 });
 
 Deno.test("the serving lockfile holds no test, build or dev package", async () => {
-  const lock = await json("deno.serve.lock");
+  const lock = await json("deno.lock");
   const names = Object.keys(lock.npm).map((k) => k.slice(0, k.indexOf("@", 1)));
-  for (const dev of DEV_ONLY) assert(!names.includes(dev), `${dev} in deno.serve.lock`);
+  for (const dev of DEV_ONLY) assert(!names.includes(dev), `${dev} in deno.lock`);
   assert(names.includes("hono") && names.includes("@electric-sql/pglite"), names.join(" "));
 });
 
@@ -71,12 +67,12 @@ if (!GRAPH_CHECK) {
 }
 
 Deno.test({
-  name: "every entry point of the start path resolves with the serving config and its frozen lock",
+  name: "every entry point of the start path resolves with deno.json and its frozen lock",
   ignore: !GRAPH_CHECK,
   async fn() {
     for (const entry of ["main.ts", "islands/client.tsx", "lib/db/migrate_main.ts"]) {
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["info", "--frozen", "--config", "deno.serve.json", "--json", entry],
+        args: ["info", "--frozen", "--config", "deno.json", "--json", entry],
         cwd: root,
         stdout: "piped",
         stderr: "piped",

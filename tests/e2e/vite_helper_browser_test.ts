@@ -11,7 +11,7 @@ import { packSdk } from "../../sdk/pack.ts";
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
 
 const VITE = "8.3.8";
-const PRISMIC = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)))
+const PRISMIC = JSON.parse(await Deno.readTextFile(new URL("../../deno.dev.json", import.meta.url)))
   .imports["@prismicio/client"].replace(/^npm:.*@/, "");
 const hasNpm = new Deno.Command("sh", { args: ["-c", "command -v npm && command -v node"] })
   .outputSync().success;
