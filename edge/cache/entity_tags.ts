@@ -46,6 +46,16 @@ export function entityPurged(
   return false;
 }
 
+/**
+ * The full tags under which an entity purge reaches `obj` (the Cache page's "last purge"): its
+ * own, or the tenant-wide tag when it has none. Not on the hit path.
+ */
+export function entityTagsOf(obj: CachedObject, tenantId: number): string[] {
+  const ns = namespaceOf(tenantId);
+  const e = tagged.get(obj);
+  return e === undefined || e.tags === null ? [ns + WIDE_TAG] : e.tags.map((t) => ns + t);
+}
+
 /** `cachely-t<id>-`, kept per tenant (no string built per check). */
 const namespaces = new Map<number, string>();
 function namespaceOf(tenantId: number): string {

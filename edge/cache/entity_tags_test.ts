@@ -3,8 +3,8 @@
  * answer goes only when a purge names one of its tags; an untagged or tenant-wide one goes
  * with every entity purge; assets, and answers stored after the purge, stay.
  */
-import { assert } from "../../tests/assert.ts";
-import { PurgeIndex } from "./purges.ts";
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { lastPurgeMatching, PurgeIndex } from "./purges.ts";
 import { cachedObject } from "./object.ts";
 import { apiKey, assetKey } from "./keys.ts";
 import { tagObject } from "./entity_tags.ts";
@@ -45,4 +45,23 @@ Deno.test("entity purge: a type-less notice purges every list", () => {
   const key = apiKey(T, 1, origin, "/stories", "");
   assert(ix.purged(key, obj(50, ["e-7", "ct-post", "lists"])));
   assert(!ix.purged(key, obj(50, ["e-7"])), "a single story stays");
+});
+
+Deno.test("the explanation's last purge names the entity purge that reached an answer", () => {
+  const tags = noticeTags({ action: "publish", ids: ["alpha"], types: ["post"], revisions: {} })
+    .map((t) => fullEntityTag(T, t));
+  const records = [{ at: 100, urls: [], prefixes: [], tags }];
+  const key = apiKey(T, 1, origin, "/entries/x", "");
+  assertEquals(lastPurgeMatching(records, key, T, obj(50, ["e-alpha"])), {
+    at: 100,
+    by: "tag",
+    entry: fullEntityTag(T, "e-alpha"),
+  });
+  assertEquals(
+    lastPurgeMatching(records, key, T, obj(50, null))?.entry,
+    fullEntityTag(T, "entities"),
+  );
+  assertEquals(lastPurgeMatching(records, key, T, obj(50, ["e-beta"])), null, "unrelated");
+  const asset = assetKey(T, 1, origin, "/a.png", "");
+  assertEquals(lastPurgeMatching(records, asset, T, obj(50)), null, "assets are no API answers");
 });

@@ -15,7 +15,7 @@
 import type { CachedObject } from "./store.ts";
 import type { PurgeRecord } from "../../lib/kv/snapshot.ts";
 import { type CdnKind, kindTag, tenantTag } from "../../lib/cdn/tags.ts";
-import { entityPurged } from "./entity_tags.ts";
+import { entityPurged, entityTagsOf } from "./entity_tags.ts";
 
 /** Each entry → the time of the latest purge naming it (an object stored at or before it goes). */
 type Latest = Map<string, number>;
@@ -161,6 +161,7 @@ export function lastPurgeMatching(
       own.push(...v.split(/[\s,]+/).filter((t) => t !== ""));
     }
   }
+  if (kind === "a" && obj !== undefined) own.push(...entityTagsOf(obj, tenantId));
   let best: PurgeMatch | null = null;
   for (const p of records) {
     if (best !== null && p.at <= best.at) continue;
