@@ -61,3 +61,17 @@ export function renderResults(r: {
   }
   return lines.join("\n");
 }
+
+/**
+ * `generated` followed by the sections of `previous` it does not replace: the results that
+ * standalone benches (bench/cold_start.ts, bench/soak.ts, bench/conformance.ts …) wrote into
+ * RESULTS.md by hand survive a `deno task bench`.
+ */
+export function withKeptSections(previous: string, generated: string): string {
+  const sections = (text: string) => text.split(/^(?=## )/m).slice(1);
+  const title = (section: string) => section.slice(0, section.indexOf("\n")).trim();
+  const fresh = new Set(sections(generated).map(title));
+  const kept = sections(previous).filter((s) => !fresh.has(title(s)));
+  if (kept.length === 0) return generated;
+  return `${generated.trimEnd()}\n\n${kept.map((s) => s.trimEnd()).join("\n\n")}\n`;
+}

@@ -20,7 +20,7 @@ import { type Child, run, spawnReady, which } from "./proc.ts";
 import { startCachely } from "./cachely_proc.ts";
 import { type Nginx, startNginx } from "./nginx.ts";
 import { runWrk } from "./wrk.ts";
-import { renderResults } from "./report.ts";
+import { renderResults, withKeptSections } from "./report.ts";
 
 const here = new URL(".", import.meta.url);
 const envInt = (name: string, def: number) => {
@@ -221,22 +221,26 @@ async function main() {
       });
     }
     const out = Deno.env.get("BENCH_OUT") ?? new URL("./RESULTS.md", here).pathname;
+    const previous = await Deno.readTextFile(out).catch(() => "");
     await Deno.writeTextFile(
       out,
-      renderResults({
-        started,
-        finished: new Date(),
-        machine: {
-          ...(await machine()),
-          nginx: nginx.version,
-          "nginx cache": nginx.onTmpfs ? "tmpfs (/dev/shm)" : "disk",
-        },
-        settings: { durationSec, connections, rounds },
-        database: Deno.env.get("BENCH_DATABASE_URL")
-          ? "PostgreSQL (BENCH_DATABASE_URL)"
-          : "PGlite (in process)",
-        results: results.map((r) => r.result),
-      }),
+      withKeptSections(
+        previous,
+        renderResults({
+          started,
+          finished: new Date(),
+          machine: {
+            ...(await machine()),
+            nginx: nginx.version,
+            "nginx cache": nginx.onTmpfs ? "tmpfs (/dev/shm)" : "disk",
+          },
+          settings: { durationSec, connections, rounds },
+          database: Deno.env.get("BENCH_DATABASE_URL")
+            ? "PostgreSQL (BENCH_DATABASE_URL)"
+            : "PGlite (in process)",
+          results: results.map((r) => r.result),
+        }),
+      ),
     );
     // Generated markdown must pass `deno fmt --check` like the rest of the tree.
     await run(Deno.execPath(), ["fmt", "-q", out]).catch(() => {});
