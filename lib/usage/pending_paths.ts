@@ -27,10 +27,21 @@ export class PendingPaths {
     return this.#size;
   }
 
+  /** The UTC day of the last record, kept: a Date and its ISO string per request was most of add(). */
+  #day = { start: 0, end: 0, name: "" };
+
+  #dayOf(ts: number): string {
+    const d = this.#day;
+    if (ts >= d.start && ts < d.end) return d.name;
+    const start = ts - (((ts % DAY_MS) + DAY_MS) % DAY_MS);
+    this.#day = { start, end: start + DAY_MS, name: new Date(start).toISOString().slice(0, 10) };
+    return this.#day.name;
+  }
+
   /** Counts one request on its path (refused bots and background refreshes are not requests). */
   add(r: UsageRecord): void {
     if (r.blocked || r.background) return;
-    const day = new Date(r.ts - (((r.ts % DAY_MS) + DAY_MS) % DAY_MS)).toISOString().slice(0, 10);
+    const day = this.#dayOf(r.ts);
     const path = requestPath(r.path);
     const k = keyOf({ tenantId: r.tenantId, day });
     let paths = this.#days.get(k);
