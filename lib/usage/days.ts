@@ -22,6 +22,25 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/**
+ * `utcDay` over a stream of timestamps: a day's name is formatted once, not per call (the usage
+ * aggregator's per-request path; a Date and its ISO string per request showed in profiles).
+ */
+export class UtcDayNames {
+  #start = Number.NaN;
+  #end = Number.NaN;
+  #name = "";
+
+  of(ms: number): string {
+    if (!(ms >= this.#start && ms < this.#end)) {
+      this.#start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      this.#end = this.#start + DAY_MS;
+      this.#name = utcDay(this.#start);
+    }
+    return this.#name;
+  }
+}
+
 export function addDays(day: string, n: number): string {
   return utcDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
 }

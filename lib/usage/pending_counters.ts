@@ -8,8 +8,8 @@ import type { ExposureDelta, HourBucket, UsageBatch, UsageBucket } from "./types
 import { addBucket, byteCount, copyBucket, emptyBucket } from "./buckets.ts";
 import { addLatency, LATENCY_BUCKETS, latencyBucket } from "./latency.ts";
 import { sketchBucket } from "./latency_sketch.ts";
+import { UtcDayNames } from "./days.ts";
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /** Counts the answer's 5xx and time into its variant's exposure counter (guardrails). */
@@ -80,7 +80,7 @@ export class PendingCounters {
     let b = this.#buckets.get(key);
     if (!b) {
       if (full) return DROPPED;
-      b = { ...emptyBucket(r.tenantId, this.#dayOf(hour)), hour: this.#hourText };
+      b = { ...emptyBucket(r.tenantId, this.#dayNames.of(hour)), hour: this.#hourText };
       this.#buckets.set(key, b);
     }
     count(b, r);
@@ -178,14 +178,5 @@ export class PendingCounters {
     return start;
   }
 
-  #dayStart = Number.NaN;
-  #dayText = "";
-  #dayOf(ts: number): string {
-    const start = ts - (((ts % DAY_MS) + DAY_MS) % DAY_MS);
-    if (start !== this.#dayStart) {
-      this.#dayText = new Date(start).toISOString().slice(0, 10);
-      this.#dayStart = start;
-    }
-    return this.#dayText;
-  }
+  #dayNames = new UtcDayNames();
 }

@@ -8,10 +8,10 @@
 import type { UsageRecord } from "../../edge/types.ts";
 import { byteCount, requestPath } from "./buckets.ts";
 import type { PathDelta } from "./types.ts";
+import { UtcDayNames } from "./days.ts";
 
 /** Distinct paths one tenant-day may hold between two flushes, per instance. */
 const PATHS_PER_TENANT_DAY = 1000;
-const DAY_MS = 86_400_000;
 
 const keyOf = (d: { tenantId: number; day: string }) => `${d.tenantId}|${d.day}`;
 
@@ -27,21 +27,12 @@ export class PendingPaths {
     return this.#size;
   }
 
-  /** The UTC day of the last record, kept: a Date and its ISO string per request was most of add(). */
-  #day = { start: 0, end: 0, name: "" };
-
-  #dayOf(ts: number): string {
-    const d = this.#day;
-    if (ts >= d.start && ts < d.end) return d.name;
-    const start = ts - (((ts % DAY_MS) + DAY_MS) % DAY_MS);
-    this.#day = { start, end: start + DAY_MS, name: new Date(start).toISOString().slice(0, 10) };
-    return this.#day.name;
-  }
+  #dayNames = new UtcDayNames();
 
   /** Counts one request on its path (refused bots and background refreshes are not requests). */
   add(r: UsageRecord): void {
     if (r.blocked || r.background) return;
-    const day = this.#dayOf(r.ts);
+    const day = this.#dayNames.of(r.ts);
     const path = requestPath(r.path);
     const k = keyOf({ tenantId: r.tenantId, day });
     let paths = this.#days.get(k);
