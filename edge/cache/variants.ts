@@ -15,7 +15,7 @@
  */
 import { type Bytes, CachedObject, OVERHEAD } from "./object.ts";
 import type { ByteLru } from "../../lib/cache/lru.ts";
-import { hitTemplates } from "./hit_templates.ts";
+import type { HitTemplates } from "./hit_templates.ts";
 import {
   availableDictionary,
   type Coding,
@@ -341,11 +341,11 @@ export function codedFor(obj: CachedObject, req: Request, hit: boolean): CachedO
 }
 
 /** Releases the hit templates of every view (the object left the memory tier). */
-export function dropCodings(obj: CachedObject): void {
+export function dropCodings(obj: CachedObject, templates: HitTemplates): void {
   const c = obj.codings;
   if (c === undefined) return;
-  if (c.identity) hitTemplates.release(c.identity);
-  if (c.br) hitTemplates.release(c.br);
-  if (c.gzip) hitTemplates.release(c.gzip);
-  if (c.dcz) hitTemplates.release(c.dcz);
+  if (c.identity) templates.release(c.identity);
+  if (c.br) templates.release(c.br);
+  if (c.gzip) templates.release(c.gzip);
+  if (c.dcz) templates.release(c.dcz);
 }
