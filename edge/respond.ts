@@ -110,8 +110,8 @@ export function objectResponse(
   fetched: string | null = null,
 ): Outcome {
   // The representation the request accepts (edge/cache/variants.ts); without a request (a
-  // range's whole-object fallback) the identity body.
-  const obj = req === undefined ? stored : codedFor(stored, req);
+  // range's whole-object fallback) the identity body. A hit queues the copies not made yet.
+  const obj = req === undefined ? stored : codedFor(stored, req, cache !== "MISS");
   // RFC 9110 §13.1: a matching If-None-Match, or failing that an If-Modified-Since no
   // older than Last-Modified, on GET/HEAD is 304 without a body. Request headers are read
   // only when the object has a validator to compare (not on every hit).
