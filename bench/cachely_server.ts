@@ -22,7 +22,6 @@ import { createUser } from "../lib/users/mod.ts";
 import { createPersonalToken } from "../lib/auth/tokens.ts";
 import { createTenant } from "../lib/tenants/service.ts";
 import type { EdgeCache } from "../edge/cache/store.ts";
-import { hitTemplates } from "../edge/cache/hit_templates.ts";
 import postgres from "postgres";
 import v8 from "node:v8";
 
@@ -149,8 +148,8 @@ const control = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (r
     malloc: mallinfo(),
     entries: cache.lru.count,
     cacheBytes: cache.lru.bytes,
-    templates: hitTemplates.count,
-    templateBytes: hitTemplates.bytes,
+    templates: cache.templates.count,
+    templateBytes: cache.templates.bytes,
   });
 });
 console.log(JSON.stringify({

@@ -1,85 +1,118 @@
 /**
- * Compressed hits against identity hits of the program Deno Deploy runs: `deno run -A main.ts`
- * (bench/main_proc.ts) on each runtime, tenant `bench` proxying a 40 KB CMS list answer. After
- * one fill and the copies made (edge/cache/variants.ts), wrk runs identity, br and gzip hits in
- * interleaved rounds (ROUNDS × SECONDS, 64 connections); each figure is the median of the
- * rounds' req/s, with every round's p99, the server's CPU per hit from /proc, and the bytes of
- * one answer per coding.
+ * Compressed hits of the program Deno Deploy runs, `deno run -A main.ts` (bench/main_proc.ts), on
+ * each runtime, side by side with nginx `proxy_cache` + `gzip on; gzip_types application/json`
+ * (bench/nginx.ts), both in front of one origin serving a 40 KB CMS list answer. After one fill
+ * and the copies made (a hit queues them, edge/cache/variants.ts), wrk (64 connections) runs
+ * Cachely's identity, br and gzip hits and nginx's identity and gzip hits in interleaved rounds
+ * (ROUNDS × SECONDS). Per answer: req/s and p99 of every round, the server's CPU per hit from
+ * /proc (nginx: master and worker), and the bytes of one answer. The dcz deltas (a one-field
+ * edit, a new entry) are made by the edge's own code (edge/cache/dictionaries.ts dczOf).
  *
- *   BENCH_DATABASE_URL=postgres://… deno run -A bench/compressed_hits.ts [deno25 …]
+ *   BENCH_DATABASE_URL=postgres://… deno run -A bench/compressed_hits.ts [deno binary …]
  *
- * Arguments: the runtimes to start main.ts with (default: this one). Environment: ROUNDS (3),
- * SECONDS (5).
+ * Arguments: the runtimes to start main.ts with (real binaries, not wrappers that leave their
+ * child running; default: this one). Environment: ROUNDS (6), SECONDS (5).
  */
 import { withMainProcess } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
 import { rawGet } from "./http1.ts";
-import { cpuMicros } from "./rss.ts";
+import { cpuMicros, treeCpuMicros } from "./rss.ts";
 import { cmsList } from "./cms_list.ts";
+import { startNginx } from "./nginx.ts";
+import type { Target } from "./types.ts";
+import {
+  type CompressedRow,
+  type CompressedRun,
+  compressedTable,
+  deltaLine,
+} from "./compressed_report.ts";
+import { dczOf, sha256Base64 } from "../edge/cache/dictionaries.ts";
+import { gzipSync } from "node:zlib";
 
-const ROUNDS = Number(Deno.env.get("ROUNDS") ?? 3);
+const ROUNDS = Number(Deno.env.get("ROUNDS") ?? 6);
 const SECONDS = Number(Deno.env.get("SECONDS") ?? 5);
 const PATH = "/entries";
-const CODINGS: [string, string | null][] = [["identity", null], ["br", "br"], ["gzip", "gzip"]];
 
-type Row = {
-  runtime: string;
-  coding: string;
-  rps: number[];
-  p99: number[];
-  cpuUs: number;
-  bytes: number;
-};
+/** One measured answer: where, with which Accept-Encoding, and whose CPU to read. */
+type Answer = { name: string; target: Target; ae: string | null; cpu: () => Promise<number> };
 
-async function measure(deno: string, base: string, origin: string): Promise<Row[]> {
+/** Body bytes of one answer (chunked framing removed), and its Content-Encoding. */
+async function oneAnswer(t: Target, ae: string | null): Promise<[number, string | null]> {
+  const send: Record<string, string> = ae ? { "accept-encoding": ae } : {};
+  const cmd = ["-s", "-o", "/dev/null", "-w", "%{size_download} %header{content-encoding}"];
+  for (const [k, v] of Object.entries({ ...send, ...(t.host ? { host: t.host } : {}) })) {
+    cmd.push("-H", `${k}: ${v}`);
+  }
+  const out = await new Deno.Command("curl", {
+    args: [...cmd, `${t.base}${t.path(PATH)}`],
+    stdout: "piped",
+  }).output();
+  const [n, enc] = new TextDecoder().decode(out.stdout).trim().split(" ");
+  return [Number(n), enc || null];
+}
+
+async function rounds(answers: Answer[], tmp: string): Promise<CompressedRow[]> {
+  const rows = new Map<string, CompressedRow & { requests: number; cpu: number }>();
+  for (const a of answers) {
+    const [bytes, enc] = await oneAnswer(a.target, a.ae);
+    if (enc !== a.ae) throw new Error(`${a.name}: got content-encoding ${enc}`);
+    rows.set(a.name, {
+      answer: a.name,
+      rps: [],
+      p99Ms: [],
+      cpuUsPerHit: 0,
+      bytes,
+      requests: 0,
+      cpu: 0,
+    });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const a of answers) {
+      const before = await a.cpu();
+      const w = await runWrk(tmp, a.target, PATH, {
+        connections: 64,
+        durationSec: SECONDS,
+        headers: a.ae ? { "accept-encoding": a.ae } : {},
+      });
+      if (w.errors > 0) throw new Error(`${w.errors} errors (${a.name})`);
+      const row = rows.get(a.name)!;
+      row.rps.push(w.rps);
+      row.p99Ms.push(w.p99Ms);
+      row.cpu += (await a.cpu()) - before;
+      row.requests += w.requests;
+    }
+  }
+  return [...rows.values()].map(({ requests, cpu, ...r }) => ({
+    ...r,
+    cpuUsPerHit: cpu / requests,
+  }));
+}
+
+async function measure(
+  deno: string,
+  base: string,
+  origin: string,
+  nginx: { target: Target; pid: number },
+): Promise<CompressedRow[]> {
   return await withMainProcess(
     base,
     origin,
     async (p) => {
       const tmp = await Deno.makeTempDir({ prefix: "cachely-compressed-" });
       try {
-        const bytes = new Map<string, number>();
+        // a miss, the first hit (it queues the copies), another; nginx filled as well
         for (let i = 0; i < 3; i++) await rawGet(p.api.base, p.api.path(PATH), p.api.host!);
+        for (let i = 0; i < 2; i++) await oneAnswer(nginx.target, null);
         await new Promise((r) => setTimeout(r, 500)); // the copies are made off the hit path
-        for (const [name, ae] of CODINGS) {
-          const r = await rawGet(
-            p.api.base,
-            p.api.path(PATH),
-            p.api.host!,
-            ae ? { "accept-encoding": ae } : {},
-          );
-          if ((r.headers.get("content-encoding") ?? null) !== ae) {
-            throw new Error(`${name}: got content-encoding ${r.headers.get("content-encoding")}`);
-          }
-          bytes.set(name, r.bodyBytes);
-        }
-        const rows = new Map<string, Row>(CODINGS.map(([c]) => [c, {
-          runtime: deno,
-          coding: c,
-          rps: [],
-          p99: [],
-          cpuUs: 0,
-          bytes: bytes.get(c)!,
-        }]));
-        const requests = new Map<string, number>();
-        for (let round = 0; round < ROUNDS; round++) {
-          for (const [name, ae] of CODINGS) {
-            const before = await cpuMicros(p.pid);
-            const w = await runWrk(tmp, p.api, PATH, {
-              connections: 64,
-              durationSec: SECONDS,
-              headers: ae ? { "accept-encoding": ae } : {},
-            });
-            if (w.errors > 0) throw new Error(`${w.errors} errors (${name})`);
-            const row = rows.get(name)!;
-            row.rps.push(w.rps);
-            row.p99.push(w.p99Ms);
-            row.cpuUs += (await cpuMicros(p.pid)) - before;
-            requests.set(name, (requests.get(name) ?? 0) + w.requests);
-          }
-        }
-        for (const row of rows.values()) row.cpuUs /= requests.get(row.coding)!;
-        return [...rows.values()];
+        const cachely = () => cpuMicros(p.pid);
+        const ngx = () => treeCpuMicros(nginx.pid);
+        return await rounds([
+          { name: "cachely identity", target: p.api, ae: null, cpu: cachely },
+          { name: "cachely br", target: p.api, ae: "br", cpu: cachely },
+          { name: "cachely gzip", target: p.api, ae: "gzip", cpu: cachely },
+          { name: "nginx identity", target: nginx.target, ae: null, cpu: ngx },
+          { name: "nginx gzip", target: nginx.target, ae: "gzip", cpu: ngx },
+        ], tmp);
       } finally {
         await Deno.remove(tmp, { recursive: true }).catch(() => {});
       }
@@ -89,7 +122,21 @@ async function measure(deno: string, base: string, origin: string): Promise<Row[
   );
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** dcz of a one-field edit and of a new entry against the list, by the edge's own code. */
+async function deltas(): Promise<string[]> {
+  const enc = new TextEncoder();
+  const v1 = enc.encode(cmsList());
+  const dict = { hash: await sha256Base64(v1), bytes: v1 };
+  const out: string[] = [];
+  for (
+    const [what, next] of [["one-field edit", cmsList(36, " (edited)")], ["new entry", cmsList(37)]]
+  ) {
+    const body = enc.encode(next);
+    const gz = gzipSync(body, { level: 6 }).byteLength;
+    out.push(deltaLine(what, (await dczOf(body, dict)).byteLength, gz));
+  }
+  return out;
+}
 
 if (import.meta.main) {
   const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
@@ -97,33 +144,35 @@ if (import.meta.main) {
   const body = cmsList();
   const origin = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () =>
-      new Response(body, {
-        headers: { "content-type": "application/json" },
-      }),
+    () => new Response(body, { headers: { "content-type": "application/json" } }),
   );
+  const tmp = await Deno.makeTempDir({ prefix: "cachely-compressed-nginx-" });
+  const nginx = await startNginx(tmp, origin.addr.port, { gzip: true });
   try {
-    const runtimes = Deno.args.length ? Deno.args : [Deno.execPath()];
-    console.log(
-      `| runtime | answer | req/s (median of ${ROUNDS}) | × identity | p99 per round, ms | CPU per hit, µs | bytes |`,
-    );
-    console.log("| --- | --- | --- | --- | --- | --- | --- |");
-    for (const deno of runtimes) {
-      const version = new TextDecoder().decode(
-        (await new Deno.Command(deno, { args: ["--version"], stdout: "piped" }).output()).stdout,
-      ).split("\n")[0];
-      const rows = await measure(deno, base, `http://127.0.0.1:${origin.addr.port}`);
-      const id = median(rows[0].rps);
-      for (const r of rows) {
-        console.log(
-          `| ${version} | ${r.coding} | ${median(r.rps).toFixed(0)} | ${
-            (median(r.rps) / id).toFixed(2)
-          } | ${r.p99.map((x) => x.toFixed(1)).join(", ")} | ${r.cpuUs.toFixed(1)} | ${r.bytes} |`,
-        );
-      }
+    const target: Target = {
+      name: "nginx",
+      base: `http://127.0.0.1:${nginx.port}`,
+      path: (p) => p,
+    };
+    const runs: CompressedRun[] = [];
+    for (const deno of Deno.args.length ? Deno.args : [Deno.execPath()]) {
+      const out = await new Deno.Command(deno, { args: ["--version"], stdout: "piped" }).output();
+      const runtime = /deno (\S+)/.exec(new TextDecoder().decode(out.stdout))?.[1] ?? deno;
+      const rows = await measure(deno, base, `http://127.0.0.1:${origin.addr.port}`, {
+        target,
+        pid: nginx.pid,
+      });
+      runs.push({ runtime, rows });
+      console.log(compressedTable([runs.at(-1)!])); // a runtime's rows as soon as they are in
     }
-    console.log(`\n40 KB answer: ${body.length} bytes identity at the origin`);
+    console.log(`\n${compressedTable(runs)}\n`);
+    console.log(
+      `nginx ${nginx.version}; ${ROUNDS} rounds of ${SECONDS} s; ${body.length} bytes identity`,
+    );
+    for (const l of await deltas()) console.log(l);
   } finally {
+    await nginx.stop();
     await origin.shutdown();
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
   }
 }

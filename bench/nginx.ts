@@ -12,6 +12,8 @@ import { run } from "./proc.ts";
  */
 export type Nginx = {
   port: number;
+  /** The master process (its worker is its child: bench/rss.ts treeCpuMicros). */
+  pid: number;
   stop(): Promise<void>;
   version: string;
   cacheDir: string;
@@ -24,7 +26,14 @@ export type Nginx = {
  * `CDN-Cache-Control` (what Cachely sets for tenants with CDN offload on) and ignores
  * the browser-facing Cache-Control, as a CDN honouring CDN-Cache-Control does.
  */
-export type NginxOptions = { cdn?: { upstreamHost: string } };
+export type NginxOptions = {
+  cdn?: { upstreamHost: string };
+  /**
+   * `gzip on; gzip_types application/json;` (nginx's defaults otherwise: level 1): every hit of
+   * a JSON answer compressed as it is sent, the reference for stored compressed copies.
+   */
+  gzip?: boolean;
+};
 
 function conf(dir: string, port: number, originPort: number, opts: NginxOptions): string {
   // As root the worker would drop to `nobody`, which cannot write our 0700 temp dir.
@@ -38,7 +47,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 4096; }
 http {
-  access_log off;
+  access_log off;${opts.gzip ? "\n  gzip on;\n  gzip_types application/json;" : ""}
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
@@ -168,6 +177,7 @@ export async function startNginx(
   await waitForPort(port, 10_000);
   return {
     port,
+    pid: child.pid,
     cacheDir: `${dir}/cache`,
     onTmpfs: dir.startsWith(SHM),
     version: new TextDecoder().decode(version).trim().replace(/^nginx version: /, ""),

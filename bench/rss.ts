@@ -41,3 +41,11 @@ export async function cpuMicros(pid: number): Promise<number> {
   const t = await cpuTimes(pid);
   return t.user + t.system;
 }
+
+/** CPU time of `pid` and its live children (nginx's master and its worker), in µs. */
+export async function treeCpuMicros(pid: number): Promise<number> {
+  const kids = await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`).catch(() => "");
+  let us = await cpuMicros(pid);
+  for (const k of kids.split(" ").filter(Boolean)) us += await cpuMicros(Number(k)).catch(() => 0);
+  return us;
+}

@@ -314,7 +314,9 @@ function hitOf(ec: EdgeContext, rc: RequestContext, p: ApiPlan): ApiOutcome | nu
   ) {
     extra = transformed ? API_HEADERS_EXPOSED : p.unshared;
   }
-  const hit = objectResponse(obj, head, "HIT", ec.deps.clock.now(), extra, rc.req) as ApiOutcome;
+  const now = ec.deps.clock.now();
+  const templates = ec.through.cache.templates;
+  const hit = objectResponse(obj, head, "HIT", templates, now, extra, rc.req) as ApiOutcome;
   hit.experiment = experiment;
   return hit;
 }
@@ -382,7 +384,16 @@ export async function handleApi(
     // the upstream failed, is never offered to a CDN.
     const ex = outcome !== "STALE" && offloadable(obj) ? extra : plan.unshared;
     return {
-      ...objectResponse(obj, head, outcome, ec.deps.clock.now(), ex, rc.req, served.fetched),
+      ...objectResponse(
+        obj,
+        head,
+        outcome,
+        ec.through.cache.templates,
+        ec.deps.clock.now(),
+        ex,
+        rc.req,
+        served.fetched,
+      ),
       experiment,
     };
   }
@@ -393,6 +404,7 @@ export async function handleApi(
       t.obj,
       head,
       preview ? "BYPASS" : t.cache,
+      ec.through.cache.templates,
       ec.deps.clock.now(),
       headers,
       rc.req,
@@ -472,6 +484,7 @@ async function previewApi(
       r.obj,
       plan.head,
       "BYPASS",
+      null,
       ec.deps.clock.now(),
       PREVIEW_HEADERS,
       undefined,

@@ -318,7 +318,10 @@ export async function handleAsset(
   if (range === null && !opts.revalidate) {
     const key = lookupKey(ec.through, route.key, opts.variant);
     const obj = key === null ? undefined : freshInMemory(ec.through, key);
-    if (obj) return objectResponse(obj, head, "HIT", now, hitHeaders(rc, route.plan, obj), rc.req);
+    if (obj) {
+      const extra = hitHeaders(rc, route.plan, obj);
+      return objectResponse(obj, head, "HIT", ec.through.cache.templates, now, extra, rc.req);
+    }
   }
   const tooBig = oversizeHeaders(rc.req);
   if (tooBig) return { res: tooBig, cache: null, bytes: 0 };
@@ -339,7 +342,7 @@ export async function handleAsset(
         ? await ec.through.cache.lookupSecondTier(route.key)
         : undefined);
     if (obj && !opts.revalidate && ec.through.cache.isFresh(obj, now)) {
-      return ranged(obj, rc, range, "HIT", now);
+      return ranged(ec, obj, rc, range, "HIT", now);
     }
     const sliced = await fromSlices(ec, rc, route.plan, route.key, upstream, range, now);
     return sliced || await forwardRange(ec, rc, route.plan, upstream, range);
@@ -361,7 +364,7 @@ export async function handleAsset(
   );
   if (served.kind !== "object") return refusedOr(otherResponse(served, head, ASSET_HEADERS));
   if (range !== null) {
-    return ranged(served.obj, rc, range, served.cache, ec.deps.clock.now(), served.fetched);
+    return ranged(ec, served.obj, rc, range, served.cache, ec.deps.clock.now(), served.fetched);
   }
   const obj = served.obj;
   // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
@@ -372,6 +375,7 @@ export async function handleAsset(
     obj,
     head,
     served.cache,
+    ec.through.cache.templates,
     ec.deps.clock.now(),
     extra,
     rc.req,
@@ -409,6 +413,7 @@ function refusedOr(out: Outcome): Outcome {
  * CDN headers) and serve ranges from it themselves (docs/decisions.md "CDN offload").
  */
 function ranged(
+  ec: EdgeContext,
   obj: CachedObject,
   rc: RequestContext,
   range: string,
@@ -416,16 +421,17 @@ function ranged(
   now: number,
   fetched?: string,
 ): Outcome {
+  const templates = ec.through.cache.templates;
   if (obj.status !== 200 || !ifRangeMatches(rc.req.headers.get("if-range"), obj)) {
-    return objectResponse(obj, false, cache, now, ASSET_HEADERS, undefined, fetched);
+    return objectResponse(obj, false, cache, templates, now, ASSET_HEADERS, undefined, fetched);
   }
   const plan = planRange(range, obj.body.byteLength);
   if (plan.kind === "full") {
-    return objectResponse(obj, false, cache, now, ASSET_HEADERS, undefined, fetched);
+    return objectResponse(obj, false, cache, templates, now, ASSET_HEADERS, undefined, fetched);
   }
   const part = rangeResponseParts(obj, plan);
   const partial = partialObject(part.status, part.headers, part.body, obj.storedAt, obj.ttlMs);
-  return objectResponse(partial, false, cache, now, ASSET_HEADERS, undefined, fetched);
+  return objectResponse(partial, false, cache, templates, now, ASSET_HEADERS, undefined, fetched);
 }
 
 const FIXED_FORWARDED: Readonly<Record<string, string>> = { accept: "*/*" };
@@ -514,7 +520,7 @@ async function fromSlices(
     if (answer.age > 0) out.res.headers.set("age", String(answer.age));
     return out;
   }
-  return answerPart(answer, ASSET_HEADERS, ec.deps.clock.now());
+  return answerPart(ec.through, answer, ASSET_HEADERS, ec.deps.clock.now());
 }
 
 /**
@@ -554,6 +560,7 @@ function passedOn(ec: EdgeContext, loaded: Loaded | Served): Outcome {
       loaded.obj,
       false,
       "BYPASS",
+      null,
       now,
       ASSET_HEADERS,
       undefined,

@@ -7,7 +7,7 @@ import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
 import type { Loaded, Served } from "./cache/through.ts";
 import type { RequestHeaders, UpstreamResult } from "./upstream.ts";
 import { edgeError, isRewritable, responseWith } from "./http.ts";
-import { hitTemplates } from "./cache/hit_templates.ts";
+import type { HitTemplates } from "./cache/hit_templates.ts";
 import { originFreshness, upstreamAgeMs } from "./cache/freshness.ts";
 import { type CachingRules, FIXED_RULES } from "./caching.ts";
 import { isMarkedChecked, markChecked } from "../lib/http/header_value.ts";
@@ -101,6 +101,8 @@ export function objectResponse(
   stored: CachedObject,
   head: boolean,
   cache: CacheOutcome,
+  /** The edge cache's hit templates (EdgeCache.templates); null where nothing is a hit. */
+  templates: HitTemplates | null,
   now: number,
   extra: readonly (readonly [string, string])[],
   req?: Request,
@@ -108,8 +110,8 @@ export function objectResponse(
   fetched: string | null = null,
 ): Outcome {
   // The representation the request accepts (edge/cache/variants.ts); without a request (a
-  // range's whole-object fallback) the identity body.
-  const obj = req === undefined ? stored : codedFor(stored, req);
+  // range's whole-object fallback) the identity body. A hit queues the copies not made yet.
+  const obj = req === undefined ? stored : codedFor(stored, req, cache !== "MISS");
   // RFC 9110 §13.1: a matching If-None-Match, or failing that an If-Modified-Since no
   // older than Last-Modified, on GET/HEAD is 304 without a body. Request headers are read
   // only when the object has a validator to compare (not on every hit).
@@ -129,10 +131,10 @@ export function objectResponse(
     headers.push(["content-length", String(obj.body.byteLength)]);
     return { res: responseWith(null, obj.status, headers), cache, bytes: 0 };
   }
-  if (cache === "HIT" && obj.kept && hitBefore(obj)) {
+  if (cache === "HIT" && templates !== null && obj.kept && hitBefore(obj)) {
     let t = obj.sent;
     if (t === undefined) {
-      t = hitTemplates.admit(
+      t = templates.admit(
         obj,
         extra,
         () =>

@@ -52,7 +52,15 @@ export async function handleSite(
   const key = preview ? null : lookupKey(ec.through, primary, opts.variant);
   const hit = key !== null && !opts.revalidate ? freshInMemory(ec.through, key) : undefined;
   if (hit) {
-    return objectResponse(hit, head, "HIT", ec.deps.clock.now(), siteHeaders(rc, hit), rc.req);
+    return objectResponse(
+      hit,
+      head,
+      "HIT",
+      ec.through.cache.templates,
+      ec.deps.clock.now(),
+      siteHeaders(rc, hit),
+      rc.req,
+    );
   }
   try {
     checkPath(rc.path); // after the hit path: an invalid path is never stored
@@ -101,7 +109,7 @@ export async function handleSite(
   if (preview) return previewPage(await load(), head, ec.deps.clock.now());
   const served = await readThrough(ec.through, primary, load, opts);
   if (served.kind !== "object") return otherResponse(served, head, SITE_HEADERS);
-  return servedPage(served, head, ec.deps.clock.now(), rc);
+  return servedPage(ec, served, head, rc);
 }
 
 /**
@@ -138,21 +146,31 @@ export function sitePlan(rc: RequestContext) {
 
 /** The answer for a page served as an object (HIT, MISS or STALE). */
 function servedPage(
+  ec: EdgeContext,
   served: Served & { kind: "object" },
   head: boolean,
-  now: number,
   rc: RequestContext,
 ): Outcome {
+  const now = ec.deps.clock.now();
   const obj = served.obj;
   // A stale copy (the upstream failed) or an object a CDN must not keep: Cachely only.
   const extra = served.cache !== "STALE" && offloadable(obj) ? siteHeaders(rc, obj) : SITE_HEADERS;
-  return objectResponse(obj, head, served.cache, now, extra, rc.req, served.fetched);
+  return objectResponse(
+    obj,
+    head,
+    served.cache,
+    ec.through.cache.templates,
+    now,
+    extra,
+    rc.req,
+    served.fetched,
+  );
 }
 
 /** A page fetched for a preview link: never stored, private. */
 function previewPage(r: Loaded, head: boolean, now: number): Outcome {
   const out = r.kind === "object"
-    ? objectResponse(r.obj, head, "BYPASS", now, SITE_HEADERS, undefined, r.fetched)
+    ? objectResponse(r.obj, head, "BYPASS", null, now, SITE_HEADERS, undefined, r.fetched)
     : otherResponse(r, head, SITE_HEADERS);
   out.res.headers.set("cache-control", "private, no-store");
   return out;

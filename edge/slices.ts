@@ -23,7 +23,7 @@ import { type Bytes, concatBytes, partialObject } from "./cache/object.ts";
 import { type Loaded, readThrough, type Served, type ThroughContext } from "./cache/through.ts";
 import { sliceKey } from "./cache/keys.ts";
 import { ageSeconds, cloneAged, objectResponse, type Outcome } from "./respond.ts";
-import { rangeTemplates, TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
+import { TEMPLATE_OBJECT_COST } from "./cache/hit_templates.ts";
 import type { UpstreamStream } from "../lib/net/upstream_types.ts";
 
 /** Slice length: nginx's usual `slice 1m`; one slice is one cache entry. */
@@ -345,29 +345,31 @@ export function templatedPart(
 
 /**
  * The response for a part. A range hit again gets a template in the slot of the slice it
- * starts in (a slice is never served whole, so the slot is free; edge/cache/hit_templates.ts
- * rangeTemplates), kept while it is served: another range starting in that slice replaces
+ * starts in (a slice is never served whole, so the slot is free; EdgeCache.rangeTemplates,
+ * edge/cache/hit_templates.ts), kept while it is served: another range starting in that slice replaces
  * it only once it went a whole turn unserved.
  */
 export function answerPart(
+  through: ThroughContext,
   part: SlicePart,
   extra: readonly (readonly [string, string])[],
   now: number,
 ): Outcome {
   const s = part.first;
+  const templates = through.cache.templates;
   if (part.obj.status !== 206 || part.cache !== "HIT" || !s.kept) {
-    return objectResponse(part.obj, false, part.cache, now, extra);
+    return objectResponse(part.obj, false, part.cache, templates, now, extra);
   }
   const t = s.sent;
   if (!s.hitBefore || t?.used) {
     s.hitBefore = true;
     if (t) t.used = false;
-    return objectResponse(part.obj, false, part.cache, now, extra);
+    return objectResponse(part.obj, false, part.cache, templates, now, extra);
   }
-  const made = rangeTemplates.admit(
+  const made = through.cache.rangeTemplates.admit(
     s,
     part.id,
-    () => objectResponse(part.obj, false, "HIT", part.obj.storedAt, extra).res,
+    () => objectResponse(part.obj, false, "HIT", templates, part.obj.storedAt, extra).res,
     part.obj.bodyLength,
   );
   const res = cloneAged(made.res, ageSeconds(part.obj, now));

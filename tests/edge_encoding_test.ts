@@ -53,8 +53,9 @@ async function setup() {
   };
 }
 
-/** Fills the cache and waits for the compressed copies. */
+/** Fills the cache, hits it once (copies are made on the first hit) and waits for them. */
 async function filled(t: Awaited<ReturnType<typeof setup>>, path = "/~api/entries") {
+  await (await t.get(null, path)).arrayBuffer();
   await (await t.get(null, path)).arrayBuffer();
   await encodingsSettled();
 }
@@ -67,6 +68,27 @@ function decode(coding: string | null, bytes: Uint8Array): Uint8Array {
 }
 
 // ---- happy ----
+
+Deno.test("a miss makes no compressed copy: the first hit goes out identity, the next br", async () => {
+  await using t = await setup();
+  const miss = await t.get("br");
+  assertEquals(miss.headers.get("x-cachely-cache"), "MISS");
+  assertEquals(miss.headers.get("content-encoding"), null);
+  assertEquals(miss.headers.get("vary")?.toLowerCase(), "accept-encoding, available-dictionary");
+  assertEquals(await bytesOf(miss), t.body);
+  const stored = t.fx.edge.cache.lru.bytes;
+  await encodingsSettled();
+  assertEquals(t.fx.edge.cache.lru.bytes, stored, "no copy charged after the miss");
+  const first = await t.get("br");
+  assertEquals(first.headers.get("x-cachely-cache"), "HIT");
+  assertEquals(first.headers.get("content-encoding"), null);
+  assertEquals(await bytesOf(first), t.body);
+  await encodingsSettled();
+  assert(t.fx.edge.cache.lru.bytes > stored, "the first hit made the copies");
+  const second = await t.get("br");
+  assertEquals(second.headers.get("content-encoding"), "br");
+  assertEquals(decode("br", await bytesOf(second)), t.body);
+});
 
 Deno.test("a cached API answer is served br and gzip, each decoding to the identity bytes", async () => {
   await using t = await setup();
@@ -173,6 +195,7 @@ Deno.test("images and small bodies get no compressed copy", async () => {
 Deno.test("the memory bound counts every coding's copy", async () => {
   await using t = await setup();
   await (await t.get(null)).arrayBuffer();
+  await (await t.get(null)).arrayBuffer(); // the first hit queues the copies
   const before = t.fx.edge.cache.lru.bytes;
   await encodingsSettled();
   const br = (await bytesOf(await t.get("br"))).byteLength;
@@ -184,6 +207,7 @@ Deno.test("a Range on a compressible asset is cut from the identity body", async
   await using t = await imageHostFixture();
   const path = "/image/upload/v1/logo_4000b.svg";
   const whole = await bytesOf(await t.fx.request(path));
+  await bytesOf(await t.fx.request(path)); // the first hit queues the copies
   await encodingsSettled();
   const full = await t.fx.request(path, { headers: { "accept-encoding": "br" } });
   assertEquals(full.headers.get("content-encoding"), "br");
@@ -209,6 +233,7 @@ Deno.test("a site page through the preview host is served br from its stored cop
   try {
     const preview = { surface: "preview" as const, slug: "acme" };
     await (await fx.request("/page", {}, preview)).arrayBuffer();
+    await (await fx.request("/page", {}, preview)).arrayBuffer(); // queues the copies
     await encodingsSettled();
     const r = await fx.request("/page", { headers: { "accept-encoding": "br" } }, preview);
     assertEquals(r.headers.get("x-cachely-cache"), "HIT");

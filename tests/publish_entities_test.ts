@@ -293,3 +293,33 @@ dbTest(
     assert(snap!.purges!.length <= MAX_PURGE_RECORDS, `${snap!.purges!.length} records`);
   },
 );
+
+dbTest(
+  "merging older purge records keeps each entity's time: answers cached between them stay HIT",
+  async (app) => {
+    await using cms = startPublishingCms();
+    cms.publish("alpha", "post", "Alpha");
+    cms.publish("beta", "page", "Beta");
+    const t = await contentfulTenant(app, cms, "entities", { cacheTTL: 3600 });
+    // alpha's own purge comes first; beta (unrelated) and alpha are cached after it and
+    // before the later publishes the merge folds in with it.
+    assertEquals((await t.deliver(cms.publish("alpha", "post", "Alpha 2"))).status, 200);
+    for (let i = 0; i < 5; i++) await t.deliver(cms.publish(`e${i}`, "post", `E${i}`));
+    app.clock.advance(1_000);
+    for (const p of [`${ENTRIES}/alpha`, `${ENTRIES}/beta`]) await t.get(p);
+    const fetched = [cms.count("/entries/alpha"), cms.count("/entries/beta")];
+    for (let i = 5; i < 70; i++) {
+      assertEquals((await t.deliver(cms.publish(`e${i}`, "post", `E${i}`))).status, 200);
+      app.clock.advance(1_500);
+    }
+    const snap = await readSnapshot(app.services.kv, t.slug);
+    assert(snap!.purges!.some((p) => p.tagTimes), "older records were merged");
+    assertEquals((await t.get(`${ENTRIES}/beta`)).cache, "HIT", "an unrelated entry");
+    assertEquals((await t.get(`${ENTRIES}/alpha`)).cache, "HIT", "refetched after its purge");
+    assertEquals(
+      [cms.count("/entries/alpha"), cms.count("/entries/beta")],
+      fetched,
+      "neither was fetched again",
+    );
+  },
+);

@@ -3,7 +3,7 @@
  * that a hit's cost does not grow with the number of purge records (an index, not a scan).
  */
 import { assert, assertEquals } from "./assert.ts";
-import { PurgeIndex } from "../edge/cache/purges.ts";
+import { lastPurgeMatching, PurgeIndex } from "../edge/cache/purges.ts";
 import { cachedObject } from "../edge/cache/object.ts";
 import { apiKey, assetKey, siteKey } from "../edge/cache/keys.ts";
 import { variantKey } from "../edge/cache/vary.ts";
@@ -50,6 +50,17 @@ Deno.test("purge index: urls, queries, prefixes, tags and time", () => {
   assert(!ix.purged(apiKey(T + 1, 1, origin, "/a", "x=1"), obj(1)), "another tenant");
   // a slice key: r|<range>|<asset key>
   assert(ix.purged(`r|0-9|${assetKey(T, 1, origin, "/img/v.mp4", "")}`, obj(10)), "slice");
+});
+
+Deno.test("purge index: a merged record purges each tag at its own time", () => {
+  const ix = new PurgeIndex();
+  const merged = rec(300, { tags: ["post-1", "post-2"], tagTimes: [100, 300] });
+  ix.sync(T, [merged]);
+  const key = apiKey(T, 1, origin, "/c", "");
+  assert(ix.purged(key, obj(100, "post-1")), "at its own time");
+  assert(!ix.purged(key, obj(200, "post-1")), "stored after its own purge, before the merged time");
+  assert(ix.purged(key, obj(200, "post-2")), "the tag purged at the merged time");
+  assertEquals(lastPurgeMatching([merged], key, T, obj(50, "post-1"))?.at, 100);
 });
 
 /** Records whose entry lists count each read. */

@@ -2,9 +2,11 @@
  * Compression dictionaries for API JSON (RFC 9842). Every API answer tells the browser to keep
  * it as a dictionary for its path (`Use-As-Dictionary: match="/~api/<path>"`); the edge keeps
  * the previous version of each answer, and the next version gets a `dcz` copy: zstd with that
- * previous body as its dictionary, behind RFC 9842's 40-byte header (a zstd skippable frame
- * naming the dictionary's SHA-256), so `zstd -D previous -d` decodes it. A CMS list changes a
- * little per publish: a one-field edit of a 40 KB list is 74 bytes against 7.7 KB of gzip.
+ * previous body as its dictionary. A version is recorded with its copies, on its first hit
+ * (edge/cache/variants.ts), so one never hit is no dictionary. The delta goes behind RFC
+ * 9842's 40-byte header (a zstd skippable frame naming the dictionary's SHA-256), so
+ * `zstd -D previous -d` decodes it. A CMS list changes a little per publish: a one-field edit
+ * of a 40 KB list is 74 bytes against 7.7 KB of gzip.
  *
  * Dictionaries are keyed by tenant, tenant origin and path with query (the cache key without
  * its version counter, which a publish bumps), so no tenant's bytes ever serve as another's

@@ -106,18 +106,20 @@ export class HitTemplates {
 }
 
 /**
- * The process's templates: 32 MiB, 8,192 templates at most (~6,800 of 2 KB bodies: under a
- * Zipf workload over 10,000 keys, the keys that get ~96% of the requests). With 16 MiB
- * (~3,400) 19% of that workload's hits rebuilt a template first in, first out
- * (bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf").
+ * What one edge cache keeps for its hits (EdgeCache.templates): 32 MiB, 8,192 templates at
+ * most (~6,800 of 2 KB bodies: under a Zipf workload over 10,000 keys, the keys that get ~96%
+ * of the requests). With 16 MiB (~3,400) 19% of that workload's hits rebuilt a template first
+ * in, first out (bench/ANALYSIS.md "A fair miss reference, churn at the bound, Zipf"). Each
+ * cache has its own set, so one clearing or filling it leaves another's alone.
  */
-export const hitTemplates = new HitTemplates(32 * 1024 * 1024, 8192);
+export const hitTemplateSet = () => new HitTemplates(32 * 1024 * 1024, 8192);
 
 /**
- * Range answers cut from cached slices (edge/slices.ts): a slice is never served whole, so
- * its template slot holds its hot range's answer instead (the same range asked again, as a
- * video's segment is by every viewer). A 1 MiB answer through the constructor ran ~1,200
- * req/s in a bare Deno.serve, a clone ~4,100 (bench/ANALYSIS.md "Ranges of big media from cached slices"): its own set,
- * so 1 MiB answers never push the small hit templates out. 32 MiB, 1,024 at most.
+ * Range answers cut from cached slices (edge/slices.ts, EdgeCache.rangeTemplates): a slice is
+ * never served whole, so its template slot holds its hot range's answer instead (the same
+ * range asked again, as a video's segment is by every viewer). A 1 MiB answer through the
+ * constructor ran ~1,200 req/s in a bare Deno.serve, a clone ~4,100 (bench/ANALYSIS.md "Ranges
+ * of big media from cached slices"): a set of its own, so 1 MiB answers never push the small
+ * hit templates out. 32 MiB, 1,024 at most.
  */
-export const rangeTemplates = new HitTemplates(32 * 1024 * 1024, 1024);
+export const rangeTemplateSet = () => new HitTemplates(32 * 1024 * 1024, 1024);

@@ -45,7 +45,7 @@ function buildIndex(records: PurgeRecord[]): Index {
   for (const p of records) {
     for (const u of p.urls) note(ix.urls, u, p.at);
     for (const prefix of p.prefixes) note(ix.prefixes, prefix, p.at);
-    for (const tag of p.tags) note(ix.tags, tag, p.at);
+    p.tags.forEach((tag, i) => note(ix.tags, tag, p.tagTimes?.[i] ?? p.at));
   }
   const lengths = new Set<number>();
   for (const prefix of ix.prefixes.keys()) lengths.add(prefix.length);
@@ -164,15 +164,17 @@ export function lastPurgeMatching(
   if (kind === "a" && obj !== undefined) own.push(...entityTagsOf(obj, tenantId));
   let best: PurgeMatch | null = null;
   for (const p of records) {
-    if (best !== null && p.at <= best.at) continue;
+    if (best !== null && p.at <= best.at) continue; // a tag's own time is never past `at`
     const url = p.urls.find((u) => u === path || (query !== "" && u === `${path}?${query}`));
     const prefix = url === undefined ? p.prefixes.find((x) => path.startsWith(x)) : undefined;
-    const tag = url === undefined && prefix === undefined
-      ? p.tags.find((t) => own.includes(t))
-      : undefined;
     if (url !== undefined) best = { at: p.at, by: "url", entry: url };
     else if (prefix !== undefined) best = { at: p.at, by: "prefix", entry: prefix };
-    else if (tag !== undefined) best = { at: p.at, by: "tag", entry: tag };
+    else {
+      p.tags.forEach((t, i) => {
+        const at = p.tagTimes?.[i] ?? p.at;
+        if (own.includes(t) && (best === null || at > best.at)) best = { at, by: "tag", entry: t };
+      });
+    }
   }
   return best;
 }

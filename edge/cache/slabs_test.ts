@@ -2,7 +2,6 @@ import { assert, assertEquals } from "../../tests/assert.ts";
 import { EdgeCache } from "./store.ts";
 import { cachedObject } from "./store.ts";
 import { COMPACT_AFTER_RELEASES, MAX_FREE_SLABS, PACK_MAX_BYTES, SLAB_BYTES } from "./slabs.ts";
-import { hitTemplates } from "./hit_templates.ts";
 
 const clock = { now: () => 0 };
 const body = (n: number, fill: number) => new Uint8Array(n).fill(fill);
@@ -64,7 +63,7 @@ Deno.test("a body in a slab is read through one view while its object has a temp
   c.store("k", obj(2048, 5));
   const o = c.peek("k")!;
   assert(o.body !== o.body, "no template: a view per read (nothing kept per entry)");
-  hitTemplates.admit(o, "x", () => new Response(o.body), o.bodyLength);
+  c.templates.admit(o, "x", () => new Response(o.body), o.bodyLength);
   assert(o.body === o.body, "a hit reads the body's length without making a view");
   assertEquals([o.body.byteLength, o.body[0]], [2048, 5]);
   c.clear();
@@ -76,7 +75,7 @@ Deno.test("a templated body moved to another slab is read from there", () => {
   for (let i = 0; i < perSlab; i++) c.store(`a${i}`, obj(2048, i % 250));
   c.store("next", obj(2048, 251));
   const kept = c.peek("a0")!;
-  hitTemplates.admit(kept, "x", () => new Response(kept.body), kept.bodyLength);
+  c.templates.admit(kept, "x", () => new Response(kept.body), kept.bodyLength);
   const before = kept.body.buffer;
   for (let i = 1; i < perSlab; i++) void c.delete(`a${i}`);
   releases(c, COMPACT_AFTER_RELEASES);

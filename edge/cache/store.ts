@@ -11,7 +11,7 @@
  */
 import { ByteLru } from "../../lib/cache/lru.ts";
 import { SlabPacker } from "./slabs.ts";
-import { hitTemplates, rangeTemplates } from "./hit_templates.ts";
+import { hitTemplateSet, rangeTemplateSet } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
 import { MemoryGuard } from "./memory_guard.ts";
 import { dropCodings, encodeLater } from "./variants.ts";
@@ -64,6 +64,9 @@ const H_STALE = "x-cachely-stale-ms";
 export class EdgeCache {
   readonly lru: ByteLru<CachedObject>;
   readonly slabs = new SlabPacker();
+  /** Prebuilt hit answers of this cache's objects, and of their slices' hot ranges. */
+  readonly templates = hitTemplateSet();
+  readonly rangeTemplates = rangeTemplateSet();
   private inflight = new Map<string, Promise<unknown>>();
   private web: Promise<Cache | null> | null = null;
   private writes = new Set<Promise<unknown>>();
@@ -87,9 +90,9 @@ export class EdgeCache {
       Infinity,
       (obj) => {
         this.slabs.release(obj);
-        hitTemplates.release(obj);
-        rangeTemplates.release(obj);
-        dropCodings(obj);
+        this.templates.release(obj);
+        this.rangeTemplates.release(obj);
+        dropCodings(obj, this.templates);
       },
     );
     this.guard = opts.memoryLimitBytes === undefined ? null : new MemoryGuard(this.lru, {
@@ -209,8 +212,8 @@ export class EdgeCache {
   clear(): void {
     this.lru.clear();
     this.slabs.reset();
-    hitTemplates.clear();
-    rangeTemplates.clear();
+    this.templates.clear();
+    this.rangeTemplates.clear();
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
  * Compressed copies of cached bodies. A compressible 200 (text, JSON, JS, CSS, SVG …) gets a
- * br and a gzip copy made once, off the hit path: node:zlib compresses on its thread pool after
- * the object entered the memory tier, and the copies are charged to the same LRU entry, so
- * the memory bound counts every variant. A hit then picks a copy by Accept-Encoding
+ * br and a gzip copy made once, off the hit path, on its first hit (not at fill: most misses
+ * are never hit again, and their copies and compression garbage were most of a miss burst's
+ * peak RSS), so an object's first hit goes out identity. node:zlib compresses on its thread
+ * pool, and the copies are charged to the object's LRU entry, so the memory bound counts every
+ * variant. A hit then picks a copy by Accept-Encoding
  * (lib/http/encoding.ts) and answers it like any cached object, through its own hit template
  * (edge/cache/hit_templates.ts): no compression CPU per hit.
  *
@@ -13,7 +15,7 @@
  */
 import { type Bytes, CachedObject, OVERHEAD } from "./object.ts";
 import type { ByteLru } from "../../lib/cache/lru.ts";
-import { hitTemplates } from "./hit_templates.ts";
+import type { HitTemplates } from "./hit_templates.ts";
 import {
   availableDictionary,
   type Coding,
@@ -61,7 +63,7 @@ const QUEUE_MAX = 4096;
 
 const QUEUED = 0;
 const DONE = 1;
-/** Not queued (the queue was full, or it left the cache while queued): a hit queues it. */
+/** Not queued (not hit yet, the queue was full, or it left the cache while queued): a hit queues it. */
 const WAITING = 2;
 
 /** The codings of one cached object: its views, made on first use. */
@@ -78,6 +80,12 @@ export class Codings {
   /** The delta against the previous version, and that version's SHA-256 (base64). */
   dcz: CodedView | undefined = undefined;
   dczHash: string | null = null;
+
+  /** Copies made on the first hit (WAITING); a small body has none to make (DONE). */
+  waiting(small: boolean): this {
+    this.state = small ? DONE : WAITING;
+    return this;
+  }
 }
 
 /** One representation of a cached object: the identity body, or a compressed copy of it. */
@@ -132,8 +140,8 @@ export function encodable(obj: CachedObject): boolean {
 }
 
 /**
- * Marks a stored object for compressed copies and queues their making (store.ts, when the
- * object enters the memory tier). Small bodies get no copies.
+ * Marks a stored object for compressed copies (store.ts, when the object enters the memory
+ * tier); its first hit queues their making (codedFor). Small bodies get no copies.
  */
 export function encodeLater(obj: CachedObject, lru: ByteLru<CachedObject>, key: string): void {
   if (obj.codings !== undefined || !encodable(obj)) return;
@@ -142,9 +150,7 @@ export function encodeLater(obj: CachedObject, lru: ByteLru<CachedObject>, key: 
   // compress it on its own needs its identity view (no-transform, see noTransform).
   if (small && !RUNTIME_COMPRESSES) return;
   const dict = obj.bodyLength < MIN_DICTIONARY_BYTES ? null : dictionaryPath(key);
-  const c = obj.codings = new Codings(lru, dict);
-  if (small) c.state = DONE;
-  else enqueue(obj, c, lru);
+  obj.codings = new Codings(lru, dict).waiting(small);
 }
 
 type Job = { obj: CachedObject; c: Codings; lru: ByteLru<CachedObject> };
@@ -308,11 +314,13 @@ const EMPTY = new Uint8Array(0);
 /**
  * The representation of `obj` for a request: a compressed copy the request accepts, else the
  * identity view (with Vary). Objects without codings are returned as they are. Reads the
- * request's Accept-Encoding only for objects that have codings.
+ * request's Accept-Encoding only for objects that have codings. A hit (`hit`) queues the
+ * copies not made yet; a miss's identity view is not kept (most misses are never hit).
  */
-export function codedFor(obj: CachedObject, req: Request): CachedObject {
+export function codedFor(obj: CachedObject, req: Request, hit: boolean): CachedObject {
   const c = obj.codings;
   if (c === undefined || obj instanceof CodedView) return obj;
+  if (!hit && c.identity === undefined) return view(obj, "identity", null);
   if (c.state === WAITING && obj.kept) enqueue(obj, c, c.lru);
   let pick: Coding = "identity";
   if (c.br !== undefined || c.gzip !== undefined) {
@@ -333,11 +341,11 @@ export function codedFor(obj: CachedObject, req: Request): CachedObject {
 }
 
 /** Releases the hit templates of every view (the object left the memory tier). */
-export function dropCodings(obj: CachedObject): void {
+export function dropCodings(obj: CachedObject, templates: HitTemplates): void {
   const c = obj.codings;
   if (c === undefined) return;
-  if (c.identity) hitTemplates.release(c.identity);
-  if (c.br) hitTemplates.release(c.br);
-  if (c.gzip) hitTemplates.release(c.gzip);
-  if (c.dcz) hitTemplates.release(c.dcz);
+  if (c.identity) templates.release(c.identity);
+  if (c.br) templates.release(c.br);
+  if (c.gzip) templates.release(c.gzip);
+  if (c.dcz) templates.release(c.dcz);
 }

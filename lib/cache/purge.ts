@@ -166,7 +166,8 @@ async function overLimits(tx: Services, tenantId: number): Promise<boolean> {
   const [{ n, bytes }] = await tx.db.select({
     n: count(),
     bytes: sql<string>`coalesce(sum(octet_length(${cachePurges.urls}::text)
-      + octet_length(${cachePurges.prefixes}::text) + octet_length(${cachePurges.tags}::text)), 0)`,
+      + octet_length(${cachePurges.prefixes}::text) + octet_length(${cachePurges.tags}::text)
+      + coalesce(octet_length(${cachePurges.tagTimes}::text), 0)), 0)`,
   }).from(cachePurges).where(eq(cachePurges.tenantId, tenantId));
   return Number(n) > MAX_PURGE_RECORDS || Number(bytes) > MAX_PURGE_BYTES;
 }

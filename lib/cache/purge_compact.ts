@@ -1,12 +1,11 @@
 /**
  * Compaction of tag-only purge records (entity purges of publish webhooks, tag purges of the
  * API): past MAX_PURGE_RECORDS, the tag-only records older than a minute are merged into one
- * record naming all their tags at the latest of their times, instead of folding every purge
- * into a full purge. The merged record purges at least what the records did (each tag at a
- * time no earlier than its own), so the rule "an object stored before a purge that names it
- * is not served" still holds; it purges more only for objects stored between the merged
- * times. Records of the last minute keep their own time and announcement (read your publish,
- * edge/publish_revisions.ts).
+ * record naming all their tags, each at the latest time a record named it (`tag_times`),
+ * instead of folding every purge into a full purge. The merged record purges exactly what
+ * the records did: one time for all tags would purge an answer of an unrelated entity stored
+ * between the merged times (a miss after every later publish). Records of the last minute keep
+ * their own time and announcement (read your publish, edge/publish_revisions.ts).
  */
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Services } from "../services.ts";
@@ -25,6 +24,7 @@ export async function compactTagPurges(
     id: cachePurges.id,
     at: cachePurges.atMs,
     tags: cachePurges.tags,
+    tagTimes: cachePurges.tagTimes,
   })
     .from(cachePurges).where(and(
       eq(cachePurges.tenantId, tenantId),
@@ -33,10 +33,13 @@ export async function compactTagPurges(
       lt(cachePurges.atMs, now - KEEP_SEPARATE_MS),
     )).orderBy(asc(cachePurges.id));
   if (rows.length < 2) return false;
-  const tags = new Set<string>();
+  const tags = new Map<string, number>();
   let at = 0;
   for (const r of rows) {
-    for (const t of r.tags) tags.add(t);
+    r.tags.forEach((t, i) => {
+      const tagAt = r.tagTimes?.[i] ?? r.at;
+      if ((tags.get(t) ?? -1) < tagAt) tags.set(t, tagAt);
+    });
     at = Math.max(at, r.at);
   }
   await tx.db.delete(cachePurges).where(and(
@@ -48,7 +51,8 @@ export async function compactTagPurges(
     atMs: at,
     urls: [],
     prefixes: [],
-    tags: [...tags],
+    tags: [...tags.keys()],
+    tagTimes: [...tags.values()],
   });
   return true;
 }

@@ -12,9 +12,10 @@ import type { PurgeRecord } from "../kv/snapshot.ts";
 export const MAX_PURGE_RECORDS = 50;
 
 /**
- * Bytes of entries kept per tenant (their JSON, as stored): past it the same full purge. The
- * snapshot is written in one KV atomic operation, which takes at most 800 KiB; records past
- * that would stop every later change of the tenant from reaching the edge.
+ * Bytes of entries (and merged records' tag times) kept per tenant, as stored JSON: past it
+ * the same full purge. The snapshot is written in one KV atomic operation, which takes at
+ * most 800 KiB; records past that would stop every later change of the tenant from reaching
+ * the edge.
  */
 export const MAX_PURGE_BYTES = 256 * 1024;
 
@@ -26,6 +27,7 @@ export async function purgeRecords(s: Services, tenantId: number): Promise<Purge
     urls: r.urls,
     prefixes: r.prefixes,
     tags: r.tags,
+    ...(r.tagTimes ? { tagTimes: r.tagTimes } : {}),
     ...(r.announced ? { announced: r.announced } : {}),
   }));
 }

@@ -81,6 +81,8 @@ export type PurgeRecord = {
   urls: string[];
   prefixes: string[];
   tags: string[];
+  /** A merged record (lib/cache/purge_compact.ts): each tag's own time, parallel to `tags`. */
+  tagTimes?: number[];
   announced?: Announced;
 };
 

@@ -31,4 +31,6 @@ export const cachePurges = pgTable("cache_purges", {
   tags: jsonb("tags").$type<string[]>().notNull(),
   /** Entity purges: what the webhook announced (edge/publish_revisions.ts). */
   announced: jsonb("announced").$type<Announced>(),
+  /** Merged records: each tag's own purge time, parallel to `tags` (null: all at `atMs`). */
+  tagTimes: jsonb("tag_times").$type<number[]>(),
 });
