@@ -4,7 +4,8 @@
  * not seen (a webhook in "entities" scope), the instance looks for the answers it holds
  * that the purge matched and that visitors asked for in the last PREWARM_RECENT_MS (at most
  * PREWARM_MAX_KEYS, most recently used first). For each one, the instances race for a claim
- * in KV (an atomic check that the key is absent):
+ * in KV (an atomic check that the key is absent, CLAIM_BATCH per operation:
+ * edge/prewarm_claims.ts):
  * - the winner refetches it through the API proxy's own fill (entity tags, read your
  *   publish), again after a tenth of its wait while the CMS's CDN still serves the old
  *   revision (edge/prewarm_schedule.ts; the first answer alone, then the rest), keeps it,
@@ -26,6 +27,7 @@ import { kvKeys } from "../lib/kv/keys.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
 import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
 import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
+import { claimAll } from "./prewarm_claims.ts";
 import { type CopyHead, MAX_SHARED_BYTES, readCopy, share } from "./prewarm_copies.ts";
 
 /** "Recent traffic": a visitor was served the answer this long ago at most. */
@@ -103,7 +105,7 @@ export class Prewarmer {
     if (found.length === 0) return;
     const counts = { fetched: 0, copied: 0, missed: 0 };
     const w: Warm = { snap, purgeAt: latest, won: [], lost: [], counts, freshMs: null };
-    await Promise.all(found.map((c) => this.claim(w, c)));
+    await this.claim(w, found);
     const claimedMs = this.sincePurge(w);
     await Promise.all([this.fetchWon(w), this.copyLost(w)]);
     for (const k of ["fetched", "copied", "missed"] as const) this.counts[k] += counts[k];
@@ -147,21 +149,20 @@ export class Prewarmer {
     return out;
   }
 
-  /** Races for `c` in KV: an atomic set of its claim that checks the claim is absent. */
-  private async claim(w: Warm, c: Candidate): Promise<void> {
-    c.hash = await sha256Hex(c.key);
-    const key = kvKeys.prewarmClaim(w.snap.tenantId, w.purgeAt, c.hash);
-    let ok = false;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        ok = (await this.ec.deps.kv.atomic().check({ key, versionstamp: null })
-          .set(key, this.#me, { expireIn: CLAIM_TTL_MS }).commit()).ok;
-        break;
-      } catch { // the KV file busy with another process's write: try again, else leave it
-        await sleep(20 * (attempt + 1));
-      }
+  /**
+   * Races for the candidates' claims in KV, in batches (edge/prewarm_claims.ts). A claim KV
+   * keeps failing to write is left to the others: this instance waits for their copy.
+   */
+  private async claim(w: Warm, found: Candidate[]): Promise<void> {
+    await Promise.all(found.map(async (c) => c.hash = await sha256Hex(c.key)));
+    const keys = found.map((c) => kvKeys.prewarmClaim(w.snap.tenantId, w.purgeAt, c.hash!));
+    let won = found.map(() => false);
+    try {
+      won = await claimAll(this.ec.deps.kv, keys, this.#me, CLAIM_TTL_MS);
+    } catch (e) {
+      this.ec.deps.log.warn("prewarm claims failed", { error: String(e) });
     }
-    (ok ? w.won : w.lost).push(c);
+    found.forEach((c, i) => (won[i] ? w.won : w.lost).push(c));
   }
 
   /**
