@@ -5,13 +5,15 @@
  * of TYPES content types; every instance caches each entry and LISTS list variants per
  * type. Then PUBLISHES publishes of random entries, each delivered to one instance in turn.
  * Per publish, at the CMS's fresh time + 150 ms, every instance is asked for the published
- * entry and one list of its type (their first requests after the publish): stale answers
- * and HITs are counted; at fresh + 1 s a second list variant per instance (a first request
- * too); unrelated entries and lists are sampled for HITs; origin fetches are counted.
+ * entry and one list of its type (their first requests after the publish): stale answers,
+ * HITs and what the others were are counted; at fresh + 1 s a second list variant per
+ * instance (a first request too); unrelated entries and lists are sampled for HITs, as a
+ * random sample is right after the fill (the baseline); origin fetches are counted; the
+ * instances' `prewarmed` log lines give each step's time after the webhook.
  *
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno run -A
  * bench/publish_prewarm.ts` prints the RESULTS.md section. Sizes: PUBLISHES, ENTITIES,
- * LISTS, LAG_MS in the environment.
+ * TYPES, LISTS, LAG_MS in the environment (defaults: the full size, 10,000 answers).
  */
 import {
   edgeFetch,
@@ -27,7 +29,7 @@ const num = (name: string, d: number) => Number(Deno.env.get(name) ?? d);
 const INSTANCES = 4;
 const PUBLISHES = num("PUBLISHES", 200);
 const ENTITIES = num("ENTITIES", 500);
-const TYPES = 10;
+const TYPES = num("TYPES", 50);
 const LISTS = num("LISTS", 40);
 const LAG_MS = num("LAG_MS", 500);
 const ENTRIES = "/~api/environments/master/entries";
@@ -62,6 +64,8 @@ async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>) {
 }
 
 type Tally = {
+  /** What the first requests at + 150 ms that were not HITs were ("entry MISS", …). */
+  notHit: Map<string, number>;
   stale: number;
   firstAt150: number;
   firstHit150: number;
@@ -103,6 +107,10 @@ async function publishOnce({ cms, instances, host, hook }: World, n: number, m: 
       const s = await get(i, host, p);
       m.firstAt150++;
       if (s.cache === "HIT") m.firstHit150++;
+      else {
+        const what = `${p === detail(e) ? "entry" : "list"} ${s.cache}`;
+        m.notHit.set(what, (m.notHit.get(what) ?? 0) + 1);
+      }
       if (s.revs.get(`e${e}`) !== want) {
         m.stale++;
         if (m.staleExamples.length < 5) {
@@ -128,7 +136,123 @@ async function publishOnce({ cms, instances, host, hook }: World, n: number, m: 
   m.fetches.push(cms.upstream.seen.length - seen0);
 }
 
-// Long: one measured run, set-up, fill, the publish loop and the report in order.
+/** The tenant, its webhook in "entities" scope and the entries at the CMS. */
+async function setUp(cms: PublishingCms, a: Instance) {
+  const owner = await signUp(a);
+  const slug = `pub-${crypto.randomUUID().slice(0, 8)}`;
+  const made = await owner.req(a, "POST", "/api/tenants", {
+    slug,
+    cms: "contentful",
+    spaceId: "pubspace1",
+    apiOrigin: cms.apiOrigin,
+    token: "tok",
+    cacheTTL: 3600,
+  });
+  if (made.status !== 201) throw new Error(`tenant: ${made.text}`);
+  const w = await owner.req(a, "POST", `/api/tenants/${slug}/cache-refresh-webhooks`, {
+    provider: "contentful",
+    scope: "entities",
+  });
+  for (let e = 0; e < ENTITIES; e++) cms.publish(`e${e}`, typeOf(e), `E${e}`);
+  return { hook: new URL(w.body.url).pathname, host: `${slug}.localhost:8000` };
+}
+
+/** Every instance asks for every answer; then a random sample again (the HIT baseline). */
+async function fill(instances: Instance[], host: string) {
+  const paths: string[] = [];
+  for (let e = 0; e < ENTITIES; e++) paths.push(detail(e));
+  for (let t = 0; t < TYPES; t++) for (let v = 0; v < LISTS; v++) paths.push(list(`t${t}`, v));
+  const start = performance.now();
+  const jobs = instances.flatMap((inst) => paths.map((p) => ({ inst, p })));
+  await pool(jobs, 8, async ({ inst, p }) => void await get(inst, host, p));
+  const seconds = (performance.now() - start) / 1000;
+  console.error(
+    `filled ${jobs.length} answers in ${seconds.toFixed(0)} s; load ${await loadavg()}`,
+  );
+  const sample = Array.from({ length: 400 }, () => pick(jobs));
+  let hits = 0;
+  await pool(sample, 8, async ({ inst, p }) => {
+    if ((await get(inst, host, p)).cache === "HIT") hits++;
+  });
+  return { answers: jobs.length, perInstance: paths.length, seconds, hits, sampled: sample.length };
+}
+
+const STEPS = ["seenMs", "claimedMs", "freshMs", "doneMs"] as const;
+
+/** The instances' `prewarmed` lines: totals, and each step's times after the webhook. */
+function prewarmLog(instances: Instance[]) {
+  const pw = { runs: 0, keys: 0, won: 0, fetched: 0, copied: 0, missed: 0, failed: 0 };
+  const steps = new Map<string, number[]>(STEPS.map((k) => [k, []]));
+  for (const line of instances.flatMap((i) => i.out)) {
+    if (line.includes('"msg":"prewarm failed"')) pw.failed++;
+    if (!line.includes('"msg":"prewarmed"')) continue;
+    const j = JSON.parse(line);
+    pw.runs++;
+    for (const k of ["keys", "won", "fetched", "copied", "missed"] as const) pw[k] += j[k] ?? 0;
+    for (const k of STEPS) if (typeof j[k] === "number") steps.get(k)!.push(j[k]);
+  }
+  const q = (xs: number[], f: number) => xs[Math.min(xs.length - 1, Math.floor(f * xs.length))];
+  const quantiles = STEPS.map((k) => {
+    const xs = steps.get(k)!.sort((x, y) => x - y);
+    return xs.length ? `${k.slice(0, -2)} p50 ${q(xs, 0.5)} / p95 ${q(xs, 0.95)} ms` : `${k}: none`;
+  });
+  return { pw, quantiles };
+}
+
+function report(
+  m: Tally,
+  f: Awaited<ReturnType<typeof fill>>,
+  log: ReturnType<typeof prewarmLog>,
+  load: { before: string; after: string },
+) {
+  const { stale, firstAt150, firstHit150, firstLater, firstHitLater, unrelated } = m;
+  const { unrelatedHit, fetches, staleExamples } = m;
+  const sorted = [...fetches].sort((x, y) => x - y);
+  const mean = fetches.reduce((s, x) => s + x, 0) / fetches.length;
+  const pctOf = (a: number, b: number) => `${(100 * a / b).toFixed(1)} %`;
+  const notHit = [...m.notHit].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${n} ${k}`);
+  const { pw, quantiles } = log;
+  return [
+    `## Publishes on ${INSTANCES} instances: purge by entity, read your publish, prewarm (bench/publish_prewarm.ts)`,
+    "",
+    `${INSTANCES} processes of \`deno run -A main.ts\` (default settings) on one PostgreSQL database and one KV file; a fake Contentful (tests/fakes/publishing_cms.ts) whose CDN lags a random 0–${LAG_MS} ms behind each publish; ${ENTITIES} entries in ${TYPES} types, ${LISTS} list variants per type; ${f.answers} cached answers (${f.perInstance} per instance: ${ENTITIES} entries, ${
+      TYPES * LISTS
+    } lists of ${ENTITIES / TYPES} entries), filled in ${
+      f.seconds.toFixed(0)
+    } s. ${PUBLISHES} publishes of random entries, each webhook (scope "entities") delivered to the next instance in turn.`,
+    "",
+    "| measure | goal | got |",
+    "| --- | --- | --- |",
+    `| random answers HIT right after the fill (baseline) | | ${
+      pctOf(f.hits, f.sampled)
+    } of ${f.sampled} |`,
+    `| stale answers at CMS fresh + 150 ms (the entry and one list of its type, on each instance) | 0 | ${stale} of ${firstAt150} |`,
+    `| unrelated answers still HIT (other types' entries and lists, random instance) | ≥ 95 % | ${
+      pctOf(unrelatedHit, unrelated)
+    } of ${unrelated} |`,
+    `| first requests after the publish that are HITs, at CMS fresh + 150 ms | ≥ 95 % | ${
+      pctOf(firstHit150, firstAt150)
+    } of ${firstAt150} |`,
+    `| first requests after the publish that are HITs, at CMS fresh + 1 s (another list variant) | ≥ 95 % | ${
+      pctOf(firstHitLater, firstLater)
+    } of ${firstLater} |`,
+    `| origin fetches per publish (prewarm, back-off refetches and the probes' misses) | | mean ${
+      mean.toFixed(1)
+    }, median ${sorted[sorted.length >> 1]}, max ${sorted.at(-1)} (${
+      LISTS + 1
+    } answers purged per publish) |`,
+    "",
+    `First requests at + 150 ms that were not HITs: ${notHit.join(", ") || "none"}.`,
+    "",
+    `Prewarm runs (all instances): ${pw.runs}, ${pw.keys} answers found purged with recent traffic, ${pw.won} claims won, ${pw.fetched} refetched from the origin by a claimer, ${pw.copied} copied from KV, ${pw.missed} waited for in vain, ${pw.failed} runs failed. Steps, ms after the webhook's purge (per run and instance): ${
+      quantiles.join("; ")
+    } (seen: the snapshot reached the instance; claimed: its claims decided; fresh: its first answer stored fresh; done: all).`,
+    "",
+    `Load average (1, 5, 15 min) before the publishes: ${load.before}; after: ${load.after} (2 cores, shared with other sessions).`,
+    ...(staleExamples.length ? ["", `Stale examples: ${staleExamples.join("; ")}.`] : []),
+  ].join("\n");
+}
+
 async function main() {
   const base = Deno.env.get("BENCH_DATABASE_URL");
   if (!base) throw new Error("BENCH_DATABASE_URL is not set");
@@ -138,38 +262,11 @@ async function main() {
   try {
     instances.push(await startInstance(world.env));
     for (let i = 1; i < INSTANCES; i++) instances.push(await startInstance(world.env));
-    const a = instances[0];
-    const owner = await signUp(a);
-    const slug = `pub-${crypto.randomUUID().slice(0, 8)}`;
-    const made = await owner.req(a, "POST", "/api/tenants", {
-      slug,
-      cms: "contentful",
-      spaceId: "pubspace1",
-      apiOrigin: cms.apiOrigin,
-      token: "tok",
-      cacheTTL: 3600,
-    });
-    if (made.status !== 201) throw new Error(`tenant: ${made.text}`);
-    const w = await owner.req(a, "POST", `/api/tenants/${slug}/cache-refresh-webhooks`, {
-      provider: "contentful",
-      scope: "entities",
-    });
-    const hook = new URL(w.body.url).pathname;
-    const host = `${slug}.localhost:8000`;
-    for (let e = 0; e < ENTITIES; e++) cms.publish(`e${e}`, typeOf(e), `E${e}`);
-    const paths: string[] = [];
-    for (let e = 0; e < ENTITIES; e++) paths.push(detail(e));
-    for (let t = 0; t < TYPES; t++) for (let v = 0; v < LISTS; v++) paths.push(list(`t${t}`, v));
-    const fillStart = performance.now();
-    const jobs = instances.flatMap((inst) => paths.map((p) => ({ inst, p })));
-    await pool(jobs, 8, async ({ inst, p }) => void await get(inst, host, p));
-    const fillS = (performance.now() - fillStart) / 1000;
-    console.error(
-      `filled ${jobs.length} answers in ${fillS.toFixed(0)} s; load ${await loadavg()}`,
-    );
-    const loadBefore = await loadavg();
-
+    const { hook, host } = await setUp(cms, instances[0]);
+    const f = await fill(instances, host);
+    const before = await loadavg();
     const m: Tally = {
+      notHit: new Map(),
       stale: 0,
       firstAt150: 0,
       firstHit150: 0,
@@ -186,56 +283,8 @@ async function main() {
         console.error(`${n + 1}/${PUBLISHES} publishes; load ${await loadavg()}`);
       }
     }
-    const { stale, firstAt150, firstHit150, firstLater, firstHitLater, unrelated } = m;
-    const { unrelatedHit, fetches, staleExamples } = m;
-    const loadAfter = await loadavg();
-    const pw = { runs: 0, keys: 0, fetched: 0, copied: 0, missed: 0, failed: 0 };
-    for (const line of instances.flatMap((i) => i.out)) {
-      if (line.includes('"msg":"prewarm failed"')) pw.failed++;
-      if (!line.includes('"msg":"prewarmed"')) continue;
-      const j = JSON.parse(line);
-      pw.runs++;
-      pw.keys += j.keys;
-      pw.fetched += j.fetched;
-      pw.copied += j.copied;
-      pw.missed += j.missed;
-    }
-    const sorted = [...fetches].sort((x, y) => x - y);
-    const mean = fetches.reduce((s, x) => s + x, 0) / fetches.length;
-    const pctOf = (a: number, b: number) => `${(100 * a / b).toFixed(1)} %`;
-    const perType = ENTITIES / TYPES;
-    console.log([
-      `## Publishes on ${INSTANCES} instances: purge by entity, read your publish, prewarm (bench/publish_prewarm.ts)`,
-      "",
-      `${INSTANCES} processes of \`deno run -A main.ts\` (default settings) on one PostgreSQL database and one KV file; a fake Contentful (tests/fakes/publishing_cms.ts) whose CDN lags a random 0–${LAG_MS} ms behind each publish; ${ENTITIES} entries in ${TYPES} types, ${LISTS} list variants per type; ${jobs.length} cached answers (${paths.length} per instance: ${ENTITIES} entries, ${
-        TYPES * LISTS
-      } lists of ${perType} entries), filled in ${
-        fillS.toFixed(0)
-      } s. ${PUBLISHES} publishes of random entries, each webhook (scope "entities") delivered to the next instance in turn.`,
-      "",
-      "| measure | goal | got |",
-      "| --- | --- | --- |",
-      `| stale answers at CMS fresh + 150 ms (the entry and one list of its type, on each instance) | 0 | ${stale} of ${firstAt150} |`,
-      `| unrelated answers still HIT (other types' entries and lists, random instance) | ≥ 95 % | ${
-        pctOf(unrelatedHit, unrelated)
-      } of ${unrelated} |`,
-      `| first requests after the publish that are HITs, at CMS fresh + 150 ms | ≥ 95 % | ${
-        pctOf(firstHit150, firstAt150)
-      } of ${firstAt150} |`,
-      `| first requests after the publish that are HITs, at CMS fresh + 1 s (another list variant) | ≥ 95 % | ${
-        pctOf(firstHitLater, firstLater)
-      } of ${firstLater} |`,
-      `| origin fetches per publish (prewarm, back-off refetches and the probes' misses) | | mean ${
-        mean.toFixed(1)
-      }, median ${sorted[sorted.length >> 1]}, max ${sorted.at(-1)} (${
-        LISTS + 1
-      } answers purged per publish) |`,
-      "",
-      `Prewarm runs (all instances): ${pw.runs}, ${pw.keys} answers found purged with recent traffic, ${pw.fetched} refetched from the origin by a claimer, ${pw.copied} copied from KV, ${pw.missed} waited for in vain, ${pw.failed} runs failed.`,
-      "",
-      `Load average (1, 5, 15 min) before the publishes: ${loadBefore}; after: ${loadAfter} (2 cores, shared with other sessions).`,
-      ...(staleExamples.length ? ["", `Stale examples: ${staleExamples.join("; ")}.`] : []),
-    ].join("\n"));
+    const after = await loadavg();
+    console.log(report(m, f, prewarmLog(instances), { before, after }));
   } finally {
     await Promise.all(instances.map(stop));
     await cms.close();

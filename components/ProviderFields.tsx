@@ -8,58 +8,28 @@
  * origins are shown per kind with the identifier as a placeholder.
  */
 import { Field, Hidden, Select } from "./ApiForm.tsx";
+import type { FieldSpec } from "../sdk/providers/types.ts";
 import {
   describeProvider,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
+  PROVIDER_LIST,
   type ProviderConfig,
   type ProviderEnv,
   type ProviderKind,
   STORYBLOK_REGIONS,
+  tableOf,
 } from "../lib/providers/mod.ts";
 
 type FieldName = keyof Omit<ProviderConfig, "cms">;
 
-/** Label, hint and placeholder of each identifier field. */
-const FIELD_TEXT: Record<FieldName, { label: string; hint: string; placeholder: string }> = {
-  spaceId: { label: "Space ID", hint: "Settings → General settings", placeholder: "abc123xyz" },
-  repository: { label: "Repository", hint: "from <repo>.prismic.io", placeholder: "my-repo" },
-  projectId: { label: "Project ID", hint: "sanity.io/manage", placeholder: "p1x2y3z4" },
-  dataset: { label: "Dataset", hint: "default production", placeholder: "production" },
-  storeDomain: {
-    label: "Store domain",
-    hint: "x.myshopify.com or the store's own domain",
-    placeholder: "acme.myshopify.com",
-  },
-  cloudName: { label: "Cloud name", hint: "from the media library", placeholder: "demo" },
-  imgixDomain: {
-    label: "imgix source domain",
-    hint: "x.imgix.net or a custom domain",
-    placeholder: "acme.imgix.net",
-  },
-  region: { label: "Region", hint: "the space's region (default eu)", placeholder: "eu" },
-  originUrl: {
-    label: "Origin URL",
-    hint: "S3, R2, GCS or any HTTPS origin",
-    placeholder: "https://bucket.s3.amazonaws.com",
-  },
-  videoOrigin: {
-    label: "Video origin (optional)",
-    hint: "video files are fetched here instead",
-    placeholder: "https://media.example.com",
-  },
-};
+/** Label, hint and placeholder of each identifier field, from the kinds' definitions. */
+const FIELD_TEXT = Object.fromEntries(
+  PROVIDER_LIST.flatMap((d) => Object.entries(d.fields)),
+) as Record<FieldName, FieldSpec>;
 
-export const PROVIDER_LABELS: Record<ProviderKind, string> = {
-  contentful: "Contentful",
-  prismic: "Prismic",
-  sanity: "Sanity",
-  shopify: "Shopify",
-  cloudinary: "Cloudinary",
-  imgix: "imgix",
-  storyblok: "Storyblok",
-  generic: "Generic HTTPS origin",
-};
+/** Each kind's name, from its definition. */
+export const PROVIDER_LABELS: Record<ProviderKind, string> = tableOf((d) => d.label);
 
 export type ProviderFieldsProps = {
   /** Edit one tenant's kind (values filled in); absent → the create form, every kind. */

@@ -58,9 +58,9 @@ import {
 } from "./slices.ts";
 import {
   compileProviderRoutes,
+  definitionOf,
   type ProviderConfig,
   type ProviderRoutes,
-  PROVIDERS,
   providerSources,
 } from "../lib/providers/mod.ts";
 import {
@@ -166,11 +166,12 @@ function planFor(ec: EdgeContext, snap: EdgeSnapshot): AssetPlan {
  * the tenant's own URLs and 404 for anyone else's, e.g. another Contentful space).
  */
 function legacyHostsOf(snap: EdgeSnapshot, cfg: ProviderConfig, ec: EdgeContext): string[] {
-  if (snap.cms === "cloudinary") return [];
+  const legacy = definitionOf(snap.cms).upstream.assetHosts;
+  if (legacy.length === 0) return [];
   const covered = new Set(
     providerSources(cfg, { imageHostOrigin: ec.providers.imageHostAssetOrigin }).map((r) => r.host),
   );
-  return (PROVIDERS[snap.cms]?.assetHosts ?? []).filter((h) => !covered.has(h));
+  return legacy.filter((h) => !covered.has(h));
 }
 
 /**

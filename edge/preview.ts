@@ -12,6 +12,7 @@ import {
   readPreviewToken,
 } from "../lib/preview/link_token.ts";
 import { openToken } from "../lib/net/credentials.ts";
+import { definitionOf } from "../sdk/providers.ts";
 
 const keys = new WeakMap<EdgeSnapshot, Promise<CryptoKey | null>>();
 
@@ -42,15 +43,10 @@ export async function refusePreviewLink(
   return verdict === "ok" ? null : PREVIEW_REFUSALS[verdict];
 }
 
-/** Per provider, the switch a preview request gets when it names none (drafts, not published). */
-const PREVIEW_DEFAULTS: Partial<Record<EdgeSnapshot["cms"], [string, string]>> = {
-  sanity: ["perspective", "drafts"],
-  storyblok: ["version", "draft"],
-};
-
 /**
  * The query a preview request forwards: the visitor's, minus Cachely's own parameters, plus
- * the provider's draft default and, for Prismic, the `io.prismic.preview` cookie's ref.
+ * the kind's draft default (`preview`, sdk/providers/<kind>.ts) and the ref its preview
+ * cookie names (Prismic's `io.prismic.preview`).
  */
 export function previewQuery(
   snap: EdgeSnapshot,
@@ -60,15 +56,10 @@ export function previewQuery(
 ): string {
   const params = new URLSearchParams(raw);
   for (const d of drop) params.delete(d);
-  const def = PREVIEW_DEFAULTS[snap.cms];
+  const rules = definitionOf(snap.cms).preview;
+  const def = rules?.defaultSwitch;
   if (def && !params.has(def[0])) params.append(def[0], def[1]);
-  if (snap.cms === "prismic" && !params.has("ref") && cookie) {
-    const m = /(?:^|;\s*)io\.prismic\.preview=([^;]*)/.exec(cookie);
-    if (m) {
-      try {
-        params.set("ref", decodeURIComponent(m[1]));
-      } catch { /* an undecodable cookie names no ref */ }
-    }
-  }
+  const ref = cookie && rules?.cookieRef?.(cookie);
+  if (ref && !params.has(ref[0])) params.set(ref[0], ref[1]);
   return params.toString();
 }

@@ -4,13 +4,14 @@
  * not seen (a webhook in "entities" scope), the instance looks for the answers it holds
  * that the purge matched and that visitors asked for in the last PREWARM_RECENT_MS (at most
  * PREWARM_MAX_KEYS, most recently used first). For each one, the instances race for a claim
- * in KV (an atomic check that the key is absent):
+ * in KV (an atomic check that the key is absent, CLAIM_BATCH per operation:
+ * edge/prewarm_claims.ts):
  * - the winner refetches it through the API proxy's own fill (entity tags, read your
- *   publish), every 250 ms while the CMS's CDN still serves the old revision (the first
- *   answer alone, then the rest), keeps it, and leaves a copy in KV (chunks of 60 KiB,
- *   expiring on their own);
- * - the others wait for that copy (reading its head with back-off) and keep it in their own
- *   memory tier.
+ *   publish), again after a tenth of its wait while the CMS's CDN still serves the old
+ *   revision (edge/prewarm_schedule.ts; the first answer alone, then the rest), keeps it,
+ *   and leaves a copy in KV (edge/prewarm_copies.ts, expiring on its own);
+ * - the others poll for that copy (a twentieth of their wait apart) and keep it in their
+ *   own memory tier, the copies of one read in parallel.
  * So the origin is asked once per purged answer, and the first visitor on any instance
  * gets a memory HIT. The hit path is unchanged but for one time stamp write (usedAt); no
  * PostgreSQL anywhere.
@@ -20,46 +21,41 @@ import type { SnapshotCache } from "./snapshots.ts";
 import type { PurgeIndex } from "./cache/purges.ts";
 import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { refetchApi } from "./api_proxy.ts";
-import { type CachedObject, cachedObject, concatBytes } from "./cache/store.ts";
+import type { CachedObject } from "./cache/store.ts";
 import { tagLoaded } from "./entity_fill.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
 import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
+import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
+import { claimAll } from "./prewarm_claims.ts";
+import { type CopyHead, MAX_SHARED_BYTES, readCopy, share } from "./prewarm_copies.ts";
 
 /** "Recent traffic": a visitor was served the answer this long ago at most. */
 const PREWARM_RECENT_MS = 10 * 60_000;
 /** Answers prewarmed per tenant and publish at most. */
 const PREWARM_MAX_KEYS = 100;
-/** Below KV's 64 KiB value limit. */
-const CHUNK_BYTES = 60 * 1024;
-/** A larger answer is refetched by the claimer only: the others miss once. */
-const MAX_SHARED_BYTES = 1024 * 1024;
 /** The claimer's back-off runs PUBLISH_WAIT_MS at most; its claim outlives it. */
 const CLAIM_TTL_MS = PUBLISH_WAIT_MS + 15_000;
 const COPY_TTL_MS = CLAIM_TTL_MS + 30_000;
-/** How often the claimer asks again while the CMS's CDN still serves the old revision. */
-const PROBE_MS = 250;
 /** Answers warmed at once per publish on one instance. */
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
 /** Purges announced longer ago than this when the instance first sees its tenant are not new. */
 const NEW_MS = 10_000;
 const MAX_TENANTS = 10_000;
 
 type Candidate = { key: string; usedAt: number; hash?: string };
-/** One publish's prewarm on this instance: the answers it claimed and those others did. */
-type Warm = { snap: EdgeSnapshot; purgeAt: number; won: Candidate[]; lost: Candidate[] };
-
-/** The head of a shared copy: the object's fields; its body is in `chunks` chunks. */
-type CopyHead = {
-  status: number;
-  headers: [string, string][];
-  storedAt: number;
-  ttlMs: number;
-  swrMs: number;
-  sieMs: number;
-  noCdn: boolean;
-  chunks: number;
-  bytes: number;
+type Counts = { fetched: number; copied: number; missed: number };
+/**
+ * One publish's prewarm on this instance: the answers it claimed and those others did, its
+ * counts, and when (ms after the purge) the first answer was fresh here.
+ */
+type Warm = {
+  snap: EdgeSnapshot;
+  purgeAt: number;
+  won: Candidate[];
+  lost: Candidate[];
+  counts: Counts;
+  freshMs: number | null;
 };
 
 /** The time of a snapshot's latest purge (its records are a new array at every reload). */
@@ -77,7 +73,7 @@ export class Prewarmer {
   /** Tenant id → the latest announced purge already handled. */
   #seen = new Map<number, number>();
   /** Refetched from the origin (claims won and completed), copied from KV, given up. */
-  readonly counts = { fetched: 0, copied: 0, missed: 0 };
+  readonly counts: Counts = { fetched: 0, copied: 0, missed: 0 };
   readonly #me = crypto.randomUUID();
 
   constructor(
@@ -107,17 +103,33 @@ export class Prewarmer {
     this.purges.sync(snap.tenantId, snap.purges);
     const found = this.candidates(snap, now);
     if (found.length === 0) return;
-    const w: Warm = { snap, purgeAt: latest, won: [], lost: [] };
-    await Promise.all(found.map((c) => this.claim(w, c)));
-    const before = { ...this.counts };
+    const counts = { fetched: 0, copied: 0, missed: 0 };
+    const w: Warm = { snap, purgeAt: latest, won: [], lost: [], counts, freshMs: null };
+    await this.claim(w, found);
+    const claimedMs = this.sincePurge(w);
     await Promise.all([this.fetchWon(w), this.copyLost(w)]);
+    for (const k of ["fetched", "copied", "missed"] as const) this.counts[k] += counts[k];
+    // The steps' times (ms after the webhook's purge): seen here, claimed, first fresh, done.
     this.ec.deps.log.info("prewarmed", {
       tenant: slug,
       keys: found.length,
-      fetched: this.counts.fetched - before.fetched,
-      copied: this.counts.copied - before.copied,
-      missed: this.counts.missed - before.missed,
+      won: w.won.length,
+      ...counts,
+      seenMs: now - latest,
+      claimedMs,
+      freshMs: w.freshMs,
+      doneMs: this.sincePurge(w),
     });
+  }
+
+  private sincePurge(w: Warm): number {
+    return this.ec.deps.clock.now() - w.purgeAt;
+  }
+
+  /** An answer of this run is fresh here: the first one's time is logged. */
+  private fresh(w: Warm, k: "fetched" | "copied"): void {
+    w.counts[k]++;
+    w.freshMs ??= this.sincePurge(w);
   }
 
   /** The tenant's plain API answers held here, used recently, that its purges matched. */
@@ -137,21 +149,20 @@ export class Prewarmer {
     return out;
   }
 
-  /** Races for `c` in KV: an atomic set of its claim that checks the claim is absent. */
-  private async claim(w: Warm, c: Candidate): Promise<void> {
-    c.hash = await sha256Hex(c.key);
-    const key = kvKeys.prewarmClaim(w.snap.tenantId, w.purgeAt, c.hash);
-    let ok = false;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        ok = (await this.ec.deps.kv.atomic().check({ key, versionstamp: null })
-          .set(key, this.#me, { expireIn: CLAIM_TTL_MS }).commit()).ok;
-        break;
-      } catch { // the KV file busy with another process's write: try again, else leave it
-        await sleep(20 * (attempt + 1));
-      }
+  /**
+   * Races for the candidates' claims in KV, in batches (edge/prewarm_claims.ts). A claim KV
+   * keeps failing to write is left to the others: this instance waits for their copy.
+   */
+  private async claim(w: Warm, found: Candidate[]): Promise<void> {
+    await Promise.all(found.map(async (c) => c.hash = await sha256Hex(c.key)));
+    const keys = found.map((c) => kvKeys.prewarmClaim(w.snap.tenantId, w.purgeAt, c.hash!));
+    let won = found.map(() => false);
+    try {
+      won = await claimAll(this.ec.deps.kv, keys, this.#me, CLAIM_TTL_MS);
+    } catch (e) {
+      this.ec.deps.log.warn("prewarm claims failed", { error: String(e) });
     }
-    (ok ? w.won : w.lost).push(c);
+    found.forEach((c, i) => (won[i] ? w.won : w.lost).push(c));
   }
 
   /**
@@ -164,9 +175,9 @@ export class Prewarmer {
       const held = this.heldNewer(c.key, w.purgeAt) ? this.ec.through.cache.lru.peek(c.key)! : null;
       const obj = held ?? await this.refetch(w, c);
       if (obj === null) return;
-      if (held === null) this.counts.fetched++;
+      if (held === null) this.fresh(w, "fetched");
       if (obj.bodyLength <= MAX_SHARED_BYTES) {
-        await share(this.ec.deps.kv, w.snap.tenantId, w.purgeAt, c.hash!, obj);
+        await share(this.ec.deps.kv, this.where(w, c), obj, COPY_TTL_MS);
       }
     };
     if (w.won.length === 0) return;
@@ -183,7 +194,8 @@ export class Prewarmer {
    * tenant's snapshot as it stands at each try: a later publish's announcement is awaited too.
    */
   private async refetch(w: Warm, c: Candidate) {
-    const until = performance.now() + PUBLISH_WAIT_MS + 5_000;
+    const start = performance.now();
+    const until = start + PUBLISH_WAIT_MS + 5_000;
     for (;;) {
       const snap = await this.current(w);
       const request = snap && requestOf(this.ec, snap, c.key);
@@ -201,7 +213,7 @@ export class Prewarmer {
       if (!behind(obj)) return obj;
       if (performance.now() > until) return null;
       // The copy is kept one back-off step; the prewarm asks again sooner (one answer at a time).
-      await sleep(Math.min(Math.max(obj.ttlMs, 50), PROBE_MS));
+      await sleep(Math.min(Math.max(obj.ttlMs, 50), probeDelay(performance.now() - start)));
     }
   }
 
@@ -216,38 +228,43 @@ export class Prewarmer {
 
   /**
    * Waits for the copies of the answers other instances claimed (their heads read ten at a
-   * time, 100 ms apart growing to 500 ms) and keeps each in memory, tagged as at fill.
+   * time, copyPollDelay apart) and keeps each in memory, tagged as at fill.
    */
   private async copyLost(w: Warm): Promise<void> {
     const kv = this.ec.deps.kv;
-    const until = performance.now() + CLAIM_TTL_MS;
+    const start = performance.now();
+    const until = start + CLAIM_TTL_MS;
     let pending = w.lost;
-    let wait = 100;
     while (pending.length > 0 && performance.now() < until) {
-      await sleep(wait);
-      wait = Math.min(wait * 1.5, 500);
+      await sleep(copyPollDelay(performance.now() - start));
       const still: Candidate[] = [];
       for (let i = 0; i < pending.length; i += 10) {
         const batch = pending.slice(i, i + 10);
         const heads = await kv.getMany<CopyHead[]>(
           batch.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!)),
         );
+        const found: Promise<void>[] = [];
         for (let k = 0; k < batch.length; k++) {
           const c = batch[k];
           if (this.heldNewer(c.key, w.purgeAt)) continue; // a visitor here refetched it
           const head = heads[k].value;
           if (head === null) still.push(c);
-          else await this.keepCopy(w, c, head);
+          else found.push(this.keepCopy(w, c, head));
         }
+        await Promise.all(found); // the copies one read found, stored in parallel
       }
       pending = still;
     }
-    this.counts.missed += pending.length;
+    w.counts.missed += pending.length;
+  }
+
+  private where(w: Warm, c: Candidate) {
+    return { tenantId: w.snap.tenantId, purgeAt: w.purgeAt, hash: c.hash! };
   }
 
   /** Stores the claimer's copy of `c` here, unless this instance holds a newer answer. */
   private async keepCopy(w: Warm, c: Candidate, head: CopyHead): Promise<void> {
-    const obj = await readCopy(this.ec.deps.kv, w.snap.tenantId, w.purgeAt, c.hash!, head);
+    const obj = await readCopy(this.ec.deps.kv, this.where(w, c), head);
     const snap = await this.current(w);
     const request = snap && requestOf(this.ec, snap, c.key);
     if (obj === null || !request || this.heldNewer(c.key, obj.storedAt)) return;
@@ -258,7 +275,7 @@ export class Prewarmer {
     if (r.kind !== "object" || behind(r.obj)) return;
     this.ec.through.cache.store(c.key, r.obj);
     r.obj.usedAt = c.usedAt;
-    this.counts.copied++;
+    this.fresh(w, "copied");
   }
 
   /** True when this instance already holds an answer for `key` stored after `at`. */
@@ -302,63 +319,4 @@ function requestOf(ec: EdgeContext, snap: EdgeSnapshot, key: string) {
     ec.providers,
   );
   return { rc, apiPath };
-}
-
-/** Leaves `obj` in KV for the other instances: the chunks first, then the head. */
-async function share(
-  kv: Deno.Kv,
-  tenantId: number,
-  purgeAt: number,
-  hash: string,
-  obj: CachedObject,
-): Promise<void> {
-  const body = obj.body;
-  const chunks = Math.max(1, Math.ceil(body.byteLength / CHUNK_BYTES));
-  const expireIn = COPY_TTL_MS;
-  await Promise.all(
-    Array.from({ length: chunks }, (_, i) =>
-      kv.set(
-        kvKeys.prewarmChunk(tenantId, purgeAt, hash, i),
-        body.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES),
-        { expireIn },
-      )),
-  );
-  const head: CopyHead = {
-    status: obj.status,
-    headers: obj.headers,
-    storedAt: obj.storedAt,
-    ttlMs: obj.ttlMs,
-    swrMs: obj.swrMs,
-    sieMs: obj.sieMs,
-    noCdn: obj.noCdn,
-    chunks,
-    bytes: body.byteLength,
-  };
-  await kv.set(kvKeys.prewarmCopy(tenantId, purgeAt, hash), head, { expireIn });
-}
-
-/** The shared copy as an object of this instance, or null when a chunk is gone. */
-async function readCopy(
-  kv: Deno.Kv,
-  tenantId: number,
-  purgeAt: number,
-  hash: string,
-  head: CopyHead,
-): Promise<CachedObject | null> {
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < head.chunks; i += 10) { // getMany reads 10 keys at most
-    const keys = [];
-    for (let k = i; k < Math.min(i + 10, head.chunks); k++) {
-      keys.push(kvKeys.prewarmChunk(tenantId, purgeAt, hash, k));
-    }
-    for (const e of await kv.getMany<Uint8Array[]>(keys)) {
-      if (!(e.value instanceof Uint8Array)) return null;
-      parts.push(e.value);
-    }
-  }
-  const body = concatBytes(parts, head.bytes);
-  const obj = cachedObject(head.status, head.headers, body, head.storedAt, head.ttlMs, head.noCdn);
-  obj.swrMs = head.swrMs;
-  obj.sieMs = head.sieMs;
-  return obj;
 }

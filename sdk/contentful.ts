@@ -16,6 +16,7 @@
  */
 import { type CachelyFetch, createCachelyFetch, type ExperimentCapture } from "./fetch.ts";
 import { optionError, targetOrEnv, type TenantTarget } from "./tenant_origin.ts";
+import { contentful } from "./providers/contentful.ts";
 
 /** Options of createContentfulCachelyAdapter. */
 export type ContentfulCachelyOptions = TenantTarget & {
@@ -97,7 +98,7 @@ export function createContentfulCachelyAdapter(
     cachelyFetch = createCachelyFetch({
       ...rest,
       ...target,
-      provider: { cms: "contentful", spaceId: options.space },
+      provider: { cms: contentful.kind, spaceId: options.space },
     });
   } catch (e) {
     // The space is our `space` option, not `provider.spaceId`.

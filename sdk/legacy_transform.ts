@@ -7,6 +7,8 @@
  */
 import { type TransformerOptions, transformResponse } from "./transformer.ts";
 import type { SourceRule } from "./rewrite.ts";
+import { contentful } from "./providers/contentful.ts";
+import { prismic } from "./providers/prismic.ts";
 
 /** Options of transformPrismicAssetUrls: transformResponse's, plus the repository. */
 export type PrismicAssetUrlOptions<T = unknown> = Omit<TransformerOptions<T>, "provider"> & {
@@ -34,7 +36,7 @@ export function transformPrismicAssetUrls<T>(data: T, options: PrismicAssetUrlOp
   return transformResponse(
     data,
     repository
-      ? { ...rest, provider: { cms: "prismic", repository } }
+      ? { ...rest, provider: { cms: prismic.kind, repository } }
       : { ...rest, sources: PRISMIC_ANY },
   );
 }
@@ -48,7 +50,7 @@ export function transformContentfulAssetUrls<T>(
   return transformResponse(
     data,
     spaceId
-      ? { ...rest, provider: { cms: "contentful", spaceId } }
+      ? { ...rest, provider: { cms: contentful.kind, spaceId } }
       : { ...rest, sources: CONTENTFUL_ANY },
   );
 }

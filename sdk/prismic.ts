@@ -18,6 +18,7 @@
 import * as prismic from "@prismicio/client";
 import { type CachelyFetch, createCachelyFetch, type ExperimentCapture } from "./fetch.ts";
 import { optionError, targetOrEnv, type TenantTarget } from "./tenant_origin.ts";
+import { prismic as prismicKind } from "./providers/prismic.ts";
 
 /** Options of createCachelyPrismicClient: Cachely's, plus any `@prismicio/client` option. */
 export type CachelyPrismicClientOptions =
@@ -90,7 +91,7 @@ export function createCachelyPrismicClient(
       transform,
       apiOrigin,
       fetch: innerFetch,
-      provider: { cms: "prismic", repository: repositoryName },
+      provider: { cms: prismicKind.kind, repository: repositoryName },
     });
   } catch (e) {
     throw new Error(

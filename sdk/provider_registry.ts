@@ -5,17 +5,22 @@
  * produces the same URLs as the edge.
  */
 import {
+  definitionOf,
   deriveOrigins,
   isHostname,
   parseHttpsOrigin,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
+  PROVIDER_LIST,
   type ProviderConfig,
   type ProviderEnv,
   type ProviderKind,
   providerSources,
+  tableOf,
   validateProviderConfig,
 } from "./providers.ts";
+import type { FieldName } from "./providers/types.ts";
+import { generic } from "./providers/generic.ts";
 import { compileRewriter, escapePathLiteral, type Rewriter, type SourceRule } from "./rewrite.ts";
 import { optionError } from "./tenant_origin.ts";
 
@@ -54,51 +59,16 @@ export type ProviderDefinition = {
   packages: readonly string[];
 };
 
-const def = (
-  kind: ProviderKind,
-  label: string,
-  required: (keyof ProviderConfig)[],
-  packages: string[],
-): ProviderDefinition => ({ kind, label, fields: PROVIDER_FIELDS[kind], required, packages });
-
-/** Every provider kind the server supports. */
-export const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>> = {
-  contentful: def("contentful", "Contentful", ["spaceId"], [
-    "contentful",
-    "@contentful/rich-text-react-renderer",
-  ]),
-  prismic: def("prismic", "Prismic", ["repository"], [
-    "@prismicio/client",
-    "@prismicio/next",
-    "@prismicio/react",
-    "@prismicio/vue",
-    "@nuxtjs/prismic",
-  ]),
-  sanity: def("sanity", "Sanity", ["projectId"], [
-    "@sanity/client",
-    "next-sanity",
-    "@sanity/image-url",
-  ]),
-  shopify: def("shopify", "Shopify", ["storeDomain"], [
-    "@shopify/hydrogen",
-    "@shopify/storefront-api-client",
-    "shopify-buy",
-  ]),
-  cloudinary: def("cloudinary", "Cloudinary", ["cloudName"], [
-    "cloudinary",
-    "@cloudinary/url-gen",
-    "next-cloudinary",
-  ]),
-  imgix: def("imgix", "imgix", ["imgixDomain"], ["@imgix/js-core", "react-imgix", "imgix-core-js"]),
-  storyblok: def("storyblok", "Storyblok", [], [
-    "@storyblok/js",
-    "@storyblok/react",
-    "@storyblok/vue",
-    "@storyblok/nuxt",
-    "storyblok-js-client",
-  ]),
-  generic: def("generic", "Generic origin (S3, R2, GCS, any HTTPS origin)", [], []),
-};
+/** Every provider kind the server supports, from the kinds' definitions. */
+export const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>> = tableOf((
+  d,
+) => ({
+  kind: d.kind,
+  label: d.sdk?.label ?? d.label,
+  fields: PROVIDER_FIELDS[d.kind],
+  required: d.sdkRequired,
+  packages: d.setup.packages,
+}));
 
 /** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
@@ -131,37 +101,21 @@ const ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 function sourcesFor(id: string, o: { host: string; base: string }): SourceRule[] {
   const kept = o.base.split("/").slice(1).map(escapePathLiteral).join("/");
   const generic = [{ host: o.host, path: kept, clean: "" }];
-  if (o.base) return generic;
-  switch (id) {
-    case "contentful":
-      return o.host.endsWith(".ctfassets.net")
-        ? [{ host: o.host, path: "[A-Za-z0-9]+", clean: "" }]
-        : generic;
-    case "sanity":
-      return o.host === "cdn.sanity.io"
-        ? [{ host: o.host, path: "(?:images|files)/[a-z0-9]+/[a-z0-9_-]+", clean: "" }]
-        : generic;
-    case "shopify":
-      return o.host === "cdn.shopify.com"
-        ? providerSources({ cms: "shopify", storeDomain: "any.myshopify.com" })
-          .filter((r) => r.host === "cdn.shopify.com")
-        : providerSources({ cms: "shopify", storeDomain: o.host });
-    case "imgix":
-      return providerSources({ cms: "imgix", imgixDomain: o.host });
-    default:
-      return generic;
-  }
+  if (o.base || !isKind(id)) return generic;
+  return definitionOf(id).sdk?.hostSources?.(o.host) ?? generic;
 }
 
 /**
- * The API origin of a bare API host for a provider id: Shopify's tenant apiOrigin is
- * `https://<store>/api` (sdk/providers.ts), so the store's `/api/<version>/graphql.json`
- * must be proxied as `/~api/<version>/graphql.json`, not `/~api/api/…`.
+ * The API origin of a bare API host for a provider id, where its kind maps one (Shopify's
+ * tenant apiOrigin is `https://<store>/api`).
  */
 function kindApiOrigin(id: string, o: { host: string; base: string; origin: string }): string {
-  if (id !== "shopify" || o.base || !isHostname(o.host)) return o.origin;
-  return deriveOrigins({ cms: "shopify", storeDomain: o.host }).api ?? o.origin;
+  if (o.base || !isKind(id)) return o.origin;
+  return definitionOf(id).sdk?.apiOriginOfHost?.(o.host) ?? o.origin;
 }
+
+const isKind = (id: string): id is ProviderKind =>
+  (PROVIDER_KINDS as readonly string[]).includes(id);
 
 /** `host[:port]` or `http(s)://host[:port][/base]` → origin parts; null when neither. */
 function parseHostOrOrigin(raw: unknown): { host: string; base: string; origin: string } | null {
@@ -191,7 +145,7 @@ export function createGenericProvider(opts: GenericProviderOptions = {}): Cachel
   if (opts === null || typeof opts !== "object") {
     throw optionError(FN, "options", "must be an object");
   }
-  const id = opts.id === undefined ? "generic" : String(opts.id);
+  const id = opts.id === undefined ? generic.kind : String(opts.id);
   if (!ID_RE.test(id)) {
     throw optionError(
       FN,
@@ -224,13 +178,13 @@ export function createGenericProvider(opts: GenericProviderOptions = {}): Cachel
     apiOrigins.push(api);
   }
   const config: ProviderConfig = {
-    cms: "generic",
+    cms: generic.kind,
     originUrl: origins[0] ? `https://${origins[0].host}${origins[0].base}` : null,
     videoOrigin: origins[1] ? `https://${origins[1].host}${origins[1].base}` : null,
   };
   const sources = origins.flatMap((o) => sourcesFor(id, o));
   return {
-    kind: "generic",
+    kind: generic.kind,
     id,
     config,
     apiOrigin: apiOrigins[0] ?? null,
@@ -258,7 +212,8 @@ export function parseApiOrigin(raw: unknown): string | null {
 }
 
 /** The provider ids createCachelyFetch takes by name (the original product's); others: createGenericProvider. */
-export const BUILT_IN_IDS = ["contentful", "prismic"] as const;
+export const BUILT_IN_IDS: readonly ProviderKind[] = PROVIDER_LIST.filter((d) => d.sdk?.builtIn)
+  .map((d) => d.kind);
 
 /** What `provider` options accept: a built-in id, a config, or a resolved provider. */
 export type ProviderInput = ProviderKind | ProviderConfig | CachelyProvider;
@@ -313,7 +268,8 @@ export function resolveProvider(
       );
     }
   }
-  if (cfg.cms === "generic") {
+  const def = definitionOf(cfg.cms);
+  if (def.sdk?.fromOrigins) {
     const assetHosts = [cfg.originUrl, cfg.videoOrigin].filter((v): v is string => !!v);
     for (const f of ["originUrl", "videoOrigin"] as const) {
       if (cfg[f] && !parseHttpsOrigin(String(cfg[f]))) {
@@ -326,10 +282,12 @@ export function resolveProvider(
     }
     return createGenericProvider({ assetHosts, apiHost: apiOrigin ?? undefined });
   }
-  if (cfg.cms === "prismic" && !cfg.repository && apiOrigin === null) {
-    return prismicFromUrls(cfg, opts.env);
+  const fromApiUrl = def.sdk?.identifierFromApiUrl;
+  const field = PROVIDER_FIELDS[cfg.cms][0] as FieldName;
+  if (fromApiUrl && !cfg[field] && apiOrigin === null) {
+    return fromApiUrls(cfg, field, fromApiUrl, opts.env);
   }
-  for (const f of providerRegistry[cfg.cms].required) {
+  for (const f of def.sdkRequired) {
     if (!cfg[f]) throw optionError(fn, `${option}.${f}`, `is required for ${cfg.cms}`);
   }
   const problem = validateProviderConfig(cfg);
@@ -348,31 +306,34 @@ export function resolveProvider(
   };
 }
 
-/** `<repo>.cdn.prismic.io` (the client's default) or `<repo>.prismic.io`, API under /api/v2. */
-const PRISMIC_API_RE = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.(?:cdn\.)?prismic\.io$/;
-
 /**
- * Prismic without a repository (the original docs' `provider: "prismic"`): the repository
- * is read from each API URL, and that repository's provider proxies and rewrites it.
+ * A provider without its identifier whose every API URL names it (the original docs'
+ * `provider: "prismic"`: `<repo>.cdn.prismic.io`): the identifier is read from each API URL,
+ * and that identifier's provider proxies and rewrites it.
  */
-function prismicFromUrls(cfg: ProviderConfig, env?: ProviderEnv): CachelyProvider {
+function fromApiUrls(
+  cfg: ProviderConfig,
+  field: FieldName,
+  identifierOf: (url: URL) => string | null,
+  env?: ProviderEnv,
+): CachelyProvider {
   const known = new Map<string, CachelyProvider>();
   return {
-    kind: "prismic",
-    id: "prismic",
+    kind: cfg.cms,
+    id: cfg.cms,
     config: { ...cfg },
     apiOrigin: null,
     apiOrigins: [],
     rewriter: (tenantOrigin, o = {}) =>
       compileRewriter({ tenantOrigin, sources: providerSources(cfg, env, o.keepCloudName) }),
     fromApiUrl(url) {
-      const m = PRISMIC_API_RE.exec(url.hostname);
-      if (!m || url.protocol !== "https:" || !/^\/api\/v2(\/|$)/.test(url.pathname)) return null;
-      let p = known.get(m[1]);
+      const id = identifierOf(url);
+      if (id === null) return null;
+      let p = known.get(id);
       if (!p) {
-        p = resolveProvider({ ...cfg, repository: m[1] }, { env });
-        // one entry per repository a page talks to: a handful
-        if (known.size < 64) known.set(m[1], p);
+        p = resolveProvider({ ...cfg, [field]: id }, { env });
+        // one entry per identifier a page talks to: a handful
+        if (known.size < 64) known.set(id, p);
       }
       return p;
     },

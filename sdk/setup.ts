@@ -6,11 +6,14 @@
  */
 import { createGenericProvider, type ProviderInput, resolveProvider } from "./provider_registry.ts";
 import {
+  definitionOf,
+  fieldFlag,
   PROVIDER_FIELDS,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProviderKind,
 } from "./providers.ts";
+import { generic } from "./providers/generic.ts";
 import { resolveTenantOrigin } from "./tenant_origin.ts";
 import { type FlagSpec, parseArgs, UsageError } from "./args.ts";
 import {
@@ -52,19 +55,13 @@ export type SetupIo = {
   ask(question: string): Promise<string>;
 };
 
-/** --flag → provider config field. */
-const ID_FLAGS: Record<string, keyof ProviderConfig> = {
-  "space-id": "spaceId",
-  repository: "repository",
-  "project-id": "projectId",
-  dataset: "dataset",
-  "store-domain": "storeDomain",
-  "cloud-name": "cloudName",
-  "imgix-domain": "imgixDomain",
-  region: "region",
-  "origin-url": "originUrl",
-  "video-origin": "videoOrigin",
-};
+/** --flag → provider config field: every kind's fields, in kebab case (`spaceId` → `space-id`). */
+const ID_FLAGS: Record<string, keyof ProviderConfig> = Object.fromEntries(
+  Object.values(PROVIDER_FIELDS).flat().map((f) => [fieldFlag(f), f]),
+);
+
+/** The kind setup falls back to: the one that works with any origin. */
+const DEFAULT_KIND: ProviderKind = generic.kind;
 /** Every flag `setup` and `init` take (bin.ts reads --dir with it too). */
 export const SETUP_FLAGS: FlagSpec = {
   tenant: "string",
@@ -149,9 +146,10 @@ async function chooseProvider(run: Run, fallback: string | undefined): Promise<P
   const { io, str, interactive } = run;
   let kind = str("provider") ?? fallback;
   if (!kind && interactive) {
-    kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [generic]: `)).trim() || "generic";
+    kind = (await io.ask(`CMS (${PROVIDER_KINDS.join(", ")}) [${DEFAULT_KIND}]: `)).trim() ||
+      DEFAULT_KIND;
   }
-  kind ??= "generic";
+  kind ??= DEFAULT_KIND;
   if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
     throw new UsageError(`Invalid --provider: ${kind} (one of ${PROVIDER_KINDS.join(", ")})`);
   }
@@ -163,7 +161,7 @@ async function chooseProvider(run: Run, fallback: string | undefined): Promise<P
     }
   }
   const first = PROVIDER_FIELDS[provider.cms][0];
-  if (first && !provider[first] && interactive && provider.cms !== "storyblok") {
+  if (first && !provider[first] && interactive && definitionOf(provider.cms).setup.ask !== false) {
     const v = (await io.ask(`${provider.cms} ${String(first)}: `)).trim();
     if (v) (provider as Record<string, unknown>)[first] = v;
   }
@@ -245,7 +243,7 @@ async function codeActions(
   const skipped: string[] = [];
   let prismicClient: PrismicClientStep | null = null;
   const hasUtils = (await io.isDir?.("utils")) ?? false;
-  const file = helperPath(framework, hasUtils, provider.cms === "prismic");
+  const file = helperPath(framework, hasUtils, provider);
   const existing = await io.readFile(file);
   if (existing !== null && !existing.startsWith(GENERATED_MARK) && !flags.yes) {
     skipped.push(file); // not ours: never overwritten without --yes
@@ -256,7 +254,8 @@ async function codeActions(
       what: existing === null ? "write" : "overwrite",
     });
   }
-  if (provider.cms === "prismic" && framework === "nuxt") {
+  // A kind with its own Nuxt composable (Prismic) has an onboarder client file to patch.
+  if (definitionOf(provider.cms).setup.nuxtComposable && framework === "nuxt") {
     prismicClient = await nuxtPrismicClient(io, {
       yes: flags.yes === true,
       ask: run.interactive && !dryRun,

@@ -1,5 +1,5 @@
 /** The exact code and env changes `cachely setup` prints for a framework and provider. */
-import type { ProviderConfig } from "./providers.ts";
+import { definitionOf, PROVIDER_FIELDS, type ProviderConfig } from "./providers.ts";
 import { ENV_PREFIX, type Framework } from "./setup_detect.ts";
 import { proxyUrlVariable } from "./setup_files.ts";
 
@@ -21,25 +21,6 @@ function envRef(fw: Framework, name: string): string {
   if (fw === "vite" || fw === "astro") return `import.meta.env.${name}`;
   return `process.env.${name}`;
 }
-
-/** The identifier field, its env variable stem, and what the CMS client calls it. */
-const IDENTIFIER: Partial<Record<ProviderConfig["cms"], [keyof ProviderConfig, string]>> = {
-  contentful: ["spaceId", "CONTENTFUL_SPACE_ID"],
-  prismic: ["repository", "PRISMIC_REPOSITORY"],
-  sanity: ["projectId", "SANITY_PROJECT_ID"],
-  shopify: ["storeDomain", "SHOPIFY_STORE_DOMAIN"],
-  cloudinary: ["cloudName", "CLOUDINARY_CLOUD_NAME"],
-  imgix: ["imgixDomain", "IMGIX_DOMAIN"],
-};
-
-/** Env variables the browser must no longer hold, per kind (the token moves to the tenant). */
-const SECRETS: Partial<Record<ProviderConfig["cms"], string[]>> = {
-  contentful: ["CONTENTFUL_ACCESS_TOKEN", "CONTENTFUL_DELIVERY_TOKEN"],
-  prismic: ["PRISMIC_ACCESS_TOKEN"],
-  sanity: ["SANITY_API_TOKEN", "SANITY_TOKEN"],
-  shopify: ["SHOPIFY_STOREFRONT_ACCESS_TOKEN"],
-  storyblok: ["STORYBLOK_TOKEN", "STORYBLOK_ACCESS_TOKEN"],
-};
 
 export type SetupChanges = { env: string[]; removeEnv: string[]; file: string; code: string };
 
@@ -71,46 +52,33 @@ export function setupChanges(cfg: CachelyConfigFile): SetupChanges {
     target.push(`tenant: ${envRef(cfg.framework, v("CACHELY_TENANT"))}`);
     if (cfg.proxyDomain) target.push(`proxyDomain: ${JSON.stringify(cfg.proxyDomain)}`);
   }
-  const id = IDENTIFIER[cfg.provider.cms];
+  const hints = definitionOf(cfg.provider.cms).setup;
+  // The identifier: the kind's first field, under its env variable stem.
+  const id = hints.envName ? [PROVIDER_FIELDS[cfg.provider.cms][0], hints.envName] as const : null;
   let idExpr = "";
   if (id && cfg.provider[id[0]]) {
     env.push(`${v(id[1])}=${cfg.provider[id[0]]}`);
     idExpr = envRef(cfg.framework, v(id[1]));
   }
-  const removeEnv = (SECRETS[cfg.provider.cms] ?? []).flatMap((s) => [s, `${prefix}${s}`])
+  const removeEnv = (hints.secrets ?? []).flatMap((s) => [s, `${prefix}${s}`])
     .filter((s, i, a) => a.indexOf(s) === i);
   const t = target.join(", ");
   const ext = cfg.framework === "node" || cfg.framework === "unknown" ? "js" : "ts";
   let code: string;
-  switch (cfg.provider.cms) {
-    case "contentful":
-      code = `import { createClient } from "contentful";
-import { createContentfulCachelyAdapter } from "@cachely/sdk/contentful";
-
-// Replaces createClient({ space, accessToken }): no token in the browser any more.
-export const contentful = createClient(
-  createContentfulCachelyAdapter({ space: ${idExpr}, ${t} }),
-);`;
-      break;
-    case "prismic":
-      code = `import { createCachelyPrismicClient } from "@cachely/sdk/prismic";
-
-// Replaces prismic.createClient(repositoryName, { accessToken }).
-export const prismic = createCachelyPrismicClient({ repositoryName: ${idExpr}, ${t} });`;
-      break;
-    default: {
-      const field = id ? `, ${String(id[0])}: ${idExpr}` : "";
-      code = `import { createCachelyFetch } from "@cachely/sdk";
+  if (hints.snippet) {
+    code = hints.snippet(idExpr, t);
+  } else {
+    const field = id ? `, ${String(id[0])}: ${idExpr}` : "";
+    code = `import { createCachelyFetch } from "@cachely/sdk";
 
 // Use cachelyFetch wherever your ${cfg.provider.cms} client or code calls fetch:
 // API calls go through Cachely and asset URLs in answers point at your tenant host.
 export const cachelyFetch = createCachelyFetch({
   ${t},
   provider: { cms: ${JSON.stringify(cfg.provider.cms)}${field} },${
-        cfg.apiOrigin ? `\n  apiOrigin: ${JSON.stringify(cfg.apiOrigin)},` : ""
-      }
-});`;
+      cfg.apiOrigin ? `\n  apiOrigin: ${JSON.stringify(cfg.apiOrigin)},` : ""
     }
+});`;
   }
   return { env, removeEnv, file: `lib/cachely.${ext}`, code };
 }

@@ -147,7 +147,7 @@ function generatedHelpers(): Record<string, string> {
   for (const cfg of CONFIGS) {
     for (const [fw, utils] of FRAMEWORKS) {
       const dir = `${cfg.cms}-${fw}${utils ? "-utils" : ""}`;
-      const path = helperPath(fw, utils, cfg.cms === "prismic");
+      const path = helperPath(fw, utils, cfg);
       files[`${dir}/${path}`] = helperCode(cfg, fw, utils, "0.14.0");
     }
   }

@@ -8,7 +8,7 @@
  */
 import { compileRewriter, type Rewriter, type SourceRule } from "./rewrite.ts";
 import { DEFAULT_ASSET_ORIGIN } from "./url.ts";
-import { type ProviderConfig, providerSources } from "./providers.ts";
+import { PROVIDER_FIELDS, type ProviderConfig, providerSources } from "./providers.ts";
 
 /** A text transformer: receives the serialized JSON and the tenant base, returns JSON text. */
 export type TextTransformer = (json: string, base: string) => string;
@@ -62,7 +62,9 @@ export function createResponseTransformer<T = unknown>(
         ? providerSources(options.provider, { imageHostOrigin: options.assetOrigin })
         : options.sources,
       assetHosts: options.assetHosts,
-      imageHost: options.cloudName && options.provider?.cms !== "cloudinary"
+      // The image host's own rules, unless the provider is the image host (its config has them).
+      imageHost: options.cloudName &&
+          !(options.provider && PROVIDER_FIELDS[options.provider.cms]?.includes("cloudName"))
         ? {
           host,
           cloudName: options.cloudName,

@@ -2,6 +2,8 @@
 import { CliError, UsageError } from "../args.ts";
 import { seg } from "../api.ts";
 import { type Command, keyValues, table } from "../command.ts";
+// Dependency-free (no server modules), so `--help` still touches nothing on disk.
+import { fieldFlag, PROVIDER_FIELDS, PROVIDER_KINDS } from "../../sdk/providers.ts";
 
 type TenantView = { key: string; value: Record<string, unknown> };
 
@@ -29,15 +31,11 @@ const CREATE_FIELDS: Record<string, [string, "string" | "number" | "boolean"]> =
   "website-origin": ["websiteOrigin", "string"],
   "cache-ttl": ["cacheTTL", "number"],
   "asset-cache-ttl": ["assetCacheTTL", "number"],
-  "space-id": ["spaceId", "string"],
-  repository: ["repository", "string"],
-  "project-id": ["projectId", "string"],
-  dataset: ["dataset", "string"],
-  "store-domain": ["storeDomain", "string"],
-  "imgix-domain": ["imgixDomain", "string"],
-  region: ["region", "string"],
-  "origin-url": ["originUrl", "string"],
-  "video-origin": ["videoOrigin", "string"],
+  // Every kind's identifier fields (cloud-name above: a tenant column), in kebab case.
+  ...Object.fromEntries(
+    Object.values(PROVIDER_FIELDS).flat().filter((f) => f !== "cloudName")
+      .map((f) => [fieldFlag(f), [f, "string"] as [string, "string"]]),
+  ),
   "preview-param": ["previewParam", "string"],
 };
 
@@ -53,7 +51,7 @@ afterwards with \`token set <slug>\`, which reads it from stdin.`,
     ...Object.fromEntries(Object.keys(CREATE_FIELDS).map((k) => [k, "string" as const])),
   },
   flagHelp: {
-    cms: "CMS kind: contentful, prismic, sanity, shopify, cloudinary, imgix, storyblok, generic",
+    cms: `CMS kind: ${PROVIDER_KINDS.join(", ")}`,
     "cloud-name": "cloud name (cloudinary)",
     "space-id": "Contentful space ID; likewise --repository (prismic), --project-id and\n" +
       "                  --dataset (sanity), --store-domain (shopify), --imgix-domain, --region\n" +

@@ -65,7 +65,7 @@ export function siteContext(s: Services, tenant: Tenant): SiteContext {
     imageHostApiOrigin: s.config.imageHostApiOrigin,
   }, tenant.cloudName);
   const cmsHosts = [...provider.assetHosts];
-  const priv = (provider as { privateHost?: string | null }).privateHost;
+  const priv = provider.privateHost;
   if (priv) cmsHosts.push(priv);
   for (const origin of [tenant.apiOrigin ?? provider.defaultApiOrigin]) {
     if (!origin) continue;

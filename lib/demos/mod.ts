@@ -4,16 +4,16 @@
  * tenant host `demo.<PROXY_DOMAIN>`.
  */
 import {
+  definitionOf,
   type DerivedOrigins,
   deriveOrigins,
   PROVIDER_KINDS,
   type ProviderConfig,
   type ProviderKind,
-  PROVIDERS,
 } from "../providers/mod.ts";
 import { rewriteProviderUrls } from "../rewrite/mod.ts";
 import type { Config } from "../config.ts";
-import { DEMO_CLOUD_NAME, DEMO_SAMPLES } from "./samples.ts";
+import { DEMO_SAMPLES } from "./samples.ts";
 import { z } from "zod";
 import { str } from "../base/text.ts";
 
@@ -67,7 +67,7 @@ export function demoFor(provider: ProviderKind, config: Config, tenantOrigin: st
     rewriteProviderUrls(text, {
       snapshot: {
         cms: provider,
-        cloudName: provider === "cloudinary" ? DEMO_CLOUD_NAME : null,
+        cloudName: sample.provider.cloudName ?? null,
         provider: sample.provider,
       },
       tenantOrigin,
@@ -78,7 +78,7 @@ export function demoFor(provider: ProviderKind, config: Config, tenantOrigin: st
     });
   return {
     provider,
-    label: provider === "cloudinary" ? "Cloudinary" : PROVIDERS[provider].label,
+    label: definitionOf(provider).label,
     tenantOrigin,
     setup: sample.provider,
     origins: deriveOrigins(sample.provider, {

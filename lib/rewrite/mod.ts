@@ -7,9 +7,9 @@
  */
 import type { EdgeSnapshot } from "../kv/snapshot.ts";
 import {
+  definitionOf,
   type ProviderConfig,
   type ProviderContext,
-  PROVIDERS,
   providerSources,
 } from "../providers/mod.ts";
 import { compileRewriter, type Rewriter, type RewriteRules } from "../../sdk/rewrite.ts";
@@ -39,13 +39,11 @@ export function rulesFor(target: RewriteTarget): RewriteRules {
   const sources = providerSources(cfg, {
     imageHostOrigin: providerContext.imageHostAssetOrigin,
   });
-  if (sources.length > 0 || snapshot.cms === "cloudinary") {
+  const legacy = definitionOf(snapshot.cms).upstream.assetHosts;
+  if (sources.length > 0 || legacy.length === 0) {
     return { tenantOrigin: target.tenantOrigin, sources };
   }
-  return {
-    tenantOrigin: target.tenantOrigin,
-    assetHosts: PROVIDERS[snapshot.cms]?.assetHosts ?? [],
-  };
+  return { tenantOrigin: target.tenantOrigin, assetHosts: legacy };
 }
 
 /** Compiled rewriters per snapshot object, then per tenant origin (few per snapshot). */

@@ -10,6 +10,7 @@ import {
   type AuthMode,
   deriveOrigins,
   PROVIDER_FIELDS,
+  PROVIDER_LIST,
   type ProviderConfig,
   type ProviderEnv,
   type ProviderKind,
@@ -64,7 +65,8 @@ type Synonyms = {
  * Kinds that serve assets only (no API derived): there the original product's `cacheTTL`
  * is the asset lifetime (docs/providers.md "TTLs"); elsewhere it is the API TTL.
  */
-export const ASSET_TTL_KINDS: readonly ProviderKind[] = ["imgix", "generic"];
+export const ASSET_TTL_KINDS: readonly ProviderKind[] = PROVIDER_LIST
+  .filter((d) => d.assetsOnly).map((d) => d.kind);
 
 const API_TTL = { min: 10, max: 3600 };
 const ASSET_TTL = { min: 60, max: 31_536_000 };

@@ -4,6 +4,7 @@ import { str } from "../base/text.ts";
 import { isReservedHeaderName } from "../http/header_names.ts";
 import {
   AUTH_MODES,
+  definitionOf,
   IDENTIFIER_RULES,
   PROVIDER_KINDS,
   STORYBLOK_REGIONS,
@@ -146,8 +147,9 @@ export const createTenantSchema = z.object({
   token: headerSafe(8192).optional(),
   ...tenantConfigFields,
 }).strict().superRefine((v, ctx) => {
-  if (v.cms === "cloudinary" && !v.cloudName) {
-    ctx.addIssue({ code: "custom", path: ["cloudName"], message: "is required for cloudinary" });
+  // cloudName is a tenant column, not a provider identifier: checked here for the kinds needing it.
+  if (definitionOf(v.cms).required.includes("cloudName") && !v.cloudName) {
+    ctx.addIssue({ code: "custom", path: ["cloudName"], message: `is required for ${v.cms}` });
   }
   if ((v.apiKey === undefined) !== (v.apiSecret === undefined)) {
     ctx.addIssue({

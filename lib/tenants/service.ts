@@ -8,7 +8,7 @@ import type { CreateTenantInput, UpdateTenantInput } from "./schema.ts";
 import type { ProviderKind } from "../providers/mod.ts";
 import { validateUpstreamOrigin } from "./upstream.ts";
 import { badRequest, conflict, notFound, planRefusal } from "../errors.ts";
-import { describeProvider, imageHostToken, providerFor } from "../providers/mod.ts";
+import { definitionOf, describeProvider, providerFor } from "../providers/mod.ts";
 import {
   ASSET_TTL_KINDS,
   canonicalApiSettings,
@@ -61,9 +61,7 @@ export function tenantView(s: Services, t: Tenant, role?: Role) {
       cms: t.cms as ProviderKind,
       cloudName: t.cloudName,
       ...provider,
-      ...(t.cms === "sanity" && provider.projectId
-        ? { dataset: provider.dataset ?? "production" }
-        : {}),
+      ...definitionOf(t.cms as ProviderKind).viewDefaults?.(provider),
       /** Derived from the identifier: API and asset origins, a sample clean URL. */
       providerOrigins: { api: described.api, assets: described.assets },
       sampleAsset: described.sample,
@@ -111,9 +109,10 @@ export function requireEncryptionKey(s: Services): string {
  * website either) every request would be a 404, so creating one is refused naming originUrl.
  */
 function requireSomeOrigin(input: CreateTenantInput, originUrl: unknown): void {
-  if (input.cms !== "generic" || originUrl || input.apiOrigin || input.websiteOrigin) return;
+  if (!definitionOf(input.cms).needsAnOrigin) return;
+  if (originUrl || input.apiOrigin || input.websiteOrigin) return;
   throw badRequest(
-    "Invalid originUrl: is required for cms generic (the asset origin; apiOrigin or websiteOrigin for a tenant without assets)",
+    `Invalid originUrl: is required for cms ${input.cms} (the asset origin; apiOrigin or websiteOrigin for a tenant without assets)`,
   );
 }
 
@@ -140,8 +139,9 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
     : null;
   const authMode = api.apiAuthMode ?? provider.defaultAuthMode;
   let token = input.token;
-  if (input.cms === "cloudinary" && input.apiKey && input.apiSecret && !token) {
-    token = imageHostToken(input.apiKey, input.apiSecret);
+  const fromKeys = definitionOf(input.cms).tokenFromKeys;
+  if (fromKeys && input.apiKey && input.apiSecret && !token) {
+    token = fromKeys(input.apiKey, input.apiSecret);
   }
   const now = new Date(s.clock.now());
   const tenant = await s.db.transaction(async (tx) => {

@@ -20,6 +20,7 @@ import { DROPPED, PendingCounters } from "./pending_counters.ts";
 import { LogSampler } from "./log_sampler.ts";
 import { PendingVisitors } from "./visitor_windows.ts";
 import { PendingPaths } from "./pending_paths.ts";
+import { TenantSlots } from "./tenant_slots.ts";
 
 /** Days request logs are kept; older rows are pruned after flushes (decisions.md). */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
@@ -69,7 +70,9 @@ export type ThresholdCheck = (
 export class UsageAggregator implements UsageSink {
   readonly gate: ThresholdGate;
   #o: Required<Omit<AggregatorOptions, "thresholdGate">>;
-  #counters = new PendingCounters();
+  /** The tenants' slots, which the per-request counters index by (tenant_slots.ts). */
+  #slots = new TenantSlots();
+  #counters = new PendingCounters(this.#slots);
   /** Experiment visitors per arm and window (guardrails); bounded on their own. */
   #visitors = new PendingVisitors();
   /** Requests per path per tenant-day (Top paths); bounded on their own (pending_paths.ts). */
@@ -112,7 +115,7 @@ export class UsageAggregator implements UsageSink {
       random: Math.random,
       ...opts,
     };
-    this.#paths = new PendingPaths(this.#o.maxPendingEntries);
+    this.#paths = new PendingPaths(this.#o.maxPendingEntries, this.#slots);
     this.#sampler = new LogSampler({
       sampleRate: this.#o.requestLogSampleRate,
       maxPerSecond: this.#o.requestLogMaxPerSecond,
@@ -148,9 +151,10 @@ export class UsageAggregator implements UsageSink {
     }
     if (!Number.isSafeInteger(r.tenantId) || r.tenantId <= 0) return;
     this.#visitors.add(r);
-    this.#paths.add(r);
+    const slot = this.#slots.of(r.tenantId);
+    this.#paths.add(r, slot);
     const full = this.pendingEntries >= this.#o.maxPendingEntries;
-    const dropped = this.#counters.add(r, full);
+    const dropped = this.#counters.add(r, full, slot);
     if (dropped === DROPPED) return void this.#c.droppedOnOverflow++;
     this.#c.droppedOnOverflow += dropped;
     this.#c.enqueuedDeltas++;

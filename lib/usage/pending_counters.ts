@@ -9,6 +9,7 @@ import { addBucket, byteCount, copyBucket, emptyBucket } from "./buckets.ts";
 import { addLatency, LATENCY_BUCKETS, latencyBucket } from "./latency.ts";
 import { sketchBucket } from "./latency_sketch.ts";
 import { UtcDayNames } from "./days.ts";
+import { SlotRows, type TenantSlots } from "./tenant_slots.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -59,9 +60,11 @@ function count(b: HourBucket, r: UsageRecord): void {
 export const DROPPED = -1;
 
 export class PendingCounters {
-  /** Per `${tenantId}|${hour start ms}`. */
-  #buckets = new Map<string, HourBucket>();
+  /** Per hour start (ms) and tenant slot. */
+  #buckets = new SlotRows<number, HourBucket>();
   #exposures = new Map<string, ExposureDelta>();
+
+  constructor(private readonly slots: TenantSlots) {}
 
   /** Hour buckets and exposure counters held. */
   get size(): number {
@@ -71,17 +74,17 @@ export class PendingCounters {
   /**
    * Adds one request. With `full` set no new entry is opened (existing ones still count).
    * Answers DROPPED when the request was not counted at all (its hour bucket was not open),
-   * else how many of its deltas were dropped (0, or 1 for its exposure).
+   * else how many of its deltas were dropped (0, or 1 for its exposure). `slot`: the tenant's
+   * (TenantSlots.of).
    */
-  add(r: UsageRecord, full: boolean): number {
+  add(r: UsageRecord, full: boolean, slot: number): number {
     let dropped = 0;
     const hour = this.#hourOf(r.ts);
-    const key = `${r.tenantId}|${hour}`;
-    let b = this.#buckets.get(key);
+    let b = this.#buckets.get(hour, slot);
     if (!b) {
       if (full) return DROPPED;
       b = { ...emptyBucket(r.tenantId, this.#dayNames.of(hour)), hour: this.#hourText };
-      this.#buckets.set(key, b);
+      this.#buckets.set(hour, slot, b);
     }
     count(b, r);
     const x = r.experiment;
@@ -120,11 +123,11 @@ export class PendingCounters {
     const days = new Map<string, UsageBucket>();
     const batch: UsageBatch = { buckets: [], hours, logs: [], exposures: [] };
     let room = max;
-    for (const [k, b] of this.#buckets) {
+    for (const [hour, slot, b] of this.#buckets.entries()) {
       if (room <= 0) break;
       room--;
       hours.push(b);
-      this.#buckets.delete(k);
+      this.#buckets.delete(hour, slot);
       const dk = `${b.tenantId}|${b.day}`;
       const d = days.get(dk);
       if (d) addBucket(d, b);
@@ -148,10 +151,11 @@ export class PendingCounters {
   putBack(batch: UsageBatch): void {
     // The day rows are sums of the hours: only the hours go back.
     for (const b of batch.hours ?? []) {
-      const key = `${b.tenantId}|${Date.parse(b.hour)}`;
-      const cur = this.#buckets.get(key);
+      const hour = Date.parse(b.hour);
+      const slot = this.slots.of(b.tenantId);
+      const cur = this.#buckets.get(hour, slot);
       if (cur) addBucket(cur, b);
-      else this.#buckets.set(key, b);
+      else this.#buckets.set(hour, slot, b);
     }
     for (const e of batch.exposures) {
       const key = exposureKey(e);

@@ -9,19 +9,18 @@ import type { UsageRecord } from "../../edge/types.ts";
 import { byteCount, requestPath } from "./buckets.ts";
 import type { PathDelta } from "./types.ts";
 import { UtcDayNames } from "./days.ts";
+import { SlotRows, type TenantSlots } from "./tenant_slots.ts";
 
 /** Distinct paths one tenant-day may hold between two flushes, per instance. */
 const PATHS_PER_TENANT_DAY = 1000;
 
-const keyOf = (d: { tenantId: number; day: string }) => `${d.tenantId}|${d.day}`;
-
 export class PendingPaths {
-  /** Per tenant-day, per path. */
-  #days = new Map<string, Map<string, PathDelta>>();
+  /** Per day and tenant slot, per path. */
+  #days = new SlotRows<string, Map<string, PathDelta>>();
   #size = 0;
   dropped = 0;
 
-  constructor(readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number, private readonly slots: TenantSlots) {}
 
   get size(): number {
     return this.#size;
@@ -29,20 +28,22 @@ export class PendingPaths {
 
   #dayNames = new UtcDayNames();
 
-  /** Counts one request on its path (refused bots and background refreshes are not requests). */
-  add(r: UsageRecord): void {
+  /**
+   * Counts one request on its path (refused bots and background refreshes are not requests).
+   * `slot`: the tenant's (TenantSlots.of).
+   */
+  add(r: UsageRecord, slot: number): void {
     if (r.blocked || r.background) return;
     const day = this.#dayNames.of(r.ts);
     const path = requestPath(r.path);
-    const k = keyOf({ tenantId: r.tenantId, day });
-    let paths = this.#days.get(k);
+    let paths = this.#days.get(day, slot);
     let d = paths?.get(path);
     if (!d) {
       if (this.#size >= this.maxEntries || (paths?.size ?? 0) >= PATHS_PER_TENANT_DAY) {
         this.dropped++;
         return;
       }
-      if (!paths) this.#days.set(k, paths = new Map());
+      if (!paths) this.#days.set(day, slot, paths = new Map());
       d = { tenantId: r.tenantId, day, path, requests: 0, errors: 0, bytes: 0 };
       paths.set(path, d);
       this.#size++;
@@ -55,14 +56,14 @@ export class PendingPaths {
   /** Removes up to `max` deltas. */
   take(max: number): PathDelta[] {
     const out: PathDelta[] = [];
-    for (const [k, paths] of this.#days) {
+    for (const [day, slot, paths] of this.#days.entries()) {
       for (const [p, d] of paths) {
         if (out.length >= max) return out;
         out.push(d);
         paths.delete(p);
         this.#size--;
       }
-      this.#days.delete(k);
+      this.#days.delete(day, slot);
     }
     return out;
   }
@@ -70,8 +71,8 @@ export class PendingPaths {
   /** Merges deltas of a failed flush back (over the bound: dropped and tallied). */
   putBack(deltas: PathDelta[]): void {
     for (const d of deltas) {
-      const k = keyOf(d);
-      let paths = this.#days.get(k);
+      const slot = this.slots.of(d.tenantId);
+      let paths = this.#days.get(d.day, slot);
       const cur = paths?.get(d.path);
       if (cur) {
         cur.requests += d.requests;
@@ -83,7 +84,7 @@ export class PendingPaths {
         this.dropped += d.requests;
         continue;
       }
-      if (!paths) this.#days.set(k, paths = new Map());
+      if (!paths) this.#days.set(d.day, slot, paths = new Map());
       paths.set(d.path, { ...d });
       this.#size++;
     }

@@ -9,7 +9,7 @@ import { cacheRefreshWebhooks, tenants, webhookEvents } from "../db/schema/mod.t
 import { randomToken, sha256Hex } from "../crypto/mod.ts";
 import { recordAudit } from "../audit/mod.ts";
 import { badRequest, notFound } from "../errors.ts";
-import type { WebhookProvider } from "../providers/mod.ts";
+import type { ProviderKind } from "../providers/mod.ts";
 
 export type CacheRefreshWebhook = typeof cacheRefreshWebhooks.$inferSelect;
 
@@ -102,7 +102,7 @@ export async function createWebhook(
   s: Services,
   tenantId: number,
   actorUserId: string,
-  input: { provider: WebhookProvider; refreshAssets?: boolean; scope?: WebhookScope },
+  input: { provider: ProviderKind; refreshAssets?: boolean; scope?: WebhookScope },
 ): Promise<IssuedWebhook> {
   const { secret, hash } = await newSecret();
   const now = new Date(s.clock.now());

@@ -13,7 +13,7 @@ import { sha256Hex, timingSafeEqual } from "../crypto/mod.ts";
 import type { CacheRefreshWebhook } from "./cache_refresh.ts";
 import { readBodyText } from "../http/validate.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { webhookEventType, type WebhookProvider } from "../providers/mod.ts";
+import { type ProviderKind, webhookEventType } from "../providers/mod.ts";
 import { changeTenant, isProjected } from "../edge_config/changes.ts";
 import { purgeAfterBump } from "../cdn/purge.ts";
 import { pruneEvents } from "./events.ts";
@@ -123,7 +123,7 @@ export async function receiveCacheRefresh(
   const w = await authenticateWebhook(s, rawId, secret);
   // Counted while streaming (readBodyText): a missing or lying Content-Length cannot get past it.
   const text = await readBodyText(req, MAX_WEBHOOK_BODY_BYTES, s.config.bodyIdleTimeoutMs);
-  const eventType = webhookEventType(w.provider as WebhookProvider, req.headers, parseLoose(text));
+  const eventType = webhookEventType(w.provider as ProviderKind, req.headers, parseLoose(text));
   const entities = w.scope === "entities" && w.refreshApi;
   const notice = entities ? readNotice(w.provider, req.headers, text) : null;
   const refreshType = notice !== null && !("reason" in notice)

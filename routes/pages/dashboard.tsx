@@ -111,7 +111,7 @@ export function dashboardPages(): Hono<AppEnv> {
     const asked = c.req.query("cms") ?? "";
     const chosen: ProviderKind = (PROVIDER_KINDS as readonly string[]).includes(asked)
       ? asked as ProviderKind
-      : "contentful";
+      : PROVIDER_KINDS[0];
     // The slug typed before the CMS changed (the picker carries it: islands/client.tsx).
     const typedSlug = (c.req.query("draftSlug") ?? "").slice(0, 63);
     const auth = requireAuth(c);

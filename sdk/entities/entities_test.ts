@@ -4,8 +4,8 @@
  */
 import { assertEquals } from "../../tests/assert.ts";
 import { ENTITIES, type EntityKnowledge, MAX_ANSWER_TAGS, MAX_NOTICE_IDS } from "./mod.ts";
-import { groqTypes } from "./sanity.ts";
-import { prismicTypes } from "./prismic.ts";
+import { groqTypes } from "../providers/sanity.ts";
+import { prismicTypes } from "../providers/prismic.ts";
 
 const k = (kind: keyof typeof ENTITIES) => ENTITIES[kind] as EntityKnowledge;
 const q = (s: string) => new URLSearchParams(s);

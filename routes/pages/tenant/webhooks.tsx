@@ -8,6 +8,7 @@ import { ApiForm, Checkbox, Hidden, Select } from "../../../components/ApiForm.t
 import { Badge, Empty, Refusal, TableWrap, Time } from "../../../components/ui.tsx";
 import { eventView, listWebhooks, webhookView } from "../../../lib/webhooks/cache_refresh.ts";
 import { listEvents } from "../../../lib/webhooks/cache_refresh.ts";
+import { definitionOf, WEBHOOK_PROVIDERS } from "../../../lib/providers/mod.ts";
 
 type Tenant = Parameters<TenantAreaPage>[0];
 
@@ -77,8 +78,10 @@ function PurgedCell({ purged }: { purged: ReturnType<typeof eventView>["purged"]
   );
 }
 
-/** The CMS kinds whose webhooks name entities: "entities" scope is recommended for them. */
-const ENTITY_PROVIDERS = ["contentful", "sanity", "storyblok"];
+/** The webhook kinds whose webhooks name entities: "entities" scope is recommended for them. */
+const ENTITY_PROVIDERS: readonly string[] = WEBHOOK_PROVIDERS.filter((k) =>
+  definitionOf(k).entities
+);
 
 const SCOPE_OPTIONS = [
   {
@@ -241,7 +244,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
             <Select
               name="provider"
               label="Provider"
-              options={["contentful", "sanity", "storyblok", "generic"]}
+              options={[...WEBHOOK_PROVIDERS]}
               value={cmsHook ? t.tenant.cms : undefined}
             />
             <Select

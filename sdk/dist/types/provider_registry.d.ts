@@ -41,7 +41,7 @@ export type ProviderDefinition = {
     /** npm packages that mean a project uses this kind (setup's detection). */
     packages: readonly string[];
 };
-/** Every provider kind the server supports. */
+/** Every provider kind the server supports, from the kinds' definitions. */
 export declare const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>>;
 /** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
@@ -74,7 +74,7 @@ export declare function createGenericProvider(opts?: GenericProviderOptions): Ca
  */
 export declare function parseApiOrigin(raw: unknown): string | null;
 /** The provider ids createCachelyFetch takes by name (the original product's); others: createGenericProvider. */
-export declare const BUILT_IN_IDS: readonly ["contentful", "prismic"];
+export declare const BUILT_IN_IDS: readonly ProviderKind[];
 /** What `provider` options accept: a built-in id, a config, or a resolved provider. */
 export type ProviderInput = ProviderKind | ProviderConfig | CachelyProvider;
 /**

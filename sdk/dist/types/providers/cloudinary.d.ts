@@ -1,0 +1,2 @@
+import type { ProviderKindDefinition } from "./types.js";
+export declare const cloudinary: ProviderKindDefinition<"cloudinary">;

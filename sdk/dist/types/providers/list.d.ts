@@ -1,0 +1,3 @@
+export declare const PROVIDER_LIST: readonly [import("./types.js").ProviderKindDefinition<"contentful">, import("./types.js").ProviderKindDefinition<"prismic">, import("./types.js").ProviderKindDefinition<"sanity">, import("./types.js").ProviderKindDefinition<"shopify">, import("./types.js").ProviderKindDefinition<"cloudinary">, import("./types.js").ProviderKindDefinition<"imgix">, import("./types.js").ProviderKindDefinition<"storyblok">, import("./types.js").ProviderKindDefinition<"generic">];
+/** Every CMS / media kind a tenant can be created with. */
+export type ProviderKind = typeof PROVIDER_LIST[number]["kind"];
