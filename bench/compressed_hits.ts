@@ -10,8 +10,10 @@
  *
  *   BENCH_DATABASE_URL=postgres://… deno run -A bench/compressed_hits.ts [deno binary …]
  *
- * Arguments: the runtimes to start main.ts with (real binaries, not wrappers that leave their
- * child running; default: this one). Environment: ROUNDS (6), SECONDS (5).
+ * Arguments: the runtimes to start main.ts with (default: this one): real binaries, not a
+ * wrapper or npm's `.bin/deno` launcher (a Node script for some versions), whose own process
+ * would be measured and killed while its deno child runs on. Environment: ROUNDS (6),
+ * SECONDS (5).
  */
 import { withMainProcess } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
@@ -81,6 +83,9 @@ async function rounds(answers: Answer[], tmp: string): Promise<CompressedRow[]> 
       row.cpu += (await a.cpu()) - before;
       row.requests += w.requests;
     }
+  }
+  for (const r of rows.values()) {
+    if (r.cpu === 0) throw new Error(`${r.answer}: no CPU time read (a launcher's process?)`);
   }
   return [...rows.values()].map(({ requests, cpu, ...r }) => ({
     ...r,
