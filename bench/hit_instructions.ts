@@ -3,7 +3,7 @@
  * the shared machine; callgrind counts are deterministic where wall clock is not):
  *
  *   valgrind --tool=callgrind --smc-check=all-non-file --dump-before=getifaddrs \
- *     deno run -A bench/hit_instructions.ts [hits] [--age]
+ *     deno run -A bench/hit_instructions.ts [hits] [rounds] [--age]
  *
  * Two tenants (CDN offload off and on), each with a cached asset and a cached API
  * response; every (kind, tenant) pair is warmed up with 2,000 hits so V8 has optimised
@@ -13,6 +13,8 @@
  * phase boundaries, so callgrind writes one dump per phase: startup and warm-up in
  * `.1`, then asset/off, api/off, asset/on, api/on in `.2`–`.5`. Divide a phase's
  * instructions by `hits`. No sockets: the edge's JavaScript only, not Deno's HTTP server.
+ * `rounds` (default 1) repeats the four phases (`.6`–`.9` the second round's, …): take each
+ * phase's lowest, as a collection of V8's lands in one phase or another and counts too.
  * `--age`: the fixtures' clock moves 5 s on after the misses, so every hit carries `Age: 5`.
  */
 import { offloadFixtures, PATHS } from "./offload_fixtures.ts";
@@ -20,6 +22,7 @@ import { offloadFixtures, PATHS } from "./offload_fixtures.ts";
 const args = Deno.args.filter((a) => a !== "--age");
 const aged = args.length < Deno.args.length;
 const hits = Number(args[0] ?? 10_000);
+const rounds = Number(args[1] ?? 1);
 const WARM_UP = 2_000;
 
 // valgrind slows the in-process fakes too: a miss must not time out
@@ -52,12 +55,14 @@ for (const [label, fx, path] of phases) {
     }`,
   );
 }
-for (const [label, fx, path] of phases) {
-  Deno.networkInterfaces(); // phase boundary (callgrind --dump-before=getifaddrs)
-  const t0 = performance.now();
-  for (let i = 0; i < hits; i++) await hit(fx, path);
-  // wall clock, for a run outside valgrind (noisy on a shared machine)
-  console.log(`${label}: ${((performance.now() - t0) * 1000 / hits).toFixed(2)} µs per hit`);
+for (let round = 0; round < rounds; round++) {
+  for (const [label, fx, path] of phases) {
+    Deno.networkInterfaces(); // phase boundary (callgrind --dump-before=getifaddrs)
+    const t0 = performance.now();
+    for (let i = 0; i < hits; i++) await hit(fx, path);
+    // wall clock, for a run outside valgrind (noisy on a shared machine)
+    console.log(`${label}: ${((performance.now() - t0) * 1000 / hits).toFixed(2)} µs per hit`);
+  }
 }
 Deno.networkInterfaces();
 await fixtures.close();
