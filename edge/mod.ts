@@ -65,7 +65,7 @@ export function createEdge(
   const prewarm = new Prewarmer(ec, snapshots, purges);
   return {
     handle: (req, target, info) => requests.handle(req, target, info),
-    resolveDomain: async (hostname) => await snapshots.domain(hostname),
+    resolveDomain: (hostname) => snapshots.domain(hostname),
     invalidate: (slug) => {
       snapshots.invalidate(slug);
       prewarm.changed(slug);

@@ -7,7 +7,7 @@ import { type Bytes, type CachedObject, cachedObject } from "./cache/store.ts";
 import type { Loaded, Served } from "./cache/through.ts";
 import type { RequestHeaders, UpstreamResult } from "./upstream.ts";
 import { edgeError, isRewritable, responseWith } from "./http.ts";
-import type { HitTemplates } from "./cache/hit_templates.ts";
+import type { HitTemplate, HitTemplates } from "./cache/hit_templates.ts";
 import { originFreshness, upstreamAgeMs } from "./cache/freshness.ts";
 import { type CachingRules, FIXED_RULES } from "./caching.ts";
 import { isMarkedChecked, markChecked } from "../lib/http/header_value.ts";
@@ -87,13 +87,23 @@ export function ageSeconds(obj: { storedAt: number }, now: number): number {
 }
 
 /**
- * A clone of a template Response, with Age when above 0 (templates are built with none);
- * marked checked when the template was (edge/cache/hit_templates.ts).
+ * A clone of a template's Response, with Age when above 0 (templates are built with none):
+ * cloned from the template's aged clone, made once per template and second of age; marked
+ * checked when the template was (edge/cache/hit_templates.ts).
  */
-export function cloneAged(template: Response, age: number): Response {
-  const res = template.clone();
-  if (isMarkedChecked(template)) markChecked(res);
-  if (age > 0) res.headers.set("age", String(age));
+export function cloneAged(t: HitTemplate, age: number): Response {
+  let from = t.res;
+  if (age > 0) {
+    if (t.agedFor !== age || t.aged === undefined) {
+      const aged = t.res.clone();
+      aged.headers.set("age", String(age));
+      t.aged = aged;
+      t.agedFor = age;
+    }
+    from = t.aged;
+  }
+  const res = from.clone();
+  if (isMarkedChecked(t.res)) markChecked(res);
   return res;
 }
 
@@ -149,7 +159,7 @@ export function objectResponse(
     // ones) is answered through the constructor: rebuilding on every switch would cost more
     // than the template saves. The object's next version starts afresh.
     if (t.extra === extra) {
-      return { res: cloneAged(t.res, age), cache, bytes: obj.body.byteLength };
+      return { res: cloneAged(t, age), cache, bytes: obj.body.byteLength };
     }
   }
   // A miss is answered once (responseWith, not a template): no template costs memory for an

@@ -337,7 +337,7 @@ export function templatedPart(
   }
   t.used = true;
   return {
-    res: cloneAged(t.res, ageSeconds(obj!, now)),
+    res: cloneAged(t, ageSeconds(obj!, now)),
     cache: "HIT",
     bytes: t.cost - TEMPLATE_OBJECT_COST,
   };
@@ -372,6 +372,6 @@ export function answerPart(
     () => objectResponse(part.obj, false, "HIT", templates, part.obj.storedAt, extra).res,
     part.obj.bodyLength,
   );
-  const res = cloneAged(made.res, ageSeconds(part.obj, now));
+  const res = cloneAged(made, ageSeconds(part.obj, now));
   return { res, cache: "HIT", bytes: part.obj.bodyLength };
 }

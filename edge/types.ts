@@ -108,8 +108,8 @@ export type EdgeDeps = {
 export type Edge = {
   /** A Response directly for an in-memory hit, else a promise of one. */
   handle(req: Request, target: EdgeTarget, info: RequestInfo): Response | Promise<Response>;
-  /** Resolves an active custom domain to its tenant slug (memoised KV read). */
-  resolveDomain(hostname: string): Promise<string | null>;
+  /** Resolves an active custom domain to its tenant slug (memoised KV read: sync while fresh). */
+  resolveDomain(hostname: string): Promise<string | null> | string | null;
   /** Drops the memoised snapshot of a tenant (called after management writes). */
   invalidate(slug: string): void;
   /** Drops the memoised quota snapshot of an account (called after it is republished). */

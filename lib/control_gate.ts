@@ -107,8 +107,9 @@ export function edgeAfterControl(edge: Edge, gate: ControlGate): Edge {
         return edge.handle(req, target, info);
       });
     },
-    async resolveDomain(hostname) {
-      return (await gate.ready()) ? await edge.resolveDomain(hostname) : null;
+    resolveDomain(hostname) {
+      if (started) return edge.resolveDomain(hostname);
+      return gate.ready().then((app) => app ? edge.resolveDomain(hostname) : null);
     },
   };
 }

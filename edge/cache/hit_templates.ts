@@ -24,6 +24,12 @@ export type HitTemplate = {
   body?: Uint8Array<ArrayBuffer>;
   /** Served since eviction last passed it (set by the hit path): it gets a second chance. */
   used: boolean;
+  /**
+   * A clone carrying `Age: agedFor`, what the hits of that second clone (edge/respond.ts
+   * cloneAged): setting Age on each hit's clone built its Headers and revalidated the value.
+   */
+  aged?: Response;
+  agedFor?: number;
 };
 
 /** Anything that can carry a template (a CachedObject). */
@@ -67,7 +73,14 @@ export class HitTemplates {
     // reading `headers` drops it (checkOnce reads them). Clones never build one. Scanned once
     // here, the hits that clone it skip the last guard's scan (lib/http/response_guard.ts).
     const res = checkOnce(build());
-    const t: HitTemplate = { extra, res, cost: bodyBytes + TEMPLATE_OBJECT_COST, used: false };
+    const t: HitTemplate = {
+      extra,
+      res,
+      cost: bodyBytes + TEMPLATE_OBJECT_COST,
+      used: false,
+      aged: undefined,
+      agedFor: 0,
+    };
     if (t.cost > this.maxBytes || foreign) return t; // served once, never kept
     // CLOCK (second chance): the oldest goes unless it was served since eviction last
     // passed it; then it moves to the back, unmarked. Under a Zipf workload this keeps the

@@ -1,5 +1,5 @@
 /** Classifies a Host header: tenant host, tenant preview host, or anything else. */
-export type HostClass =
+type HostClass =
   | { kind: "tenant"; slug: string }
   | { kind: "preview"; slug: string }
   | { kind: "other"; hostname: string };

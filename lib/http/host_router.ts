@@ -5,8 +5,8 @@
  * main.ts can serve the edge before that app has loaded (cold start, edge/boot.ts).
  */
 import type { Config } from "../config.ts";
-import type { Edge, RequestInfo } from "../../edge/types.ts";
-import { classifyHost, type HostClass } from "../base/host.ts";
+import type { Edge, EdgeTarget, RequestInfo } from "../../edge/types.ts";
+import { classifyHost } from "../base/host.ts";
 import { clientIp, type TrustedProxies } from "./client_ip.ts";
 import { guardResponse } from "./response_guard.ts";
 import { ApiError } from "../errors.ts";
@@ -23,25 +23,35 @@ export type OtherHosts = (req: Request, clientIp: string) => Promise<Response>;
 export function routeByHost(config: Config, edge: Edge, other: OtherHosts): Handler {
   const appHost = new URL(config.publicUrl).hostname;
   const trusted = config.trustedProxies;
-  const hosts = new HostMemo(config.proxyDomain);
+  const hosts = new HostMemo(config.proxyDomain, appHost);
   // Not async: a cache hit at the edge goes straight through without another promise.
   // Every answer passes the header-value guard (lib/http/response_guard.ts) on its way out.
   return (req, info) => {
-    const host = hosts.classify(requestHost(req));
-    if (host === null) return badHost();
+    const target = hosts.route(requestHost(req));
+    if (target === undefined) return badHost();
     const reqInfo = new LazyRequestInfo(req, info, trusted);
-    if (host.kind !== "other") {
-      const res = edge.handle(req, { surface: host.kind, slug: host.slug }, reqInfo);
-      return res instanceof Response ? guardResponse(res) : res.then(guardResponse);
-    }
-    return routeOther(host.hostname, req, reqInfo).then(guardResponse);
+    const res = target === null
+      ? other(req, reqInfo.clientIp)
+      : target.surface !== "domain"
+      ? edge.handle(req, target, reqInfo)
+      : customDomain(target, req, reqInfo);
+    return res instanceof Response ? guardResponse(res) : res.then(guardResponse);
   };
 
-  async function routeOther(hostname: string, req: Request, reqInfo: LazyRequestInfo) {
-    if (hostname !== appHost && hostname !== "" && await edge.resolveDomain(hostname)) {
-      return edge.handle(req, { surface: "domain", hostname }, reqInfo);
-    }
-    return await other(req, reqInfo.clientIp);
+  /**
+   * A host that may be a tenant's custom domain: the edge's when it is one (the edge memoises
+   * the answer for EDGE_SNAPSHOT_TTL_MS and forgets it on a domain change, edge/snapshots.ts),
+   * known without a promise while memoised.
+   */
+  function customDomain(
+    target: EdgeTarget & { surface: "domain" },
+    req: Request,
+    reqInfo: LazyRequestInfo,
+  ): Response | Promise<Response> {
+    const slug = edge.resolveDomain(target.hostname);
+    const route = (slug: string | null) =>
+      slug ? edge.handle(req, target, reqInfo) : other(req, reqInfo.clientIp);
+    return slug instanceof Promise ? slug.then(route) : route(slug);
   }
 }
 
@@ -68,23 +78,31 @@ class LazyRequestInfo implements RequestInfo {
 }
 
 /**
- * classifyHost() memoised per Host header value (bounded); null for a Host that is not a
- * URL authority (`a b`, `[::1`, `a%0Bb`): Deno.serve hands it on in `req.url`, which then
- * no URL parser takes, and every such request was a 500 with a logged stack.
+ * Where a Host header value goes, memoised per value (bounded): the edge target, built once
+ * and handed to every request of that host; null for the management app's host (or none);
+ * undefined for a Host that is not a URL authority (`a b`, `[::1`, `a%0Bb`): Deno.serve hands
+ * it on in `req.url`, which then no URL parser takes, and every such request was a 500 with a
+ * logged stack. It depends only on the process's configuration (proxy domain, public URL);
+ * which tenant a custom domain belongs to is the edge's to say, per request (customDomain).
  */
 class HostMemo {
-  private memo = new Map<string, HostClass | null>();
-  constructor(private proxyDomain: string) {}
-  classify(host: string): HostClass | null {
-    let c = this.memo.get(host);
-    if (c === undefined) {
-      c = host === "" || URL.canParse(`http://${host}/`)
-        ? classifyHost(host, this.proxyDomain)
-        : null;
+  private memo = new Map<string, EdgeTarget | null | false>();
+  constructor(private proxyDomain: string, private appHost: string) {}
+  route(host: string): EdgeTarget | null | undefined {
+    let t = this.memo.get(host);
+    if (t === undefined) {
+      t = host === "" || URL.canParse(`http://${host}/`) ? this.targetOf(host) : false;
       if (this.memo.size >= 10_000) this.memo.clear();
-      this.memo.set(host, c);
+      this.memo.set(host, t);
     }
-    return c;
+    return t === false ? undefined : t;
+  }
+
+  private targetOf(host: string): EdgeTarget | null {
+    const c = classifyHost(host, this.proxyDomain);
+    if (c.kind !== "other") return { surface: c.kind, slug: c.slug };
+    const hostname = c.hostname;
+    return hostname === this.appHost || hostname === "" ? null : { surface: "domain", hostname };
   }
 }
 
