@@ -24,6 +24,8 @@ dbTest(
     assertStringIncludes(form, 'name="scope"');
     assertStringIncludes(form, '<option value="entities" selected');
     assertStringIncludes(form, '<option value="contentful" selected');
+    // each provider by its definition's label, not its kind
+    assert(/<option value="storyblok"[^>]*>Storyblok<\/option>/.test(form), "labelled options");
     const genericForm = formHtml(
       (await owner.get(`/dashboard/${generic}/webhooks`)).text,
       "Create a webhook",

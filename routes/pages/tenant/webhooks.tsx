@@ -79,14 +79,17 @@ function PurgedCell({ purged }: { purged: ReturnType<typeof eventView>["purged"]
 }
 
 /** The webhook kinds whose webhooks name entities: "entities" scope is recommended for them. */
-const ENTITY_PROVIDERS: readonly string[] = WEBHOOK_PROVIDERS.filter((k) =>
-  definitionOf(k).entities
-);
+const ENTITY_PROVIDERS = WEBHOOK_PROVIDERS.filter((k) => definitionOf(k).entities);
+
+/** The provider choices, each by its definition's label. */
+const PROVIDER_OPTIONS = WEBHOOK_PROVIDERS.map((k) => ({ value: k, label: definitionOf(k).label }));
 
 const SCOPE_OPTIONS = [
   {
     value: "entities",
-    label: "Only what the publish touched (recommended for Contentful, Sanity, Storyblok)",
+    label: `Only what the publish touched (recommended for ${
+      ENTITY_PROVIDERS.map((k) => definitionOf(k).label).join(", ")
+    })`,
   },
   { value: "all", label: "The whole API cache (a version bump)" },
 ];
@@ -206,7 +209,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
     return <Refusal role={t.role} need="editor" what="see cache-refresh webhooks" />;
   }
   const admin = t.can("admin");
-  const cmsHook = ENTITY_PROVIDERS.includes(t.tenant.cms);
+  const cmsHook = ENTITY_PROVIDERS.some((k) => k === t.tenant.cms);
   const hooks = (await listWebhooks(t.s, t.tenant.id)).map(webhookView);
   const events = await Promise.all(
     hooks.map(async (h) => (await listEvents(t.s, t.tenant.id, h.id)).slice(0, 10).map(eventView)),
@@ -244,7 +247,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
             <Select
               name="provider"
               label="Provider"
-              options={[...WEBHOOK_PROVIDERS]}
+              options={PROVIDER_OPTIONS}
               value={cmsHook ? t.tenant.cms : undefined}
             />
             <Select
