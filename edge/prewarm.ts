@@ -197,6 +197,9 @@ export class Prewarmer {
     const start = performance.now();
     const until = start + PUBLISH_WAIT_MS + 5_000;
     for (;;) {
+      // Checked first: a publish announced during each fetch (the `continue` below) must not
+      // keep this loop going past the deadline either.
+      if (performance.now() > until) return null;
       const snap = await this.current(w);
       const request = snap && requestOf(this.ec, snap, c.key);
       if (!request) return null;
@@ -211,7 +214,6 @@ export class Prewarmer {
         continue;
       }
       if (!behind(obj)) return obj;
-      if (performance.now() > until) return null;
       // The copy is kept one back-off step; the prewarm asks again sooner (one answer at a time).
       await sleep(Math.min(Math.max(obj.ttlMs, 50), probeDelay(performance.now() - start)));
     }

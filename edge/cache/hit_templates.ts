@@ -25,8 +25,8 @@ export type HitTemplate = {
   /** Served since eviction last passed it (set by the hit path): it gets a second chance. */
   used: boolean;
   /**
-   * A clone carrying `Age: agedFor`, what the hits of that second clone (edge/respond.ts
-   * cloneAged): setting Age on each hit's clone built its Headers and revalidated the value.
+   * A clone carrying `Age: agedFor`, which the hits of that second of age clone (edge/respond.ts
+   * cloneAged): setting Age on each hit's own clone built its Headers and checked the value.
    */
   aged?: Response;
   agedFor?: number;
