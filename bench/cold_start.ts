@@ -158,7 +158,9 @@ export async function withFreshDatabase<T>(
   base: string,
   fn: (url: string, dir: string) => Promise<T>,
 ): Promise<T> {
-  const name = `cachely_cold_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+  const name = `${Deno.env.get("BENCH_DATABASE_PREFIX") ?? "cachely_cold"}_${
+    crypto.randomUUID().replaceAll("-", "").slice(0, 10)
+  }`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const dir = await Deno.makeTempDir();

@@ -132,7 +132,7 @@ export async function measureFreshness(o: FreshnessOptions): Promise<ScenarioRes
       checks,
       notes: [
         `${count} processes of \`deno run -A main.ts\` on one PostgreSQL database and one KV ` +
-        `file, default settings (EDGE_CHANGE_POLL_MS 100, EDGE_SNAPSHOT_TTL_MS 2000); ${bumps} ` +
+        `file, default settings (EDGE_CHANGE_POLL_MS 50, EDGE_SNAPSHOT_TTL_MS 2000); ${bumps} ` +
         `API cache version bumps through instance 1's API, each instance probed every ` +
         `${PROBE_MS} ms from the moment the bump is sent until it answers a body fetched ` +
         `after it. Times include the bump request itself (the projection to KV); the last ` +

@@ -75,6 +75,8 @@ type Tally = {
   unrelatedHit: number;
   fetches: number[];
   staleExamples: string[];
+  /** Each publish's CDN lag (ms), for BENCH_LOG. */
+  lags: number[];
 };
 
 type World = { cms: PublishingCms; instances: Instance[]; host: string; hook: string };
@@ -134,6 +136,7 @@ async function publishOnce({ cms, instances, host, hook }: World, n: number, m: 
     if (s.cache === "HIT") m.firstHitLater++;
   }));
   m.fetches.push(cms.upstream.seen.length - seen0);
+  m.lags.push(Math.round(lag));
 }
 
 /** The tenant, its webhook in "entities" scope and the entries at the CMS. */
@@ -256,7 +259,7 @@ function report(
 async function main() {
   const base = Deno.env.get("BENCH_DATABASE_URL");
   if (!base) throw new Error("BENCH_DATABASE_URL is not set");
-  const world = await sharedWorld(base, "cachely_pubbench");
+  const world = await sharedWorld(base, Deno.env.get("BENCH_DB_PREFIX") ?? "cachely_pubbench");
   const cms = startPublishingCms();
   const instances: Instance[] = [];
   try {
@@ -276,6 +279,7 @@ async function main() {
       unrelatedHit: 0,
       fetches: [],
       staleExamples: [],
+      lags: [],
     };
     for (let n = 0; n < PUBLISHES; n++) {
       await publishOnce({ cms, instances, host, hook }, n, m);
@@ -284,6 +288,13 @@ async function main() {
       }
     }
     const after = await loadavg();
+    const dump = Deno.env.get("BENCH_LOG"); // the instances' prewarm lines and the lags, raw
+    if (dump) {
+      const lines = instances.flatMap((i, k) =>
+        i.out.filter((l) => l.includes('"msg":"prewarm')).map((l) => `${k} ${l}`)
+      );
+      await Deno.writeTextFile(dump, [`lags ${m.lags.join(",")}`, ...lines].join("\n"));
+    }
     console.log(report(m, f, prewarmLog(instances), { before, after }));
   } finally {
     await Promise.all(instances.map(stop));

@@ -7,11 +7,12 @@
  * in KV (an atomic check that the key is absent, CLAIM_BATCH per operation:
  * edge/prewarm_claims.ts):
  * - the winner refetches it through the API proxy's own fill (entity tags, read your
- *   publish), again after a tenth of its wait while the CMS's CDN still serves the old
- *   revision (edge/prewarm_schedule.ts; the first answer alone, then the rest), keeps it,
- *   and leaves a copy in KV (edge/prewarm_copies.ts, expiring on its own);
- * - the others poll for that copy (a twentieth of their wait apart) and keep it in their
- *   own memory tier, the copies of one read in parallel.
+ *   publish): its smallest answer first, alone, again after a tenth of its wait while the
+ *   CMS's CDN still serves the old revision (edge/prewarm_schedule.ts), then the rest at
+ *   once; it keeps each and leaves a copy in KV (edge/prewarm_copies.ts, group commits,
+ *   expiring on its own);
+ * - the others poll for those copies (a twentieth of their wait apart, one KV read each
+ *   time) and keep them in their own memory tier.
  * So the origin is asked once per purged answer, and the first visitor on any instance
  * gets a memory HIT. The hit path is unchanged but for one time stamp write (usedAt); no
  * PostgreSQL anywhere.
@@ -28,7 +29,7 @@ import { sha256Hex } from "../lib/crypto/mod.ts";
 import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
 import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 import { claimAll } from "./prewarm_claims.ts";
-import { type CopyHead, MAX_SHARED_BYTES, readCopy, share } from "./prewarm_copies.ts";
+import { type CopyHead, CopyWriter, MAX_SHARED_BYTES, readCopy } from "./prewarm_copies.ts";
 
 /** "Recent traffic": a visitor was served the answer this long ago at most. */
 const PREWARM_RECENT_MS = 10 * 60_000;
@@ -37,13 +38,16 @@ const PREWARM_MAX_KEYS = 100;
 /** The claimer's back-off runs PUBLISH_WAIT_MS at most; its claim outlives it. */
 const CLAIM_TTL_MS = PUBLISH_WAIT_MS + 15_000;
 const COPY_TTL_MS = CLAIM_TTL_MS + 30_000;
-/** Answers warmed at once per publish on one instance. */
-const CONCURRENCY = 8;
+/**
+ * Answers refetched at once per publish on one instance, once its probe found the CMS fresh:
+ * all of a usual publish's (41 in bench/publish_prewarm.ts); 8 at a time took 200 ms more.
+ */
+const CONCURRENCY = 50;
 /** Purges announced longer ago than this when the instance first sees its tenant are not new. */
 const NEW_MS = 10_000;
 const MAX_TENANTS = 10_000;
 
-type Candidate = { key: string; usedAt: number; hash?: string };
+type Candidate = { key: string; usedAt: number; bytes: number; hash?: string };
 type Counts = { fetched: number; copied: number; missed: number };
 /**
  * One publish's prewarm on this instance: the answers it claimed and those others did, its
@@ -56,6 +60,10 @@ type Warm = {
   lost: Candidate[];
   counts: Counts;
   freshMs: number | null;
+  /** Its claimer's refetches done, its copies done (ms after the purge); the probe's tries. */
+  fetchedMs?: number;
+  copiedMs?: number;
+  tries: number;
 };
 
 /** The time of a snapshot's latest purge (its records are a new array at every reload). */
@@ -75,12 +83,15 @@ export class Prewarmer {
   /** Refetched from the origin (claims won and completed), copied from KV, given up. */
   readonly counts: Counts = { fetched: 0, copied: 0, missed: 0 };
   readonly #me = crypto.randomUUID();
+  readonly #copies: CopyWriter;
 
   constructor(
     private ec: EdgeContext,
     private snapshots: SnapshotCache,
     private purges: PurgeIndex,
-  ) {}
+  ) {
+    this.#copies = new CopyWriter(ec.deps.kv, COPY_TTL_MS);
+  }
 
   /** A tenant's snapshot changed (its memo was just dropped): prewarm after a new publish. */
   changed(slug: string): void {
@@ -104,7 +115,7 @@ export class Prewarmer {
     const found = this.candidates(snap, now);
     if (found.length === 0) return;
     const counts = { fetched: 0, copied: 0, missed: 0 };
-    const w: Warm = { snap, purgeAt: latest, won: [], lost: [], counts, freshMs: null };
+    const w: Warm = { snap, purgeAt: latest, won: [], lost: [], counts, freshMs: null, tries: 0 };
     await this.claim(w, found);
     const claimedMs = this.sincePurge(w);
     await Promise.all([this.fetchWon(w), this.copyLost(w)]);
@@ -119,6 +130,10 @@ export class Prewarmer {
       claimedMs,
       freshMs: w.freshMs,
       doneMs: this.sincePurge(w),
+      fetchedMs: w.fetchedMs,
+      copiedMs: w.copiedMs,
+      tries: w.tries,
+      purgeAt: w.purgeAt,
     });
   }
 
@@ -143,10 +158,12 @@ export class Prewarmer {
       const key = obj.lruKey!;
       if (obj.usedAt < cutoff || !key.startsWith(prefix) || key.includes("|t=")) continue;
       if (!this.purges.purged(key, obj)) continue;
-      out.push({ key, usedAt: obj.usedAt });
+      out.push({ key, usedAt: obj.usedAt, bytes: obj.bodyLength });
       if (out.length >= PREWARM_MAX_KEYS) break;
     }
-    return out;
+    // Smallest first: the probe (the first claimed) is the cheapest request, usually the
+    // published entry's own answer, the one its visitors ask for first.
+    return out.sort((a, b) => a.bytes - b.bytes);
   }
 
   /**
@@ -177,7 +194,7 @@ export class Prewarmer {
       if (obj === null) return;
       if (held === null) this.fresh(w, "fetched");
       if (obj.bodyLength <= MAX_SHARED_BYTES) {
-        await share(this.ec.deps.kv, this.where(w, c), obj, COPY_TTL_MS);
+        await this.#copies.share(this.where(w, c), obj);
       }
     };
     if (w.won.length === 0) return;
@@ -187,6 +204,7 @@ export class Prewarmer {
       while (next < w.won.length) await one(w.won[next++]);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, w.won.length) }, worker));
+    w.fetchedMs = this.sincePurge(w);
   }
 
   /**
@@ -203,6 +221,7 @@ export class Prewarmer {
       const snap = await this.current(w);
       const request = snap && requestOf(this.ec, snap, c.key);
       if (!request) return null;
+      w.tries++;
       const obj = await refetchApi(this.ec, request.rc, request.apiPath, c.key);
       if (obj === null) return null;
       obj.usedAt = c.usedAt; // a prewarm is no visitor
@@ -229,35 +248,50 @@ export class Prewarmer {
   }
 
   /**
-   * Waits for the copies of the answers other instances claimed (their heads read ten at a
-   * time, copyPollDelay apart) and keeps each in memory, tagged as at fill.
+   * Waits for the copies of the answers other instances claimed (copyPollDelay apart) and
+   * keeps each in memory, tagged as at fill.
    */
   private async copyLost(w: Warm): Promise<void> {
-    const kv = this.ec.deps.kv;
     const start = performance.now();
     const until = start + CLAIM_TTL_MS;
     let pending = w.lost;
     while (pending.length > 0 && performance.now() < until) {
       await sleep(copyPollDelay(performance.now() - start));
+      const heads = await this.heads(w, pending);
       const still: Candidate[] = [];
-      for (let i = 0; i < pending.length; i += 10) {
-        const batch = pending.slice(i, i + 10);
-        const heads = await kv.getMany<CopyHead[]>(
-          batch.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!)),
-        );
-        const found: Promise<void>[] = [];
-        for (let k = 0; k < batch.length; k++) {
-          const c = batch[k];
-          if (this.heldNewer(c.key, w.purgeAt)) continue; // a visitor here refetched it
-          const head = heads[k].value;
-          if (head === null) still.push(c);
-          else found.push(this.keepCopy(w, c, head));
-        }
-        await Promise.all(found); // the copies one read found, stored in parallel
+      const found: Promise<void>[] = [];
+      for (const c of pending) {
+        if (this.heldNewer(c.key, w.purgeAt)) continue; // a visitor here refetched it
+        const head = heads.get(c.hash!);
+        if (head === undefined) still.push(c);
+        else found.push(this.keepCopy(w, c, head));
       }
+      await Promise.all(found); // the copies one read found, stored in parallel
       pending = still;
     }
     w.counts.missed += pending.length;
+    if (w.lost.length > 0) w.copiedMs = this.sincePurge(w);
+  }
+
+  /**
+   * The heads of the copies of `pending` in KV, by key hash: one read either way, a getMany
+   * for up to 10 (its limit), else a listing of the publish's copies (one range read, not a
+   * getMany per 10: under load each KV round trip took 40–200 ms).
+   */
+  private async heads(w: Warm, pending: Candidate[]): Promise<Map<string, CopyHead>> {
+    const kv = this.ec.deps.kv;
+    const out = new Map<string, CopyHead>();
+    if (pending.length <= 10) {
+      const keys = pending.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!));
+      const got = await kv.getMany<CopyHead[]>(keys);
+      got.forEach((e, i) => e.value !== null && out.set(pending[i].hash!, e.value));
+      return out;
+    }
+    const prefix = kvKeys.prewarmCopies(w.snap.tenantId, w.purgeAt);
+    for await (const e of kv.list<CopyHead>({ prefix }, { batchSize: 500 })) {
+      out.set(e.key[prefix.length] as string, e.value);
+    }
+    return out;
   }
 
   private where(w: Warm, c: Candidate) {

@@ -2,9 +2,10 @@
  * The prewarm's claims in KV (edge/prewarm.ts): which instance refetches each purged answer.
  * CLAIM_BATCH claims go in one atomic operation (each checked absent, then set), not one
  * operation per answer: every instance claims the same up to 100 answers per publish at the
- * same moment, and on a shared KV file each commit waits for the others' locks. The
- * operation fails as a whole when any claim is taken (usually all are: another instance came
- * first); the loser then reads the claims and races again for those still open only.
+ * same moment, and on a shared KV file each commit waits for the others' locks. The claims are
+ * read first and only the open ones raced for: a late instance usually finds all taken and
+ * writes nothing. The operation fails as a whole when any claim is taken meanwhile; the loser
+ * then reads the claims and races again for those still open only.
  */
 import { kvCommit, kvRetry } from "../lib/kv/retry.ts";
 
@@ -25,7 +26,11 @@ export async function claimAll(
   for (let i = 0; i < keys.length; i += CLAIM_BATCH) {
     batches.push(keys.slice(i, i + CLAIM_BATCH).map((_, k) => i + k));
   }
-  await Promise.all(batches.map(async (batch) => {
+  // Read first: usually another instance has claimed them all already, and a read takes no
+  // write lock on the shared KV file (a failed atomic operation did, while the claimer writes).
+  const open0 = new Set(await stillOpen(kv, keys, keys.map((_, i) => i)));
+  await Promise.all(batches.map(async (whole) => {
+    const batch = whole.filter((i) => open0.has(i));
     let open = batch;
     for (let round = 0; open.length > 0 && round < ROUNDS; round++) {
       const r = await kvCommit(() => {

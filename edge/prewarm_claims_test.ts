@@ -30,10 +30,18 @@ Deno.test("prewarm claims: a loser races again only for the claims still open", 
   const n = counted(kv);
   const won = await claimAll(kv, keys(0, 40), "b", 60_000);
   assertEquals(won.map((w, i) => w === i >= 30), won.map(() => true), "b wins 30–39 only");
-  assertEquals(n.atomics, 2, "the batch, then its open claims");
+  assertEquals(n.atomics, 1, "its open claims only (read first)");
   for (const [i, e] of (await kv.getMany(keys(25, 35))).entries()) {
     assertEquals(e.value, 25 + i < 30 ? "a" : "b");
   }
+});
+
+Deno.test("prewarm claims: a late instance finding every claim taken writes nothing", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  assertEquals((await claimAll(kv, keys(0, 41), "a", 60_000)).every(Boolean), true);
+  const n = counted(kv);
+  assertEquals((await claimAll(kv, keys(0, 41), "b", 60_000)).some(Boolean), false);
+  assertEquals(n.atomics, 0);
 });
 
 Deno.test("prewarm claims: instances racing at once win each claim exactly once", async () => {

@@ -6,6 +6,7 @@
 import { type CachedObject, cachedObject, concatBytes } from "./cache/store.ts";
 import type { Bytes } from "./cache/object.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
+import { kvCommit } from "../lib/kv/retry.ts";
 
 /** Inline in the head: with headers under HEADER_BYTES it stays below KV's 64 KiB value limit. */
 const INLINE_BYTES = 48 * 1024;
@@ -31,22 +32,13 @@ export type CopyHead = {
 
 type Where = { tenantId: number; purgeAt: number; hash: string };
 
-/** Leaves `obj` in KV for the other instances: the chunks first (if any), then the head. */
-export async function share(kv: Deno.Kv, w: Where, obj: CachedObject, expireIn: number) {
+/** The head of `obj` (its body inline when small enough) and its chunks' count. */
+function headOf(obj: CachedObject): CopyHead {
   const body = obj.body;
   let headerBytes = 0;
   for (const [n, v] of obj.headers) headerBytes += n.length + v.length + 8;
   const inline = body.byteLength <= INLINE_BYTES && headerBytes <= HEADER_BYTES;
-  const chunks = inline ? 0 : Math.ceil(body.byteLength / CHUNK_BYTES);
-  await Promise.all(
-    Array.from({ length: chunks }, (_, i) =>
-      kv.set(
-        kvKeys.prewarmChunk(w.tenantId, w.purgeAt, w.hash, i),
-        body.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES),
-        { expireIn },
-      )),
-  );
-  const head: CopyHead = {
+  return {
     status: obj.status,
     headers: obj.headers,
     storedAt: obj.storedAt,
@@ -54,11 +46,78 @@ export async function share(kv: Deno.Kv, w: Where, obj: CachedObject, expireIn: 
     swrMs: obj.swrMs,
     sieMs: obj.sieMs,
     noCdn: obj.noCdn,
-    chunks,
+    chunks: inline ? 0 : Math.ceil(body.byteLength / CHUNK_BYTES),
     bytes: body.byteLength,
     ...(inline ? { body: body.slice() } : {}), // a view would serialise its whole buffer
   };
-  await kv.set(kvKeys.prewarmCopy(w.tenantId, w.purgeAt, w.hash), head, { expireIn });
+}
+
+/** Heads per atomic operation at most, and their bytes (KV takes 800 KiB per operation). */
+const GROUP_HEADS = 100;
+const GROUP_BYTES = 640 * 1024;
+
+type Pending = { w: Where; head: CopyHead; size: number; done(e?: unknown): void };
+
+/**
+ * Leaves copies in KV for the other instances, heads in group commits: while one commit
+ * runs, the heads shared meanwhile queue and go together in the next one. A claimer
+ * refetching a publish's answers at once would otherwise queue one commit per answer on the
+ * shared KV file, each waiting for the others' locks. A large answer's chunks are written
+ * first, one set each, then its head joins the queue.
+ */
+export class CopyWriter {
+  #queue: Pending[] = [];
+  #running = false;
+
+  constructor(private kv: Deno.Kv, private expireIn: number) {}
+
+  async share(w: Where, obj: CachedObject): Promise<void> {
+    const head = headOf(obj);
+    const body = obj.body;
+    await Promise.all(
+      Array.from({ length: head.chunks }, (_, i) =>
+        this.kv.set(
+          kvKeys.prewarmChunk(w.tenantId, w.purgeAt, w.hash, i),
+          body.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES),
+          { expireIn: this.expireIn },
+        )),
+    );
+    const size = (head.body?.byteLength ?? 0) + HEADER_BYTES;
+    await new Promise<void>((resolve, reject) => {
+      this.#queue.push({ w, head, size, done: (e) => e === undefined ? resolve() : reject(e) });
+      this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    while (this.#queue.length > 0) {
+      let n = 0;
+      let bytes = 0;
+      while (n < this.#queue.length && n < GROUP_HEADS) {
+        bytes += this.#queue[n].size;
+        if (n > 0 && bytes > GROUP_BYTES) break;
+        n++;
+      }
+      const group = this.#queue.splice(0, n);
+      try {
+        await kvCommit(() => {
+          const op = this.kv.atomic();
+          for (const { w, head } of group) {
+            op.set(kvKeys.prewarmCopy(w.tenantId, w.purgeAt, w.hash), head, {
+              expireIn: this.expireIn,
+            });
+          }
+          return op;
+        });
+        for (const p of group) p.done();
+      } catch (e) {
+        for (const p of group) p.done(e ?? new Error("copy not shared"));
+      }
+    }
+    this.#running = false;
+  }
 }
 
 /** The shared copy as an object of this instance, or null when a chunk is gone. */

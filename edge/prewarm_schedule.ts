@@ -9,7 +9,7 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 
 /** The claimer's next refetch while the CMS still serves the old revision (ms). */
 export function probeDelay(elapsedMs: number): number {
-  return clamp(elapsedMs / 10, 75, 2_000);
+  return clamp(elapsedMs / 10, 25, 2_000);
 }
 
 /**

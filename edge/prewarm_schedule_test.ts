@@ -2,9 +2,10 @@ import { assertEquals } from "../tests/assert.ts";
 import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 
 Deno.test("prewarm schedule: a share of the wait, within its floor and ceiling", () => {
-  assertEquals([0, 500, 750, 1_500, 20_000, 60_000].map(probeDelay), [
-    75,
-    75,
+  assertEquals([0, 250, 500, 750, 1_500, 20_000, 60_000].map(probeDelay), [
+    25,
+    25,
+    50,
     75,
     150,
     2_000,
@@ -20,6 +21,6 @@ Deno.test("prewarm schedule: probes over a minute's lag stay few", () => {
     t += probeDelay(t);
     probes++;
   }
-  // 10 at the floor to 750 ms, about 10 % steps to 20 s, then 2 s apart.
-  assertEquals(probes < 70, true, `${probes}`);
+  // 10 at the floor to 250 ms, about 10 % steps to 20 s, then 2 s apart.
+  assertEquals(probes < 80, true, `${probes}`);
 });

@@ -66,7 +66,7 @@ const EnvSchema = z.object({
   EDGE_SNAPSHOT_TTL_MS: intIn(0, 60_000).default(2_000),
   EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
   EDGE_PROJECTOR_INTERVAL_MS: intIn(50, 600_000).default(2_000),
-  EDGE_CHANGE_POLL_MS: intIn(10, 60_000).default(100),
+  EDGE_CHANGE_POLL_MS: intIn(10, 60_000).default(50),
   MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   MIGRATE_ON_START: bool.default(true),

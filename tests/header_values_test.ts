@@ -7,7 +7,9 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { Client, dbTest, signUp, testConfig } from "./harness.ts";
-import { isSafeHeaderValue } from "../lib/http/header_value.ts";
+import { isMarkedChecked, isSafeHeaderValue } from "../lib/http/header_value.ts";
+import { guardResponse } from "../lib/http/response_guard.ts";
+import { responseWith } from "../edge/http.ts";
 import { routeByHost } from "../lib/http/host_router.ts";
 import type { Edge } from "../edge/types.ts";
 
@@ -96,3 +98,15 @@ dbTest(
     }
   },
 );
+
+Deno.test("responseWith: checks its pairs as it sets them, so the last guard need not walk the Headers", async () => {
+  const ok = responseWith("{}", 200, [["content-type", "application/json"], ["x-a", "é b\t"]]);
+  assert(isMarkedChecked(ok));
+  assertEquals(guardResponse(ok), ok);
+  // a value breaking the rule leaves the Response unmarked: the guard still refuses it
+  const bad = responseWith("{}", 200, [["x-a", "ok"], ["x-b", "a\u0001b"]]);
+  assert(!isMarkedChecked(bad));
+  const refused = guardResponse(bad);
+  assertEquals(refused.status, 400);
+  await refused.body?.cancel();
+});

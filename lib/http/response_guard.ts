@@ -3,8 +3,9 @@
  * a header value that breaks the rule of lib/http/header_value.ts would end the process on
  * Deno 2.9 (a panic in its HTTP/1 writer). Upstream values were dropped where they entered,
  * so what is left here is ours, built from the request (a path, a query, a form field): the
- * request is refused, 400 naming the header. A hit's clone of a checked template is not
- * scanned again (markChecked), so the hit path pays nothing.
+ * request is refused, 400 naming the header. A hit's clone of a checked template, and an answer
+ * whose pairs edge/http.ts responseWith checked as it set them, are not scanned again
+ * (markChecked), so the hit path pays nothing.
  */
 import { isMarkedChecked, unsafeHeaderNames } from "./header_value.ts";
 import { ApiError } from "../errors.ts";

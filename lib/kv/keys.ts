@@ -28,6 +28,9 @@ export const kvKeys = {
   /** The claimer's fresh answer, for the other instances: its head, then its chunks. */
   prewarmCopy: (tenantId: number, purgeAt: number, keyHash: string) =>
     ["edge", "prewarm_copy", tenantId, purgeAt, keyHash] as const,
+  /** Every copy of one publish (a list prefix). */
+  prewarmCopies: (tenantId: number, purgeAt: number) =>
+    ["edge", "prewarm_copy", tenantId, purgeAt] as const,
   prewarmChunk: (tenantId: number, purgeAt: number, keyHash: string, i: number) =>
     ["edge", "prewarm_chunk", tenantId, purgeAt, keyHash, i] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,
