@@ -32,17 +32,11 @@ type WithMain = (
 const API_PATH = "/~api/data.json";
 const WARM_UP = 4_000;
 const CONNECTIONS = 8;
-/**
- * Background timers slowed for both trees alike: the change feed polls every 50 ms and the
- * projector runs every 2 s, and under valgrind their work per wall second varied 2–7 M
- * instructions between runs, as large as the differences measured. The hit path reads neither.
- */
-/** Longer than the usage flush interval, and the flush's own time under valgrind. */
+/** Longer than the usage flush interval (10 s), and the flush's own time under valgrind. */
 const FLUSH_SETTLE_MS = 15_000;
-const QUIET = { EDGE_CHANGE_POLL_MS: "60000", EDGE_PROJECTOR_INTERVAL_MS: "600000" };
 
 /** Sends `count` GETs over `connections` keep-alive connections; throws on a non-200. */
-export async function keepAliveHits(
+async function keepAliveHits(
   api: Api,
   count: number,
   connections = CONNECTIONS,
