@@ -22,6 +22,12 @@ type WithMain = (
   deno?: string[],
 ) => Promise<void>;
 
+/**
+ * The bench tenant is on the free plan: its 500,000 requests a month ran out in the fourth
+ * 5 s round, and every answer after was a 429 (the same in both trees).
+ */
+const NO_QUOTAS = { QUOTAS: "off" };
+
 if (import.meta.main) {
   const args = [...Deno.args];
   let rounds = 5, duration = 5, deno = Deno.execPath();
@@ -82,10 +88,10 @@ if (import.meta.main) {
               }
             }
           },
-          {},
+          NO_QUOTAS,
           [deno],
         ),
-      {},
+      NO_QUOTAS,
       [deno],
     );
   } finally {
