@@ -41,6 +41,8 @@ dbTest(
       const fails = (await owner.get(`/dashboard/${slug}/logs?path=/~api/f&status=5xx`)).text;
       assertEquals(fails.match(/<code>\/~api\/fail<\/code>/g)?.length, 3);
       assertEquals(fails.match(/data-origin-status="500"/g)?.length, 3, "the origin's 500 shown");
+      // apart from the status badge, not run into it ("502origin 500")
+      assertEquals(fails.match(/<\/span> <span class="muted" data-origin-status/g)?.length, 3);
       assert(!fails.includes("/~api/gone"));
       const byCode = (await owner.get(`/dashboard/${slug}/logs?status=404`)).text;
       assert(byCode.includes("/~api/gone") && !byCode.includes("<code>/~api/fail"));

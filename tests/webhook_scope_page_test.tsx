@@ -31,6 +31,8 @@ dbTest(
       "Create a webhook",
     );
     assertStringIncludes(genericForm, '<option value="all" selected');
+    // the provider a generic tenant's CMS calls with: not the first CMS kind next to "all"
+    assertStringIncludes(genericForm, '<option value="generic" selected');
 
     const hooks = `/api/tenants/${cf}/cache-refresh-webhooks`;
     const w = await owner.post(hooks, { provider: "contentful", scope: "entities" });

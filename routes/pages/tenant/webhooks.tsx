@@ -81,6 +81,12 @@ function PurgedCell({ purged }: { purged: ReturnType<typeof eventView>["purged"]
 /** The webhook kinds whose webhooks name entities: "entities" scope is recommended for them. */
 const ENTITY_PROVIDERS = WEBHOOK_PROVIDERS.filter((k) => definitionOf(k).entities);
 
+/**
+ * The webhook kind preselected for a tenant whose CMS names no entities: the one whose webhooks
+ * purge the whole cache, matching the "all" scope preselected beside it.
+ */
+const WHOLE_CACHE_PROVIDER = WEBHOOK_PROVIDERS.find((k) => !definitionOf(k).entities);
+
 /** The provider choices, each by its definition's label. */
 const PROVIDER_OPTIONS = WEBHOOK_PROVIDERS.map((k) => ({ value: k, label: definitionOf(k).label }));
 
@@ -248,7 +254,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
               name="provider"
               label="Provider"
               options={PROVIDER_OPTIONS}
-              value={cmsHook ? t.tenant.cms : undefined}
+              value={cmsHook ? t.tenant.cms : WHOLE_CACHE_PROVIDER}
             />
             <Select
               name="scope"
