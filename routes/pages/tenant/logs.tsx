@@ -107,12 +107,13 @@ function LogTable({ entries }: { entries: Entries }) {
               <Badge tone={e.status >= 500 ? "error" : e.status >= 400 ? "warn" : "ok"}>
                 {e.status}
               </Badge>
-              {/* a space: the badge and this note ran together ("502origin 500") */}
-              {e.originStatus !== null && e.originStatus >= 500 && " "}
               {e.originStatus !== null && e.originStatus >= 500 && (
-                <span class="muted" data-origin-status={e.originStatus}>
-                  origin {e.originStatus}
-                </span>
+                <>
+                  {" " /* apart from the badge, not "502origin 500" */}
+                  <span class="muted" data-origin-status={e.originStatus}>
+                    origin {e.originStatus}
+                  </span>
+                </>
               )}
             </td>
             <td>{e.cache ?? "—"}</td>
