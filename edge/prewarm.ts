@@ -27,7 +27,7 @@ import { tagLoaded } from "./entity_fill.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
 import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
-import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
+import { ACTIVE_POLL_MS, copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 import { claimAll } from "./prewarm_claims.ts";
 import { type CopyHead, CopyWriter, MAX_SHARED_BYTES, readCopy } from "./prewarm_copies.ts";
 import { type Dealt, isDealt, join, shareOut } from "./prewarm_share.ts";
@@ -212,9 +212,10 @@ export class Prewarmer {
    */
   private async fetchWon(w: Warm): Promise<void> {
     if (w.won.length === 0) return;
-    const fresh = await this.fetchOne(w, w.won[0]);
     let mine = w.won.slice(1);
-    if (fresh && mine.length > 1) {
+    // The deal goes out beside the probe's copy, not after it: the others start refetching.
+    const deal = async () => {
+      if (mine.length < 2) return;
       const where = { tenantId: w.snap.tenantId, purgeAt: w.purgeAt };
       const hashes = mine.map((c) => c.hash!);
       const share = await shareOut(this.ec.deps.kv, where, this.#me, hashes, CLAIM_TTL_MS);
@@ -222,7 +223,8 @@ export class Prewarmer {
       mine = mine.filter((c) => share[c.hash!] === this.#me);
       w.dealt = dealt.length;
       w.pending.push(...dealt);
-    }
+    };
+    await this.fetchOne(w, w.won[0], deal);
     w.decide();
     await this.fetchAll(w, mine);
     w.fetchedMs = this.sincePurge(w);
@@ -237,17 +239,20 @@ export class Prewarmer {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, cs.length) }, worker));
   }
 
-  /** Refetches one claimed answer and leaves a copy in KV; false when it gave up. */
-  private async fetchOne(w: Warm, c: Candidate): Promise<boolean> {
+  /**
+   * Refetches one claimed answer and leaves a copy in KV, running `fresh` (once it is fresh)
+   * beside the copy's write.
+   */
+  private async fetchOne(w: Warm, c: Candidate, fresh?: () => Promise<void>): Promise<void> {
     // A visitor here refetched it meanwhile: that copy is shared, the origin not asked again.
     const held = this.heldNewer(c.key, w.purgeAt) ? this.ec.through.cache.lru.peek(c.key)! : null;
     const obj = held ?? await this.refetch(w, c);
-    if (obj === null) return false;
+    if (obj === null) return;
     if (held === null) this.fresh(w, "fetched");
-    if (obj.bodyLength <= MAX_SHARED_BYTES) {
-      await this.#copies.share(this.where(w, c), obj);
-    }
-    return true;
+    await Promise.all([
+      obj.bodyLength <= MAX_SHARED_BYTES ? this.#copies.share(this.where(w, c), obj) : null,
+      fresh?.(),
+    ]);
   }
 
   /**
@@ -306,9 +311,11 @@ export class Prewarmer {
     const until = start + CLAIM_TTL_MS;
     const mine: Promise<void>[] = [];
     let pending = w.pending;
+    let active = false; // a copy or a deal seen: the rest follow within moments
     while (pending.length > 0 && performance.now() < until) {
-      await sleep(copyPollDelay(performance.now() - start));
+      await sleep(active ? ACTIVE_POLL_MS : copyPollDelay(performance.now() - start));
       const heads = await this.heads(w, pending);
+      active ||= heads.size > 0;
       const still: Candidate[] = [];
       const own: Candidate[] = [];
       const found: Promise<void>[] = [];

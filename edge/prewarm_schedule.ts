@@ -19,3 +19,9 @@ export function probeDelay(elapsedMs: number): number {
 export function copyPollDelay(elapsedMs: number): number {
   return clamp(elapsedMs / 20, 25, 500);
 }
+
+/**
+ * The next read once a poll found a copy or a deal of the publish (ms): the CMS is fresh and
+ * the rest arrive within a few hundred ms, so the poll no longer grows with the wait.
+ */
+export const ACTIVE_POLL_MS = 10;
