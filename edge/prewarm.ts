@@ -27,7 +27,7 @@ import { tagLoaded } from "./entity_fill.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
 import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
-import { ACTIVE_POLL_MS, copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
+import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 import { claimAll } from "./prewarm_claims.ts";
 import { type CopyHead, CopyWriter, MAX_SHARED_BYTES, readCopy } from "./prewarm_copies.ts";
 import { type Dealt, isDealt, join, shareOut } from "./prewarm_share.ts";
@@ -313,7 +313,7 @@ export class Prewarmer {
     let pending = w.pending;
     let active = false; // a copy or a deal seen: the rest follow within moments
     while (pending.length > 0 && performance.now() < until) {
-      await sleep(active ? ACTIVE_POLL_MS : copyPollDelay(performance.now() - start));
+      await sleep(copyPollDelay(performance.now() - start, active));
       const heads = await this.heads(w, pending);
       active ||= heads.size > 0;
       const still: Candidate[] = [];
