@@ -10,7 +10,7 @@ import { kvKeys } from "../lib/kv/keys.ts";
 import { kvCommit } from "../lib/kv/retry.ts";
 
 /** Key hash → the instance that refetches it. */
-export type Share = Record<string, string>;
+type Share = Record<string, string>;
 
 /**
  * Deals `hashes` (the claimer's order) in turn among the claimer (`me`) and the members that
