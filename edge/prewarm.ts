@@ -314,7 +314,7 @@ export class Prewarmer {
     let active = false; // a copy or a deal seen: the rest follow within moments
     while (pending.length > 0 && performance.now() < until) {
       await sleep(copyPollDelay(performance.now() - start, active));
-      const heads = await this.heads(w, pending);
+      const heads = await this.heads(w, pending, active);
       active ||= heads.size > 0;
       const still: Candidate[] = [];
       const own: Candidate[] = [];
@@ -340,17 +340,27 @@ export class Prewarmer {
   }
 
   /**
-   * The heads of the copies of `pending` in KV (or whom each was dealt to), by key hash: one
-   * read either way, a getMany for up to 10 (its limit), else a listing of the publish's
-   * copies (one range read, not a getMany per 10: under load each KV round trip took 40–200 ms).
+   * The heads of the copies of `pending` in KV (or whom each was dealt to), by key hash. Until
+   * one shows, one read: a getMany for up to 10 (its limit), else a listing of the publish's
+   * copies (one range read, not a getMany per 10: under load each KV round trip took 40–200
+   * ms). Once `active`, the pending ones only, 10 per getMany, in parallel: a listing at the
+   * active pace would read every copy already kept again, 100 times a second.
    */
-  private async heads(w: Warm, pending: Candidate[]): Promise<Map<string, CopyHead | Dealt>> {
+  private async heads(
+    w: Warm,
+    pending: Candidate[],
+    active: boolean,
+  ): Promise<Map<string, CopyHead | Dealt>> {
     const kv = this.ec.deps.kv;
     const out = new Map<string, CopyHead | Dealt>();
-    if (pending.length <= 10) {
-      const keys = pending.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!));
-      const got = await kv.getMany<(CopyHead | Dealt)[]>(keys);
-      got.forEach((e, i) => e.value !== null && out.set(pending[i].hash!, e.value));
+    if (pending.length <= 10 || active) {
+      const parts: Candidate[][] = [];
+      for (let i = 0; i < pending.length; i += 10) parts.push(pending.slice(i, i + 10));
+      await Promise.all(parts.map(async (part) => {
+        const keys = part.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!));
+        const got = await kv.getMany<(CopyHead | Dealt)[]>(keys);
+        got.forEach((e, i) => e.value !== null && out.set(part[i].hash!, e.value));
+      }));
       return out;
     }
     const prefix = kvKeys.prewarmCopies(w.snap.tenantId, w.purgeAt);
