@@ -8,11 +8,12 @@
  * edge/prewarm_claims.ts):
  * - the winner refetches it through the API proxy's own fill (entity tags, read your
  *   publish): its smallest answer first, alone, again after a tenth of its wait while the
- *   CMS's CDN still serves the old revision (edge/prewarm_schedule.ts), then the rest at
- *   once; it keeps each and leaves a copy in KV (edge/prewarm_copies.ts, group commits,
- *   expiring on its own);
- * - the others poll for those copies (a twentieth of their wait apart, one KV read each
- *   time) and keep them in their own memory tier.
+ *   CMS's CDN still serves the old revision (edge/prewarm_schedule.ts); then it deals the rest
+ *   out among the instances waiting for its copies (edge/prewarm_share.ts), and each refetches
+ *   its share at once, keeps each answer and leaves a copy in KV (edge/prewarm_copies.ts,
+ *   group commits, expiring on its own);
+ * - each polls for the others' copies (a twentieth of its wait apart, one KV read each time;
+ *   10 ms apart once one shows) and keeps them in its own memory tier.
  * So the origin is asked once per purged answer, and the first visitor on any instance
  * gets a memory HIT. The hit path is unchanged but for one time stamp write (usedAt); no
  * PostgreSQL anywhere.
