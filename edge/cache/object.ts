@@ -22,11 +22,13 @@ const NO_CDN = 1;
 const HIT_BEFORE = 2;
 /** Released from its slab: the slab no longer counts the body (edge/cache/slabs.ts). */
 const RELEASED = 4;
+/** Put into the Web Cache tier (or read from it): its eviction deletes it there (store.ts). */
+const IN_TIER = 8;
 
-const FLAG_BITS = 7;
-const USED_SHIFT = 3;
+const FLAG_BITS = 15;
+const USED_SHIFT = 4;
 /** Seconds usedAt counts up to (a small integer: flags stays a V8 Smi). */
-const MAX_USED_S = (1 << 27) - 1;
+const MAX_USED_S = (1 << 26) - 1;
 /** The clock time usedAt's seconds count from (set when the first object is marked). */
 let usedEpoch = -1;
 
@@ -157,6 +159,17 @@ export class CachedObject extends LruEntry {
   }
   set hitBefore(v: boolean) {
     this.flags = v ? this.flags | HIT_BEFORE : this.flags & ~HIT_BEFORE;
+  }
+
+  /**
+   * A copy of it is in the Web Cache tier: put there (a key's second request, store.ts) or
+   * read from there. Only such an object's eviction deletes from the tier.
+   */
+  get inTier(): boolean {
+    return (this.flags & IN_TIER) !== 0;
+  }
+  set inTier(v: boolean) {
+    this.flags = v ? this.flags | IN_TIER : this.flags & ~IN_TIER;
   }
 
   /** True while the memory tier holds the object (only such objects get a template). */
