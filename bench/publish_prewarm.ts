@@ -4,12 +4,12 @@
  * publish (tests/fakes/publishing_cms.ts). A webhook in "entities" scope; ENTITIES entries
  * of TYPES content types; every instance caches each entry and LISTS list variants per
  * type. Then PUBLISHES publishes of random entries, each delivered to one instance in turn.
- * Per publish, at the CMS's fresh time + 150 ms, every instance is asked for the published
- * entry and one list of its type (their first requests after the publish): stale answers,
- * HITs and what the others were are counted; at fresh + 1 s a second list variant per
- * instance (a first request too); unrelated entries and lists are sampled for HITs, as a
- * random sample is right after the fill (the baseline); origin fetches are counted; the
- * instances' `prewarmed` log lines give each step's time after the webhook.
+ * Per publish, at the CMS's fresh time + 150, 250, 500 and 1,000 ms, every instance is asked
+ * for a list variant of the entry's type not asked for since the publish (at + 150 ms the entry
+ * too): first requests after the publish, their HITs, stale answers and latency; what the
+ * first requests at + 150 ms that were not HITs were; unrelated entries and lists are sampled
+ * for HITs, as a random sample is right after the fill (the baseline); origin fetches are
+ * counted; the instances' `prewarmed` log lines give each step's time after the webhook.
  *
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test deno run -A
  * bench/publish_prewarm.ts` prints the RESULTS.md section. Sizes: PUBLISHES, ENTITIES,
@@ -32,6 +32,12 @@ const ENTITIES = num("ENTITIES", 500);
 const TYPES = num("TYPES", 50);
 const LISTS = num("LISTS", 40);
 const LAG_MS = num("LAG_MS", 500);
+/**
+ * One publish starts this long after the previous one at least: past 50 purge records (49 of
+ * the last minute and the older ones merged) a tenant's purges fold into a version bump
+ * (lib/cache/purge.ts insertPurge), which drops every cached answer.
+ */
+const PACE_MS = num("PACE_MS", 1_400);
 const ENTRIES = "/~api/environments/master/entries";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,14 +69,17 @@ async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>) {
   }));
 }
 
+/** When the first requests after a publish are made (ms after the CMS's fresh time). */
+const DELAYS = [150, 250, 500, 1_000];
+
+/** The first requests made at one delay after the CMS turned fresh. */
+type Point = { n: number; hits: number; stale: number; ms: number[] };
+
 type Tally = {
   /** What the first requests at + 150 ms that were not HITs were ("entry MISS", …). */
   notHit: Map<string, number>;
-  stale: number;
-  firstAt150: number;
-  firstHit150: number;
-  firstLater: number;
-  firstHitLater: number;
+  /** Per DELAYS entry. */
+  points: Point[];
   unrelated: number;
   unrelatedHit: number;
   fetches: number[];
@@ -82,9 +91,10 @@ type Tally = {
 type World = { cms: PublishingCms; instances: Instance[]; host: string; hook: string };
 
 /**
- * One publish of a random entry, its webhook sent to instance n % 4; at the CMS's fresh time
- * + 150 ms the entry and a list of its type on every instance, unrelated answers, and at
- * fresh + 1 s another list of its type on every instance.
+ * One publish of a random entry, its webhook sent to instance n % 4. At each of DELAYS after
+ * the CMS's fresh time, every instance is asked for a list variant of the entry's type not
+ * asked for since the publish (at the first delay, the entry too): first requests. Then
+ * unrelated answers.
  */
 async function publishOnce({ cms, instances, host, hook }: World, n: number, m: Tally) {
   const e = Math.floor(Math.random() * ENTITIES);
@@ -102,25 +112,31 @@ async function publishOnce({ cms, instances, host, hook }: World, n: number, m: 
     body: JSON.stringify(d.body),
   });
   await r.body?.cancel();
-  await sleep(Math.max(0, t0 + lag + 150 - performance.now()));
-  const v1 = Math.floor(Math.random() * LISTS);
-  await Promise.all(instances.map(async (i, k) => {
-    for (const p of [detail(e), list(t, (v1 + k) % LISTS)]) {
-      const s = await get(i, host, p);
-      m.firstAt150++;
-      if (s.cache === "HIT") m.firstHit150++;
-      else {
-        const what = `${p === detail(e) ? "entry" : "list"} ${s.cache}`;
-        m.notHit.set(what, (m.notHit.get(what) ?? 0) + 1);
-      }
-      if (s.revs.get(`e${e}`) !== want) {
-        m.stale++;
-        if (m.staleExamples.length < 5) {
-          m.staleExamples.push(`${p} ${s.cache} r${s.revs.get(`e${e}`)} < r${want}`);
+  const v0 = Math.floor(Math.random() * LISTS);
+  for (const [j, delay] of DELAYS.entries()) {
+    await sleep(Math.max(0, t0 + lag + delay - performance.now()));
+    const pt = m.points[j];
+    await Promise.all(instances.map(async (i, k) => {
+      const v = (v0 + k + j * INSTANCES) % LISTS;
+      for (const p of j === 0 ? [detail(e), list(t, v)] : [list(t, v)]) {
+        const start = performance.now();
+        const s = await get(i, host, p);
+        pt.ms.push(performance.now() - start);
+        pt.n++;
+        if (s.cache === "HIT") pt.hits++;
+        else if (j === 0) {
+          const what = `${p === detail(e) ? "entry" : "list"} ${s.cache}`;
+          m.notHit.set(what, (m.notHit.get(what) ?? 0) + 1);
+        }
+        if (s.revs.get(`e${e}`) !== want) {
+          pt.stale++;
+          if (m.staleExamples.length < 5) {
+            m.staleExamples.push(`+${delay} ${p} ${s.cache} r${s.revs.get(`e${e}`)} < r${want}`);
+          }
         }
       }
-    }
-  }));
+    }));
+  }
   for (let k = 0; k < 6; k++) { // unrelated: other types' entries and lists
     let o = Math.floor(Math.random() * ENTITIES);
     while (typeOf(o) === t) o = Math.floor(Math.random() * ENTITIES);
@@ -129,12 +145,6 @@ async function publishOnce({ cms, instances, host, hook }: World, n: number, m: 
     m.unrelated++;
     if (s.cache === "HIT") m.unrelatedHit++;
   }
-  await sleep(Math.max(0, t0 + lag + 1_000 - performance.now()));
-  await Promise.all(instances.map(async (i, k) => {
-    const s = await get(i, host, list(t, (v1 + k + INSTANCES) % LISTS));
-    m.firstLater++;
-    if (s.cache === "HIT") m.firstHitLater++;
-  }));
   m.fetches.push(cms.upstream.seen.length - seen0);
   m.lags.push(Math.round(lag));
 }
@@ -208,8 +218,7 @@ function report(
   log: ReturnType<typeof prewarmLog>,
   load: { before: string; after: string },
 ) {
-  const { stale, firstAt150, firstHit150, firstLater, firstHitLater, unrelated } = m;
-  const { unrelatedHit, fetches, staleExamples } = m;
+  const { unrelated, unrelatedHit, fetches, staleExamples, points } = m;
   const sorted = [...fetches].sort((x, y) => x - y);
   const mean = fetches.reduce((s, x) => s + x, 0) / fetches.length;
   const pctOf = (a: number, b: number) => `${(100 * a / b).toFixed(1)} %`;
@@ -229,21 +238,32 @@ function report(
     `| random answers HIT right after the fill (baseline) | | ${
       pctOf(f.hits, f.sampled)
     } of ${f.sampled} |`,
-    `| stale answers at CMS fresh + 150 ms (the entry and one list of its type, on each instance) | 0 | ${stale} of ${firstAt150} |`,
+    `| stale answers at CMS fresh + 150 ms (the entry and one list of its type, on each instance) | 0 | ${
+      points[0].stale
+    } of ${points[0].n} |`,
     `| unrelated answers still HIT (other types' entries and lists, random instance) | ≥ 95 % | ${
       pctOf(unrelatedHit, unrelated)
     } of ${unrelated} |`,
     `| first requests after the publish that are HITs, at CMS fresh + 150 ms | ≥ 95 % | ${
-      pctOf(firstHit150, firstAt150)
-    } of ${firstAt150} |`,
-    `| first requests after the publish that are HITs, at CMS fresh + 1 s (another list variant) | ≥ 95 % | ${
-      pctOf(firstHitLater, firstLater)
-    } of ${firstLater} |`,
+      pctOf(points[0].hits, points[0].n)
+    } of ${points[0].n} |`,
     `| origin fetches per publish (prewarm, back-off refetches and the probes' misses) | | mean ${
       mean.toFixed(1)
     }, median ${sorted[sorted.length >> 1]}, max ${sorted.at(-1)} (${
       LISTS + 1
     } answers purged per publish) |`,
+    "",
+    "First requests after the publish (each instance, a list variant of the entry's type not asked for since the publish; at + 150 ms the entry too), by time after the CMS turned fresh:",
+    "",
+    "| after fresh | first requests | HIT | stale | latency p50 / p90 (ms) |",
+    "| --- | --- | --- | --- | --- |",
+    ...points.map((pt, j) => {
+      const ms = [...pt.ms].sort((x, y) => x - y);
+      const at = (f: number) => ms[Math.min(ms.length - 1, Math.floor(f * ms.length))].toFixed(1);
+      return `| + ${DELAYS[j]} ms | ${pt.n} | ${pctOf(pt.hits, pt.n)} | ${pt.stale} | ${
+        at(0.5)
+      } / ${at(0.9)} |`;
+    }),
     "",
     `First requests at + 150 ms that were not HITs: ${notHit.join(", ") || "none"}.`,
     "",
@@ -270,11 +290,7 @@ async function main() {
     const before = await loadavg();
     const m: Tally = {
       notHit: new Map(),
-      stale: 0,
-      firstAt150: 0,
-      firstHit150: 0,
-      firstLater: 0,
-      firstHitLater: 0,
+      points: DELAYS.map(() => ({ n: 0, hits: 0, stale: 0, ms: [] })),
       unrelated: 0,
       unrelatedHit: 0,
       fetches: [],
@@ -282,7 +298,9 @@ async function main() {
       lags: [],
     };
     for (let n = 0; n < PUBLISHES; n++) {
+      const next = performance.now() + PACE_MS;
       await publishOnce({ cms, instances, host, hook }, n, m);
+      await sleep(next - performance.now());
       if ((n + 1) % 20 === 0) {
         console.error(`${n + 1}/${PUBLISHES} publishes; load ${await loadavg()}`);
       }

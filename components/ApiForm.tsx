@@ -150,6 +150,11 @@ type SelectProps = {
   value?: string | null;
   hint?: string;
   class?: string;
+  /**
+   * With JavaScript, this select takes `values[v]` whenever the form's select `field` changes
+   * to `v` (islands/client.tsx); the person can still change it afterwards.
+   */
+  follows?: { field: string; values: Record<string, string> };
 };
 
 export function Select(f: SelectProps) {
@@ -157,7 +162,12 @@ export function Select(f: SelectProps) {
   return (
     <div class={`field ${f.class ?? ""}`.trim()}>
       <label for={id}>{f.label}</label>
-      <select id={id} name={f.name}>
+      <select
+        id={id}
+        name={f.name}
+        data-follows={f.follows?.field}
+        data-follow-values={f.follows && JSON.stringify(f.follows.values)}
+      >
         {f.options.map((o) => {
           const { value, label } = typeof o === "string" ? { value: o, label: o } : o;
           return <option key={value} value={value} selected={value === f.value}>{label}</option>;

@@ -192,6 +192,22 @@ document.addEventListener("change", (e) => {
   form.submit();
 });
 
+// A select marked data-follows="<name>" takes the value its data-follow-values map gives for
+// the new value of the form's select <name> (a webhook's scope follows its provider).
+document.addEventListener("change", (e) => {
+  const changed = e.target as HTMLSelectElement;
+  if (changed.tagName !== "SELECT" || !changed.form || !changed.name) return;
+  for (const follower of changed.form.querySelectorAll<HTMLSelectElement>("select[data-follows]")) {
+    if (follower.dataset.follows !== changed.name) continue;
+    let values: Record<string, unknown> = {};
+    try {
+      values = JSON.parse(follower.dataset.followValues ?? "{}");
+    } catch { /* a malformed map: leave the select as it is */ }
+    const next = values[changed.value];
+    if (typeof next === "string") follower.value = next;
+  }
+});
+
 hydrateIslands(document);
 localTimes(document);
 document.documentElement.dataset.js = "ready";

@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's Chromium via playwright-core): sign up
  * through the form, create a tenant through the form, land on its page, and refresh
- * its API cache with the island button; the change is in the database.
+ * its API cache with the island button; the change is in the database; a webhook's scope
+ * follows the provider picked.
  */
 import { chromium } from "playwright-core";
 import { assertEquals, assertStringIncludes } from "../assert.ts";
@@ -59,6 +60,16 @@ Deno.test({
       assertStringIncludes(await page.textContent("#content") ?? "", "API cache version");
       await page.goto(`${origin}/dashboard/acme`);
       assertStringIncludes(await page.textContent("main") ?? "", "api 2, assets 1, html 1");
+
+      // A webhook's scope follows the provider picked (a generic tenant starts at "all").
+      await page.goto(`${origin}/dashboard/acme/webhooks`);
+      const scope = () => page.inputValue('select[name="scope"]');
+      assertEquals(await scope(), "all");
+      await page.selectOption('select[name="provider"]', "contentful");
+      assertEquals(await scope(), "entities");
+      await page.selectOption('select[name="provider"]', "generic");
+      assertEquals(await scope(), "all");
+      await page.goto(`${origin}/dashboard/acme`);
 
       // The implementation check answers in place with its headline.
       await page.click('button:has-text("Probe the website surface")');

@@ -100,6 +100,11 @@ const SCOPE_OPTIONS = [
   { value: "all", label: "The whole API cache (a version bump)" },
 ];
 
+/** The scope each provider choice selects (the person may still pick the other). */
+const SCOPE_OF_PROVIDER = Object.fromEntries(
+  WEBHOOK_PROVIDERS.map((k) => [k, definitionOf(k).entities ? "entities" : "all"]),
+);
+
 /**
  * One webhook: its state, its admin actions and its last events.
  * Long: one card's markup: the hook's state and its admin actions (disable or enable, the asset
@@ -261,6 +266,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
               label="What a publish purges"
               options={SCOPE_OPTIONS}
               value={cmsHook ? "entities" : "all"}
+              follows={{ field: "provider", values: SCOPE_OF_PROVIDER }}
               hint="Only what changed keeps every other answer cached; a generic webhook, or a payload naming no entry, purges everything."
             />
             <Checkbox name="refreshAssets" label="Also purge assets" />
