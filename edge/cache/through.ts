@@ -209,7 +209,8 @@ async function loadAndStore(
   if (opts.variant !== undefined) ctx.vary?.delete(primary);
   ctx.cache.store(primary, r.obj);
   r.fetched = fwdStatus(fwd, r.fetched ?? null, true);
-  ctx.fetches?.note(primary, ctx.clock.now(), r.fetched);
+  // the memory tier's flat copy of the key, when it holds the object: one string for both
+  ctx.fetches?.note(r.obj.lruKey ?? primary, ctx.clock.now(), r.fetched);
   return r;
 }
 
