@@ -386,7 +386,7 @@ export class Prewarmer {
     // Behind a publish announced since the claimer fetched it: left to that publish's prewarm.
     const r = tagLoaded(f, { kind: "object", obj, cacheable: true });
     if (r.kind !== "object" || behind(r.obj)) return;
-    this.ec.through.cache.store(c.key, r.obj);
+    this.ec.through.cache.store(c.key, r.obj, true); // a key with recent traffic: shared
     r.obj.usedAt = c.usedAt;
     this.fresh(w, "copied");
   }

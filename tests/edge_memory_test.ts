@@ -83,6 +83,7 @@ Deno.test({
     const fx = await edgeFixture(up.url, { webCacheName: name });
     try {
       await (await fx.request("/~api/bin")).bytes();
+      await (await fx.request("/~api/bin")).bytes(); // a hit: into the second tier
       await fx.edge.cache.flush();
       fx.edge.cache.lru.clear(); // memory is empty; the second tier still has the entry
       const res = await fx.request("/~api/bin");

@@ -21,16 +21,34 @@ type FetchNote = {
   status: string;
 };
 
+/** Distinct statuses kept as one string each (cleared when full). */
+const STATUSES_MAX = 256;
+
 export class FetchLog {
   private notes = new Map<string, FetchNote>();
+  /**
+   * Each status value once, as a flat string: a miss builds its Cache-Status by concatenation
+   * (a tree of string pieces per note), and most misses share a few values.
+   */
+  private statuses = new Map<string, string>();
 
   constructor(private readonly max = FETCH_LOG_ENTRIES) {}
 
+  /**
+   * `primary`: pass the memory tier's copy of the key when the answer was stored (one string
+   * for both), else the key as built.
+   */
   note(primary: string, at: number, status: string): void {
+    let s = this.statuses.get(status);
+    if (s === undefined) {
+      if (this.statuses.size >= STATUSES_MAX) this.statuses.clear();
+      s = JSON.parse(JSON.stringify(status)) as string;
+      this.statuses.set(s, s);
+    }
     // Re-set at the end of the insertion order: the Map's first key is the oldest note.
     this.notes.delete(primary);
     if (this.notes.size >= this.max) this.notes.delete(this.notes.keys().next().value!);
-    this.notes.set(primary, { at, status });
+    this.notes.set(primary, { at, status: s });
   }
 
   get(primary: string): FetchNote | undefined {

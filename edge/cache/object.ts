@@ -22,11 +22,13 @@ const NO_CDN = 1;
 const HIT_BEFORE = 2;
 /** Released from its slab: the slab no longer counts the body (edge/cache/slabs.ts). */
 const RELEASED = 4;
+/** Put into the Web Cache tier (or read from it): its eviction deletes it there (store.ts). */
+const IN_TIER = 8;
 
-const FLAG_BITS = 7;
-const USED_SHIFT = 3;
+const FLAG_BITS = 15;
+const USED_SHIFT = 4;
 /** Seconds usedAt counts up to (a small integer: flags stays a V8 Smi). */
-const MAX_USED_S = (1 << 27) - 1;
+const MAX_USED_S = (1 << 26) - 1;
 /** The clock time usedAt's seconds count from (set when the first object is marked). */
 let usedEpoch = -1;
 
@@ -159,6 +161,17 @@ export class CachedObject extends LruEntry {
     this.flags = v ? this.flags | HIT_BEFORE : this.flags & ~HIT_BEFORE;
   }
 
+  /**
+   * A copy of it is in the Web Cache tier: put there (a key's second request, store.ts) or
+   * read from there. Only such an object's eviction deletes from the tier.
+   */
+  get inTier(): boolean {
+    return (this.flags & IN_TIER) !== 0;
+  }
+  set inTier(v: boolean) {
+    this.flags = v ? this.flags | IN_TIER : this.flags & ~IN_TIER;
+  }
+
   /** True while the memory tier holds the object (only such objects get a template). */
   get kept(): boolean {
     return this.lruKey !== null;
@@ -177,15 +190,24 @@ const SHARED_MAX = 4096;
 const PAIR_MAX_CHARS = 200;
 /**
  * Pairs that differ per entry: sharing them would fill the map with one-off pairs. An entry
- * with one keeps a list of its own (~72 bytes): the origin's Date, kept since Expires is read
- * against it, makes that most entries' case, as validators already did.
+ * with one keeps a list of its own (~72 bytes), as entries with validators do.
  */
-const PER_ENTRY: ReadonlySet<string> = new Set(["etag", "last-modified", "date"]);
+const PER_ENTRY: ReadonlySet<string> = new Set(["etag", "last-modified"]);
+/**
+ * The origin's Date (kept since Expires is read against it) changes once a second: the last
+ * pair is shared by the answers of that second, so their lists can be one shared list too.
+ * A Date pair, list and string of its own were ~170 heap bytes of each entry.
+ */
+let lastDate: [string, string] | null = null;
 
 /** The shared copy of a pair, or null for one worth no sharing (per entry, or long). */
 function sharedPair(h: [string, string]): [string, string] | null {
+  if (h[0] === "date" && h[1].length < PAIR_MAX_CHARS) {
+    if (lastDate !== null && lastDate[1] === h[1]) return lastDate;
+    return lastDate = h;
+  }
   if (h[0].length + h[1].length > PAIR_MAX_CHARS || PER_ENTRY.has(h[0])) {
-    return null; // validators and the origin's Date differ per entry
+    return null; // validators differ per entry
   }
   const key = `${h[0]}\n${h[1]}`;
   const got = pairs.get(key);

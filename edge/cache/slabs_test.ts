@@ -162,7 +162,7 @@ Deno.test("a second-tier put sends the body as stored, though its slab is reused
       c.slabs.pack(o);
       c.lru.set(key, o);
     };
-    c.store("first", obj(2048, 3)); // its put waits for the cache to open
+    c.store("first", obj(2048, 3), true); // put (requested before); waits for the cache to open
     for (let i = 1; i < perSlab; i++) memoryOnly(`fill${i}`, 4); // the slab is full
     c.lru.delete("first"); // out of memory (not of the second tier)
     for (let i = 1; i < perSlab; i++) c.lru.delete(`fill${i}`); // the slab is empty

@@ -15,6 +15,7 @@ import { hitTemplateSet, rangeTemplateSet } from "./hit_templates.ts";
 import { type CachedObject, cachedObject, ownedBytes } from "./object.ts";
 import { MemoryGuard } from "./memory_guard.ts";
 import { dropCodings, encodeLater } from "./variants.ts";
+import { Doorkeeper } from "./doorkeeper.ts";
 
 export { type Bytes, CachedObject, cachedObject, concatBytes, ownedBytes } from "./object.ts";
 
@@ -73,20 +74,24 @@ export class EdgeCache {
   /** Last second-tier operation per key: puts and deletes of one key run in order. */
   private tierOps = new Map<string, Promise<unknown>>();
   private guard: MemoryGuard | null;
+  /** Keys stored before (the tier's admission); null without a tier. */
+  private doorkeeper: Doorkeeper | null;
   #tierName: string | null = null;
 
   constructor(private opts: EdgeCacheOptions) {
     const name = opts.webCacheName;
     if (typeof name === "string") this.#tierName = name;
     else name?.then((n) => this.#tierName = n, () => {});
+    this.doorkeeper = opts.webCacheName === null ? null : new Doorkeeper();
     // An object pushed out of memory leaves the second tier too: on a self-hosted
     // instance the Web Cache API is a directory without eviction of its own, so the
-    // memory bound is what bounds it (Deno Deploy evicts by itself).
+    // memory bound is what bounds it (Deno Deploy evicts by itself). One never put
+    // there (a key requested once) costs no delete.
     this.lru = new ByteLru(
       opts.maxBytes,
-      opts.webCacheName === null
-        ? undefined
-        : (key) => void this.inOrder(key, () => this.deleteSecondTier(key)),
+      opts.webCacheName === null ? undefined : (key, obj) => {
+        if (obj.inTier) void this.inOrder(key, () => this.deleteSecondTier(key));
+      },
       Infinity,
       (obj) => {
         this.slabs.release(obj);
@@ -170,6 +175,7 @@ export class EdgeCache {
       const obj = cachedObject(res.status, headers, body, storedAt, ttlMs, noCdn);
       obj.swrMs = swrMs || 0;
       obj.sieMs = Number.isFinite(sieMs) ? sieMs : -1;
+      obj.inTier = true;
       this.keep(key, obj);
       return obj;
     } catch {
@@ -177,12 +183,30 @@ export class EdgeCache {
     }
   }
 
-  /** Stores in memory and, without waiting, in the Web Cache tier. */
-  store(key: string, obj: CachedObject): void {
+  /**
+   * Stores in memory and, on the key's second request, without waiting in the Web Cache
+   * tier: a key stored before (held in memory still, or passed by the doorkeeper), or one
+   * the caller knows was `requested` before (a prewarm). A key's first object is shared on
+   * its first hit instead (`share`), so a key requested once costs the tier nothing.
+   */
+  store(key: string, obj: CachedObject, requested = false): void {
+    const again = requested || this.lru.peek(key) !== undefined;
     this.keep(key, obj);
-    // A burst of misses faster than the tier writes would queue copies without bound: past
-    // MAX_TIER_WRITES in flight an object stays in memory only (the tier is an optimisation).
-    if (this.opts.webCacheName === null || this.writes.size >= MAX_TIER_WRITES) return;
+    if (this.doorkeeper === null) return;
+    if (this.doorkeeper.seen(key) || again) this.share(key, obj);
+  }
+
+  /**
+   * Puts an object of the memory tier into the Web Cache tier, once (a hit calls it while
+   * `inTier` is false). A burst faster than the tier writes would queue copies without
+   * bound: past MAX_TIER_WRITES in flight it stays in memory only, until its next hit.
+   */
+  share(key: string, obj: CachedObject): void {
+    if (
+      obj.inTier || this.opts.webCacheName === null || this.writes.size >= MAX_TIER_WRITES ||
+      !obj.readable
+    ) return;
+    obj.inTier = true;
     // Built now: the constructor copies the body, which by the time the put runs may have
     // left the memory tier and its slab been reused (edge/cache/slabs.ts).
     const headers = new Headers(obj.headers);

@@ -60,13 +60,17 @@ export type ReadOptions = {
   promoted?: (obj: CachedObject) => void;
 };
 
-/** The fresh in-memory object for a key, synchronously (the hit fast path). */
+/**
+ * The fresh in-memory object for a key, synchronously (the hit fast path). A hit is its key's
+ * second request: the object goes into the Web Cache tier now (once; EdgeCache.share).
+ */
 export function freshInMemory(ctx: ThroughContext, key: string): CachedObject | undefined {
   const obj = ctx.cache.peek(key);
   if (obj === undefined) return undefined;
   const now = ctx.clock.now();
   if (!ctx.cache.isFresh(obj, now) || purged(ctx, key, obj)) return undefined;
   obj.usedAt = now;
+  if (!obj.inTier && ctx.cache.hasSecondTier) ctx.cache.share(key, obj);
   return obj;
 }
 
@@ -113,7 +117,10 @@ export async function readThrough(
   const now = clock.now();
   if (cached && !opts.revalidate) {
     cached.usedAt = now;
-    if (cache.isFresh(cached, now)) return { kind: "object", obj: cached, cache: "HIT" };
+    if (cache.isFresh(cached, now)) {
+      if (!cached.inTier && cache.hasSecondTier) cache.share(key, cached);
+      return { kind: "object", obj: cached, cache: "HIT" };
+    }
     if (now < cached.storedAt + cached.ttlMs + cached.swrMs) {
       refreshInBackground(ctx, key, primary, load, cached, opts);
       return { kind: "object", obj: cached, cache: "STALE" };
@@ -202,7 +209,8 @@ async function loadAndStore(
   if (opts.variant !== undefined) ctx.vary?.delete(primary);
   ctx.cache.store(primary, r.obj);
   r.fetched = fwdStatus(fwd, r.fetched ?? null, true);
-  ctx.fetches?.note(primary, ctx.clock.now(), r.fetched);
+  // the memory tier's flat copy of the key, when it holds the object: one string for both
+  ctx.fetches?.note(r.obj.lruKey ?? primary, ctx.clock.now(), r.fetched);
   return r;
 }
 

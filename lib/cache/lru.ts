@@ -35,13 +35,13 @@ export class ByteLru<V extends LruEntry> {
 
   /**
    * @param bound total bytes kept; an entry larger than this is never stored
-   * @param onEvict called with the key of each entry pushed out to make room
+   * @param onEvict called with the key and the entry of each one pushed out to make room
    * @param maxEntries entries kept at most, whatever their size
    * @param onDrop called with each value that leaves (evicted, replaced or deleted; not on clear)
    */
   constructor(
     private bound: number,
-    private onEvict?: (key: string) => void,
+    private onEvict?: (key: string, value: V) => void,
     readonly maxEntries = Infinity,
     private onDrop?: (value: V) => void,
   ) {}
@@ -57,11 +57,7 @@ export class ByteLru<V extends LruEntry> {
    */
   resize(maxBytes: number): void {
     this.bound = maxBytes;
-    while (this.used > maxBytes && this.tail !== null) {
-      const oldest = this.tail.lruKey!;
-      this.delete(oldest);
-      this.onEvict?.(oldest);
-    }
+    while (this.used > maxBytes && this.tail !== null) this.evictOldest();
   }
 
   /** Bytes currently held. */
@@ -105,10 +101,8 @@ export class ByteLru<V extends LruEntry> {
       (this.used + value.size > this.bound || this.map.size >= this.maxEntries) &&
       this.tail !== null
     ) {
-      const oldest = this.tail.lruKey!;
-      this.delete(oldest);
       this.evictions++;
-      this.onEvict?.(oldest);
+      this.evictOldest();
     }
     value.lruKey = key;
     this.map.set(key, value);
@@ -128,10 +122,8 @@ export class ByteLru<V extends LruEntry> {
     entry.size += delta;
     this.used += delta;
     while (this.used > this.bound && this.tail !== null && this.tail !== entry) {
-      const oldest = this.tail.lruKey!;
-      this.delete(oldest);
       this.evictions++;
-      this.onEvict?.(oldest);
+      this.evictOldest();
     }
     return true;
   }
@@ -168,6 +160,14 @@ export class ByteLru<V extends LruEntry> {
     this.map.clear();
     this.head = this.tail = null;
     this.used = 0;
+  }
+
+  /** Pushes the least recently used entry out (onDrop, then onEvict). */
+  private evictOldest(): void {
+    const oldest = this.tail!;
+    const key = oldest.lruKey!;
+    this.delete(key);
+    this.onEvict?.(key, oldest);
   }
 
   private unlink(entry: V): void {
