@@ -30,7 +30,6 @@ import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
 import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 import { claimAll } from "./prewarm_claims.ts";
 import { type CopyHead, CopyWriter, MAX_SHARED_BYTES, readCopy } from "./prewarm_copies.ts";
-import { type Dealt, isDealt, join, shareOut } from "./prewarm_share.ts";
 
 /** "Recent traffic": a visitor was served the answer this long ago at most. */
 const PREWARM_RECENT_MS = 10 * 60_000;
@@ -65,12 +64,6 @@ type Warm = {
   fetchedMs?: number;
   copiedMs?: number;
   tries: number;
-  /** Answers the claimer dealt out to the others (edge/prewarm_share.ts). */
-  dealt: number;
-  /** The copies awaited; the claimer adds those it dealt out, then resolves `decided`. */
-  pending: Candidate[];
-  decided: Promise<void>;
-  decide: () => void;
 };
 
 /** The time of a snapshot's latest purge (its records are a new array at every reload). */
@@ -122,30 +115,16 @@ export class Prewarmer {
     const found = this.candidates(snap, now);
     if (found.length === 0) return;
     const counts = { fetched: 0, copied: 0, missed: 0 };
-    const { promise: decided, resolve: decide } = Promise.withResolvers<void>();
-    const w: Warm = {
-      snap,
-      purgeAt: latest,
-      won: [],
-      lost: [],
-      counts,
-      freshMs: null,
-      tries: 0,
-      dealt: 0,
-      pending: [],
-      decided,
-      decide,
-    };
+    const w: Warm = { snap, purgeAt: latest, won: [], lost: [], counts, freshMs: null, tries: 0 };
     await this.claim(w, found);
     const claimedMs = this.sincePurge(w);
-    await Promise.all([this.fetchWon(w).finally(decide), this.copyLost(w)]);
+    await Promise.all([this.fetchWon(w), this.copyLost(w)]);
     for (const k of ["fetched", "copied", "missed"] as const) this.counts[k] += counts[k];
     // The steps' times (ms after the webhook's purge): seen here, claimed, first fresh, done.
     this.ec.deps.log.info("prewarmed", {
       tenant: slug,
       keys: found.length,
       won: w.won.length,
-      dealt: w.dealt,
       ...counts,
       seenMs: now - latest,
       claimedMs,
@@ -201,58 +180,31 @@ export class Prewarmer {
       this.ec.deps.log.warn("prewarm claims failed", { error: String(e) });
     }
     found.forEach((c, i) => (won[i] ? w.won : w.lost).push(c));
-    w.pending = [...w.lost];
   }
 
   /**
    * Refetches the answers this instance claimed and shares each: the first alone until the
-   * CMS serves the publish (it probes the CDN's lag); then the rest are dealt out among the
-   * instances waiting for copies (edge/prewarm_share.ts) and this one refetches its share,
-   * CONCURRENCY at a time, while it waits for the others' copies.
+   * CMS serves the publish (it probes the CDN's lag), then the rest, CONCURRENCY at a time.
    */
   private async fetchWon(w: Warm): Promise<void> {
+    const one = async (c: Candidate) => {
+      // A visitor here refetched it meanwhile: that copy is shared, the origin not asked again.
+      const held = this.heldNewer(c.key, w.purgeAt) ? this.ec.through.cache.lru.peek(c.key)! : null;
+      const obj = held ?? await this.refetch(w, c);
+      if (obj === null) return;
+      if (held === null) this.fresh(w, "fetched");
+      if (obj.bodyLength <= MAX_SHARED_BYTES) {
+        await this.#copies.share(this.where(w, c), obj);
+      }
+    };
     if (w.won.length === 0) return;
-    let mine = w.won.slice(1);
-    // The deal goes out beside the probe's copy, not after it: the others start refetching.
-    const deal = async () => {
-      if (mine.length < 2) return;
-      const where = { tenantId: w.snap.tenantId, purgeAt: w.purgeAt };
-      const hashes = mine.map((c) => c.hash!);
-      const share = await shareOut(this.ec.deps.kv, where, this.#me, hashes, CLAIM_TTL_MS);
-      const dealt = mine.filter((c) => share[c.hash!] !== this.#me);
-      mine = mine.filter((c) => share[c.hash!] === this.#me);
-      w.dealt = dealt.length;
-      w.pending.push(...dealt);
-    };
-    await this.fetchOne(w, w.won[0], deal);
-    w.decide();
-    await this.fetchAll(w, mine);
-    w.fetchedMs = this.sincePurge(w);
-  }
-
-  /** Refetches and shares `cs`, CONCURRENCY at a time. */
-  private async fetchAll(w: Warm, cs: Candidate[]): Promise<void> {
-    let next = 0;
+    await one(w.won[0]);
+    let next = 1;
     const worker = async () => {
-      while (next < cs.length) await this.fetchOne(w, cs[next++]);
+      while (next < w.won.length) await one(w.won[next++]);
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, cs.length) }, worker));
-  }
-
-  /**
-   * Refetches one claimed answer and leaves a copy in KV, running `fresh` (once it is fresh)
-   * beside the copy's write.
-   */
-  private async fetchOne(w: Warm, c: Candidate, fresh?: () => Promise<void>): Promise<void> {
-    // A visitor here refetched it meanwhile: that copy is shared, the origin not asked again.
-    const held = this.heldNewer(c.key, w.purgeAt) ? this.ec.through.cache.lru.peek(c.key)! : null;
-    const obj = held ?? await this.refetch(w, c);
-    if (obj === null) return;
-    if (held === null) this.fresh(w, "fetched");
-    await Promise.all([
-      obj.bodyLength <= MAX_SHARED_BYTES ? this.#copies.share(this.where(w, c), obj) : null,
-      fresh?.(),
-    ]);
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, w.won.length) }, worker));
+    w.fetchedMs = this.sincePurge(w);
   }
 
   /**
@@ -297,64 +249,46 @@ export class Prewarmer {
 
   /**
    * Waits for the copies of the answers other instances claimed (copyPollDelay apart) and
-   * keeps each in memory, tagged as at fill. Registers first as waiting for them; the share
-   * the claimer deals out to this instance (edge/prewarm_share.ts) it refetches itself.
+   * keeps each in memory, tagged as at fill.
    */
   private async copyLost(w: Warm): Promise<void> {
-    const kv = this.ec.deps.kv;
-    const where = { tenantId: w.snap.tenantId, purgeAt: w.purgeAt };
-    if (w.lost.length > 0) {
-      join(kv, where, this.#me, w.lost.map((c) => c.hash!), CLAIM_TTL_MS).catch(() => {});
-    }
-    await w.decided; // the claimer's own deal adds to what it waits for
     const start = performance.now();
     const until = start + CLAIM_TTL_MS;
-    const mine: Promise<void>[] = [];
-    let pending = w.pending;
-    let active = false; // a copy or a deal seen: the rest follow within moments
+    let pending = w.lost;
     while (pending.length > 0 && performance.now() < until) {
-      await sleep(copyPollDelay(performance.now() - start, active));
+      await sleep(copyPollDelay(performance.now() - start));
       const heads = await this.heads(w, pending);
-      active ||= heads.size > 0;
       const still: Candidate[] = [];
-      const own: Candidate[] = [];
       const found: Promise<void>[] = [];
       for (const c of pending) {
         if (this.heldNewer(c.key, w.purgeAt)) continue; // a visitor here refetched it
         const head = heads.get(c.hash!);
         if (head === undefined) still.push(c);
-        else if (!isDealt(head)) found.push(this.keepCopy(w, c, head));
-        else if (head.to === this.#me) own.push(c); // dealt to this instance
-        else still.push(c); // dealt to another: its copy comes later
-      }
-      if (own.length > 0) {
-        w.won.push(...own);
-        mine.push(this.fetchAll(w, own));
+        else found.push(this.keepCopy(w, c, head));
       }
       await Promise.all(found); // the copies one read found, stored in parallel
       pending = still;
     }
     w.counts.missed += pending.length;
-    await Promise.all(mine);
-    if (w.pending.length > 0) w.copiedMs = this.sincePurge(w);
+    if (w.lost.length > 0) w.copiedMs = this.sincePurge(w);
   }
 
   /**
-   * The heads of the copies of `pending` in KV (or whom each was dealt to), by key hash: one
-   * read either way, a getMany for up to 10 (its limit), else a listing of the publish's
-   * copies (one range read, not a getMany per 10: under load each KV round trip took 40–200 ms).
+   * The heads of the copies of `pending` in KV, by key hash: one read either way, a getMany
+   * for up to 10 (its limit), else a listing of the publish's copies (one range read, not a
+   * getMany per 10: under load each KV round trip took 40–200 ms).
    */
-  private async heads(w: Warm, pending: Candidate[]): Promise<Map<string, CopyHead | Dealt>> {
+  private async heads(w: Warm, pending: Candidate[]): Promise<Map<string, CopyHead>> {
     const kv = this.ec.deps.kv;
-    const out = new Map<string, CopyHead | Dealt>();
+    const out = new Map<string, CopyHead>();
     if (pending.length <= 10) {
       const keys = pending.map((c) => kvKeys.prewarmCopy(w.snap.tenantId, w.purgeAt, c.hash!));
-      const got = await kv.getMany<(CopyHead | Dealt)[]>(keys);
+      const got = await kv.getMany<CopyHead[]>(keys);
       got.forEach((e, i) => e.value !== null && out.set(pending[i].hash!, e.value));
       return out;
     }
     const prefix = kvKeys.prewarmCopies(w.snap.tenantId, w.purgeAt);
-    for await (const e of kv.list<CopyHead | Dealt>({ prefix }, { batchSize: 500 })) {
+    for await (const e of kv.list<CopyHead>({ prefix }, { batchSize: 500 })) {
       out.set(e.key[prefix.length] as string, e.value);
     }
     return out;

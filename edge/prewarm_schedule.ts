@@ -14,11 +14,8 @@ export function probeDelay(elapsedMs: number): number {
 
 /**
  * The next read of the copies other instances claimed (ms): KV reads cost no origin fetch,
- * so half the probe's share and a quarter of its floor. Once a read found a copy or a deal
- * (`active`), the CMS is fresh and the rest arrive within moments: ACTIVE_POLL_MS.
+ * so half the probe's share and a quarter of its floor.
  */
-export function copyPollDelay(elapsedMs: number, active = false): number {
-  return active ? ACTIVE_POLL_MS : clamp(elapsedMs / 20, 25, 500);
+export function copyPollDelay(elapsedMs: number): number {
+  return clamp(elapsedMs / 20, 25, 500);
 }
-
-const ACTIVE_POLL_MS = 10;

@@ -11,9 +11,7 @@ Deno.test("prewarm schedule: a share of the wait, within its floor and ceiling",
     2_000,
     2_000,
   ]);
-  assertEquals([0, 400, 1_000, 5_000, 60_000].map((t) => copyPollDelay(t)), [25, 25, 50, 250, 500]);
-  // Once a copy or a deal showed, the rest are read for at the floor's pace, whatever the wait.
-  assertEquals([0, 5_000, 60_000].map((t) => copyPollDelay(t, true)), [10, 10, 10]);
+  assertEquals([0, 400, 1_000, 5_000, 60_000].map(copyPollDelay), [25, 25, 50, 250, 500]);
 });
 
 Deno.test("prewarm schedule: probes over a minute's lag stay few", () => {

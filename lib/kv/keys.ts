@@ -25,20 +25,12 @@ export const kvKeys = {
    */
   prewarmClaim: (tenantId: number, purgeAt: number, keyHash: string) =>
     ["edge", "prewarm", tenantId, purgeAt, keyHash] as const,
-  /**
-   * The claimer's fresh answer, for the other instances: its head, then its chunks; before
-   * it, which instance refetches it when the claimer dealt it out (edge/prewarm_share.ts).
-   */
+  /** The claimer's fresh answer, for the other instances: its head, then its chunks. */
   prewarmCopy: (tenantId: number, purgeAt: number, keyHash: string) =>
     ["edge", "prewarm_copy", tenantId, purgeAt, keyHash] as const,
   /** Every copy of one publish (a list prefix). */
   prewarmCopies: (tenantId: number, purgeAt: number) =>
     ["edge", "prewarm_copy", tenantId, purgeAt] as const,
-  /** An instance waiting for a publish's copies, with the answers it holds (key hashes). */
-  prewarmMember: (tenantId: number, purgeAt: number, id: string) =>
-    ["edge", "prewarm_member", tenantId, purgeAt, id] as const,
-  prewarmMembers: (tenantId: number, purgeAt: number) =>
-    ["edge", "prewarm_member", tenantId, purgeAt] as const,
   prewarmChunk: (tenantId: number, purgeAt: number, keyHash: string, i: number) =>
     ["edge", "prewarm_chunk", tenantId, purgeAt, keyHash, i] as const,
   session: (tokenHash: string) => ["session", tokenHash] as const,
