@@ -15,8 +15,9 @@ export async function pruneRequestLogs(
   actorUserId: string,
   retentionDays: number,
 ): Promise<LogsPruned> {
-  const before = new Date(s.clock.now() - retentionDays * DAY_MS);
-  const deleted = await postgresFlushTarget(s.db).pruneLogs!(before);
+  const now = s.clock.now();
+  const before = new Date(now - retentionDays * DAY_MS);
+  const deleted = await postgresFlushTarget(s.db).pruneLogs!(before, now);
   s.log.info("request logs pruned", { by: actorUserId, retentionDays, deleted });
   return { ok: true, deleted, retentionDays, before: before.toISOString() };
 }

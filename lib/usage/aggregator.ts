@@ -290,6 +290,7 @@ export class UsageAggregator implements UsageSink {
       const deleted = await prune.call(
         this.#o.target,
         new Date(now - this.#o.retentionDays * DAY_MS),
+        now,
       );
       this.#c.prunes++;
       this.#c.lastPruneAt = now;

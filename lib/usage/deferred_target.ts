@@ -17,7 +17,7 @@ export class DeferredFlushTarget implements UsageFlushTarget {
     return this.#target.write(batch);
   }
 
-  pruneLogs(before: Date): Promise<number> {
-    return this.#target?.pruneLogs?.(before) ?? Promise.resolve(0);
+  pruneLogs(before: Date, now: number): Promise<number> {
+    return this.#target?.pruneLogs?.(before, now) ?? Promise.resolve(0);
   }
 }

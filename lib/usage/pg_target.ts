@@ -64,17 +64,17 @@ export function postgresFlushTarget(db: Db, ledger = new FlushLedger()): UsageFl
       }
     },
 
-    async pruneLogs(before: Date) {
+    async pruneLogs(before: Date, now: number) {
       const rows = await db.delete(requestLogs).where(lt(requestLogs.ts, before))
         .returning({ id: requestLogs.id });
       await db.delete(usageFlushes)
-        .where(lt(usageFlushes.at, new Date(Date.now() - FLUSH_KEY_RETENTION_MS)));
+        .where(lt(usageFlushes.at, new Date(now - FLUSH_KEY_RETENTION_MS)));
       // Hourly counters are kept HOURLY_RETENTION_DAYS (the dashboard shows 48 hours).
       await db.delete(usageHourly).where(
-        lt(usageHourly.hour, new Date(Date.now() - HOURLY_RETENTION_DAYS * 86_400_000)),
+        lt(usageHourly.hour, new Date(now - HOURLY_RETENTION_DAYS * 86_400_000)),
       );
-      await pruneVisitors(db, new Date(Date.now() - VISITOR_RETENTION_MS));
-      await prunePaths(db, Date.now());
+      await pruneVisitors(db, new Date(now - VISITOR_RETENTION_MS));
+      await prunePaths(db, now);
       return rows.length;
     },
   };

@@ -102,6 +102,9 @@ export type PathDelta = {
 export type UsageFlushTarget = {
   /** Writes a batch; returns how many entries it had to discard (e.g. deleted tenants). */
   write(batch: UsageBatch): Promise<{ discarded: number }>;
-  /** Deletes request logs older than `before`; returns the rows removed. */
-  pruneLogs?(before: Date): Promise<number>;
+  /**
+   * Deletes request logs older than `before`, and the other kept rows past their retention
+   * counted back from `now` (the app clock's time); returns the request-log rows removed.
+   */
+  pruneLogs?(before: Date, now: number): Promise<number>;
 };
