@@ -79,7 +79,7 @@ export async function resolveCredentials(env: Env): Promise<Credentials> {
   return { url, token, email: envToken ? undefined : stored?.email };
 }
 
-/** `https://x.example/` → `https://x.example`; a bare host gets https://. */
+/** `https://x.example/` -> `https://x.example`; a bare host gets https://. */
 export function normaliseUrl(raw: string): string {
   const s = raw.trim();
   if (!s) return "";

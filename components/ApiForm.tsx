@@ -69,7 +69,7 @@ export function ApiForm(p: ApiFormProps) {
       <button
         type="submit"
         class={p.danger ? "danger" : p.secondary ? "secondary" : undefined}
-        data-busy={p.busy ?? "Working…"}
+        data-busy={p.busy ?? "Working\u2026"}
       >
         {p.submit}
       </button>
@@ -77,7 +77,7 @@ export function ApiForm(p: ApiFormProps) {
   );
 }
 
-/** A one-button secondary action in a row of actions (POST, "Saving…"). */
+/** A one-button secondary action in a row of actions (POST, "Saving..."). */
 export function InlineAction(
   p: { api: string; submit: string; done: string; label: string; children?: ComponentChildren },
 ) {
@@ -85,7 +85,7 @@ export function InlineAction(
     <ApiForm
       api={p.api}
       submit={p.submit}
-      busy="Saving…"
+      busy={`Saving\u2026`}
       done={p.done}
       layout="inline"
       secondary

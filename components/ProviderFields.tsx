@@ -32,7 +32,7 @@ const FIELD_TEXT = Object.fromEntries(
 export const PROVIDER_LABELS: Record<ProviderKind, string> = tableOf((d) => d.label);
 
 export type ProviderFieldsProps = {
-  /** Edit one tenant's kind (values filled in); absent → the create form, every kind. */
+  /** Edit one tenant's kind (values filled in); absent -> the create form, every kind. */
   cms?: ProviderKind;
   values?: Partial<Record<FieldName | "websiteDomain", string | null>>;
   /** The tenant host origin the sample clean URL uses. */
@@ -119,7 +119,7 @@ function placeholderOf(f: FieldName): string {
 }
 
 /**
- * The API and asset origins and one sample provider URL → clean tenant URL. The API origin
+ * The API and asset origins and one sample provider URL -> clean tenant URL. The API origin
  * is the derived one unless `apiOrigin` (the tenant's stored, effective one) differs from it;
  * data-api-origin says which is shown.
  */
@@ -151,7 +151,7 @@ export function DerivedOrigins(
         <>
           <dt>Sample asset</dt>
           <dd>
-            <code>{described.sample.source}</code> → <code>{described.sample.clean}</code>
+            <code>{described.sample.source}</code> {`\u2192`} <code>{described.sample.clean}</code>
           </dd>
         </>
       )}

@@ -67,7 +67,7 @@ export function VerifyEmailBanner(
           <ApiForm
             api="/api/auth/verify-email/resend"
             submit="Mail a new link"
-            busy="Sending…"
+            busy={`Sending\u2026`}
             done="A new link is on its way: check your mail."
             layout="inline"
             secondary

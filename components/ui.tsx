@@ -30,7 +30,7 @@ export function Refusal({ need, role, what }: { need: string; role: string; what
 
 /** A timestamp: UTC on the server; the client entry shows it in the viewer's zone, UTC on hover. */
 export function Time({ at }: { at: string | Date | null | undefined }) {
-  if (!at) return <span class="muted">—</span>;
+  if (!at) return <span class="muted">{`\u2014`}</span>;
   const d = typeof at === "string" ? new Date(at) : at;
   if (Number.isNaN(d.getTime())) return <span>{String(at)}</span>;
   const iso = d.toISOString();

@@ -1,6 +1,6 @@
 /**
  * The API proxy (SPEC "What the service does" 2, "Public proxy behaviour"):
- * `GET|HEAD {tenant_host}/~api/<path>` → `<apiOrigin><path>` with the stored
+ * `GET|HEAD {tenant_host}/~api/<path>` -> `<apiOrigin><path>` with the stored
  * credential injected, cached for the tenant's TTL under a key of tenant, api
  * version, host, path and normalised query; delivery URLs in bodies rewritten;
  * the preview-bypass parameter skips the cache; `?transform=` and experiments.

@@ -2,8 +2,8 @@
  * The asset proxy (SPEC "What the service does" 1, "The image/video host
  * integration"). Clean tenant URLs, one rule set (sdk/providers.ts):
  * a path of the tenant's provider (e.g. Contentful `/<asset>/<token>/<file>`,
- * Prismic `/<repo>/<file>`, Shopify `/cdn/shop/…`, the image host's
- * `/(image|video)/upload/…`) is routed by file type to one of the origins
+ * Prismic `/<repo>/<file>`, Shopify `/cdn/shop/...`, the image host's
+ * `/(image|video)/upload/...`) is routed by file type to one of the origins
  * derived from the tenant's identifier; the query is kept (sorted) or dropped
  * per provider (docs/providers.md). Old `/~assets/<host>/<path>` URLs answer 301
  * to the clean form when the identifier maps them, else are served as before.
@@ -101,7 +101,7 @@ type AssetPlan = {
   keyOrigin: (tenantOrigin: string) => string;
   bots: { blockBots: boolean; allowImageSearchBots: boolean };
   referer: string | null;
-  /** The tenant's stripQueryTypes: whether a path's kept query is dropped; null → never. */
+  /** The tenant's stripQueryTypes: whether a path's kept query is dropped; null -> never. */
   stripsQuery: ((path: string) => boolean) | null;
   /**
    * ASSET_HEADERS plus the CDN headers when the tenant offloads (edge/cdn.ts), else
@@ -212,7 +212,7 @@ export function assetRoute(ec: EdgeContext, rc: RequestContext): AssetRoute | nu
     snap.website.origin !== null;
   const t = plan.routes.route(path, strict);
   if (!t) {
-    if (!strict) checkPath(path); // `..`, encoded separators → 400 rather than 404
+    if (!strict) checkPath(path); // `..`, encoded separators -> 400 rather than 404
     return null;
   }
   const query = t.query === "keep" && !plan.stripsQuery?.(t.path)
@@ -334,7 +334,7 @@ export async function handleAsset(
       bytes: 0,
     };
   }
-  const upstream = joinUpstream(route.base, route.rest, route.query); // BadPathError → 400
+  const upstream = joinUpstream(route.base, route.rest, route.query); // BadPathError -> 400
   if (range !== null && !/^\s*bytes\s*=\s*0-\s*$/i.test(range)) {
     // a real range: from a whole cached object when there is one, else forwarded
     const obj = ec.through.cache.peek(route.key) ??

@@ -23,7 +23,7 @@ export type Fwd = "uri-miss" | "vary-miss" | "stale" | "request" | "bypass" | "m
 /**
  * The parameters of an origin answer (after `fwd`): its status, and the seconds of freshness
  * it was stored with or the reason it was not (`detail`: no-store, private, set-cookie,
- * vary, no-lifetime, status, size, type, …).
+ * vary, no-lifetime, status, size, type, ...).
  */
 export function fetchParams(status: number, ttlMs: number | null, detail: string | null): string {
   const base = `fwd-status=${status}`;

@@ -35,7 +35,7 @@ export function startChangeFeed(kv: Deno.Kv, o: ChangeFeedOptions): { stop(): vo
   let stopped = false;
   let bell: string | null | undefined; // undefined: not read yet
   let listedFrom = Date.now(); // the start of the last successful listing
-  const seen = new Map<string, number>(); // entry id → its time, while inside the window
+  const seen = new Map<string, number>(); // entry id -> its time, while inside the window
   let failing = false;
 
   const sync = async () => {

@@ -9,7 +9,7 @@ import type { RequestContext } from "./context.ts";
 import type { RecordedOutcome } from "./usage_record.ts";
 import { edgeError, responseWith } from "./http.ts";
 
-/** The path of the answer (exact: `/~domain/…` is not it). */
+/** The path of the answer (exact: `/~domain/...` is not it). */
 export const DOMAIN_PATH = "/~domain";
 
 const CORS: [string, string][] = [

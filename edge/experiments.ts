@@ -123,7 +123,7 @@ function toAssignment(
   };
 }
 
-/** Maps a 32-bit hash to a variant: bucket = ⌊hash × total / 2³²⌋, then the weight range. */
+/** Maps a 32-bit hash to a variant: bucket = floor(hash × total / 2³²), then the weight range. */
 function pickVariant(e: Compiled, hash: number): number {
   const bucket = Math.floor((hash * e.total) / 4294967296);
   const cum = e.cumulative;

@@ -52,7 +52,7 @@ export function responseWith(
   return safe ? markChecked(res) : res;
 }
 
-/** Path and raw query of a request URL (`http://host/p?q` → `["/p", "q"]`), no URL parse. */
+/** Path and raw query of a request URL (`http://host/p?q` -> `["/p", "q"]`), no URL parse. */
 export function splitTarget(url: string): [string, string] {
   const scheme = url.indexOf("://");
   let start = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
@@ -150,7 +150,7 @@ export function isRewritable(contentType: string): boolean {
   return /json|html|css|javascript|ecmascript/i.test(contentType);
 }
 
-/** True for JSON bodies (`application/json`, `…+json`). */
+/** True for JSON bodies (`application/json`, `...+json`). */
 export function isJson(contentType: string): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim());
 }
@@ -164,7 +164,7 @@ export const MAX_HEADER_BYTES = 32 * 1024;
  */
 export function oversizeHeaders(req: Request): Response | null {
   let n = 0;
-  // forEach, not for…of: Headers' iterator re-sorts the list on every step (bench/ANALYSIS.md)
+  // forEach, not for...of: Headers' iterator re-sorts the list on every step (bench/ANALYSIS.md)
   req.headers.forEach((v, k) => {
     n += k.length + v.length;
   });

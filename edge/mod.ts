@@ -6,7 +6,7 @@
  * Request lifecycle (docs/architecture.md "Edge"):
  * 1. resolve the tenant snapshot (memoised; synchronous when fresh) and its quota
  *    (edge/requests.ts, edge/snapshots.ts, edge/quota.ts);
- * 2. route by path (edge/route.ts): `/~api/…` API proxy, provider asset paths asset
+ * 2. route by path (edge/route.ts): `/~api/...` API proxy, provider asset paths asset
  *    proxy, anything else the site proxy on preview hosts and custom domains;
  * 3. the proxy (edge/api_proxy.ts, edge/assets.ts, edge/site.ts) answers from the cache
  *    or through one coalesced upstream fetch;

@@ -78,7 +78,7 @@ const behind = (obj: CachedObject) => obj.headers.some(([n]) => n === "x-cachely
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Prewarmer {
-  /** Tenant id → the latest announced purge already handled. */
+  /** Tenant id -> the latest announced purge already handled. */
   #seen = new Map<number, number>();
   /** Refetched from the origin (claims won and completed), copied from KV, given up. */
   readonly counts: Counts = { fetched: 0, copied: 0, missed: 0 };
@@ -276,7 +276,7 @@ export class Prewarmer {
   /**
    * The heads of the copies of `pending` in KV, by key hash: one read either way, a getMany
    * for up to 10 (its limit), else a listing of the publish's copies (one range read, not a
-   * getMany per 10: under load each KV round trip took 40–200 ms).
+   * getMany per 10: under load each KV round trip took 40-200 ms).
    */
   private async heads(w: Warm, pending: Candidate[]): Promise<Map<string, CopyHead>> {
     const kv = this.ec.deps.kv;

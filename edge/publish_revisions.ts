@@ -3,7 +3,7 @@
  * record carries the announcement, lib/webhooks/entity_purge.ts), a refetched answer that
  * still shows the entity as it was (an older revision, still served after an unpublish, or
  * missing from the whole list of its type: the CMS's CDN lags behind) is not kept for the
- * TTL. It is kept for a back-off step only (0.25, 0.5, 1, 2, 4 s …), marked
+ * TTL. It is kept for a back-off step only (0.25, 0.5, 1, 2, 4 s ...), marked
  * `x-cachely-behind`, and served STALE past it while one refetch runs; once it shows the
  * publish it is stored as usual. After PUBLISH_WAIT_MS the edge gives up, logs why, and stores
  * what the CMS serves.

@@ -329,7 +329,7 @@ export function addConditional(headers: RequestHeaders, prev: CachedObject | und
 }
 
 /**
- * Upstream result → loader result. 5xx becomes a failure (so stale-if-error
+ * Upstream result -> loader result. 5xx becomes a failure (so stale-if-error
  * applies); a 304 to a revalidation refreshes the copy; text bodies get provider URLs
  * rewritten; which statuses are cacheable: whyNotStored (docs/decisions.md "HTTP caching").
  */

@@ -1,5 +1,5 @@
 /**
- * Step 2 of the request lifecycle (edge/mod.ts): which proxy serves a path. `/~api/…` is
+ * Step 2 of the request lifecycle (edge/mod.ts): which proxy serves a path. `/~api/...` is
  * the API proxy; `/~domain` the tenant's verified domain (edge/domain.ts); a provider asset path the asset proxy; anything else the site proxy on
  * preview hosts and custom domains of a tenant with a website origin and siteProxy on;
  * else 404.

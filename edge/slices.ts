@@ -33,7 +33,7 @@ const CLOSED = /^\s*bytes\s*=\s*(\d{1,15})\s*-\s*(\d{1,15})\s*$/i;
 const OPEN = /^\s*bytes\s*=\s*(\d{1,15})\s*-\s*$/i;
 const CONTENT_RANGE = /^\s*bytes\s+(\d{1,15})-(\d{1,15})\/(\d{1,15})\s*$/i;
 
-/** `bytes=a-b` with a ≤ b and at most `maxBytes` long, as [a, b]; else null (forwarded). */
+/** `bytes=a-b` with a <= b and at most `maxBytes` long, as [a, b]; else null (forwarded). */
 export function closedRange(header: string, maxBytes: number): [number, number] | null {
   const m = CLOSED.exec(header);
   if (!m) return null;

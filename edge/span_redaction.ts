@@ -23,7 +23,7 @@ const TARGET_KEYS = new Set(["http.target"]);
 /** Paths with a secret segment: the part after the match is redacted. */
 const SECRET_PATHS = [/^\/+api\/+webhooks\/+cache-refresh\/+[^/]*\/+/i];
 
-/** `a=1&token=x&flag` → `a=REDACTED&token=REDACTED&REDACTED`: names stay, values go. */
+/** `a=1&token=x&flag` -> `a=REDACTED&token=REDACTED&REDACTED`: names stay, values go. */
 function redactQuery(query: string): string {
   if (query === "") return "";
   return query.split("&").map((part) => {

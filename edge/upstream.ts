@@ -53,7 +53,7 @@ export class RequestHeaders {
   }
 }
 
-/** Per edge (deps): hostname → a positive address verdict: the address and its expiry (ms). */
+/** Per edge (deps): hostname -> a positive address verdict: the address and its expiry (ms). */
 type Verdict = { until: number; address: string };
 const verdictsByEdge = new WeakMap<EdgeDeps, Map<string, Verdict>>();
 const VERDICT_MS = 30_000;

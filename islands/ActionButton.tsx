@@ -1,4 +1,4 @@
-/** One button, one API call (refresh cache, rebuild edge config, delete, …), with its answer shown. */
+/** One button, one API call (refresh cache, rebuild edge config, delete, ...), with its answer shown. */
 import { useSignal } from "@preact/signals";
 import { callApi, pick } from "./api.ts";
 

@@ -1,6 +1,6 @@
 /**
  * A form that sends its fields as JSON to one API endpoint and shows the answer.
- * One island serves every simple dashboard form (create tenant, add domain, invite, …).
+ * One island serves every simple dashboard form (create tenant, add domain, invite, ...).
  */
 import { useSignal } from "@preact/signals";
 import { callApi, pick, redirectTarget } from "./api.ts";

@@ -107,7 +107,7 @@ export function PreviewPanel(p: PreviewPanelProps) {
           <textarea id="preview-sample" name="sample:json" rows={8}>{p.sample}</textarea>
         </div>
         <button type="submit" disabled={busy.value} aria-busy={busy.value ? "true" : undefined}>
-          {busy.value ? "Running preview…" : "Run preview"}
+          {busy.value ? "Running preview\u2026" : "Run preview"}
         </button>
       </form>
       <div aria-live="polite">

@@ -104,7 +104,7 @@ async function submitForm(form: HTMLFormElement, submitter: HTMLButtonElement | 
   if (button) {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
-    button.textContent = button.dataset.busy ?? "Working…";
+    button.textContent = button.dataset.busy ?? "Working\u2026";
   }
   const data = new URLSearchParams();
   for (const [k, v] of new FormData(form)) if (typeof v === "string") data.append(k, v);

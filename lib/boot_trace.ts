@@ -1,6 +1,6 @@
 /**
  * Start-up phases for bench/cold_start.ts: with CACHELY_BOOT_TRACE=1 the process writes one
- * JSON line to stderr after its first answer, `{"boot":{mark: ms, …}}`, each mark the time
+ * JSON line to stderr after its first answer, `{"boot":{mark: ms, ...}}`, each mark the time
  * since the runtime's time origin (performance.now()). main.ts imports this module first,
  * so its own mark `evaluate` is when the module graph has loaded and evaluation begins.
  * Off (the default) it costs one environment read.

@@ -235,7 +235,7 @@ export type Config = {
   };
   aiTransformKey: string | undefined;
   ingestKey: string | undefined;
-  /** Bearer token of GET /metrics; unset → /metrics is 404. */
+  /** Bearer token of GET /metrics; unset -> /metrics is 404. */
   metricsToken: string | undefined;
   /**
    * OTEL_DENO=true: Deno exports traces over OTLP, and the edge puts its attributes on each

@@ -101,7 +101,7 @@ function scrubFields(fields?: Record<string, unknown>): Record<string, unknown> 
     if (SECRET_FIELD.test(k)) out[k] = "[redacted]";
     else if (typeof v === "string") {
       const r = redactQueryParams(v);
-      out[k] = r.length > MAX_FIELD_CHARS ? r.slice(0, MAX_FIELD_CHARS) + "…" : r;
+      out[k] = r.length > MAX_FIELD_CHARS ? r.slice(0, MAX_FIELD_CHARS) + "\u2026" : r;
     } else out[k] = v;
   }
   return out;

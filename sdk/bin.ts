@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `cachely` bin of @cachely/sdk (`npx @cachely/sdk setup`): Node's I/O around
- * setup.ts. Built to dist/bin/cachely.mjs; runs under Node ≥ 18 and Deno.
+ * setup.ts. Built to dist/bin/cachely.mjs; runs under Node >= 18 and Deno.
  */
 import { stat } from "node:fs/promises";
 import process from "node:process";

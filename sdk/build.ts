@@ -24,7 +24,7 @@ function manifest(jsr: { name: string; version: string }) {
     name: jsr.name,
     version: jsr.version,
     description:
-      "Cachely client library: fetch wrapper, provider helpers (Contentful, Prismic, …), URL rewriting, experiment tracker and setup command",
+      "Cachely client library: fetch wrapper, provider helpers (Contentful, Prismic, \u2026), URL rewriting, experiment tracker and setup command",
     type: "module",
     license: "MIT",
     sideEffects: false,
@@ -67,7 +67,7 @@ function manifest(jsr: { name: string; version: string }) {
   };
 }
 
-/** The npm package files as { path → text }, built in memory. */
+/** The npm package files as { path -> text }, built in memory. */
 export async function buildSdk(): Promise<Map<string, string>> {
   const jsr = JSON.parse(await Deno.readTextFile(here("./jsr.json"))) as {
     name: string;

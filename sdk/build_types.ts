@@ -20,7 +20,7 @@ export async function npmCacheDir(): Promise<string> {
   return JSON.parse(new TextDecoder().decode(out.stdout)).npmCache;
 }
 
-/** Declaration files as { dist path → text }. */
+/** Declaration files as { dist path -> text }. */
 export async function buildTypes(): Promise<Map<string, string>> {
   const cache = await npmCacheDir();
   const peers: Record<string, string> = {

@@ -9,7 +9,7 @@ import { isHostname } from "./providers.ts";
 /** How long the first request waits for the answer at most, in milliseconds. */
 const DOMAIN_LOOKUP_MS = 3000;
 
-/** Tenant host origin → the origin of its verified domain (null: keep the tenant host). */
+/** Tenant host origin -> the origin of its verified domain (null: keep the tenant host). */
 const lookups = new Map<string, Promise<string | null>>();
 
 /** `https://<verified domain>` of the tenant at `tenantOrigin`, or null; asked once. */

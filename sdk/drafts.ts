@@ -30,7 +30,7 @@ export const DRAFT_SWITCHES: Record<ProviderKind, DraftSwitches | null> = tableO
 
 /** A tenant's compiled guard: every kind whose definition applies to it. */
 export type VisitorGuard = {
-  /** Which definitions apply (`sanity`, `contentful+sanity`, …, in the list's order): part of memo keys. */
+  /** Which definitions apply (`sanity`, `contentful+sanity`, ..., in the list's order): part of memo keys. */
   id: string;
   /** True when the API origin is a preview host: no visitor request passes. */
   previewHost: boolean;

@@ -134,7 +134,7 @@ export function createCachelyFetch(options: CachelyFetchOptions): CachelyFetch {
     // A relative or already proxied path: the API the last call named.
     let via = current;
     if (!/^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith("//")) {
-      // A relative path is an API path: "/entries" → /~api/entries.
+      // A relative path is an API path: "/entries" -> /~api/entries.
       u = new URL(`${origin.current}/~api/${raw.replace(/^\/+/, "")}`);
     } else {
       u = new URL(raw);

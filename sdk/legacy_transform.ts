@@ -22,7 +22,7 @@ export type ContentfulAssetUrlOptions<T = unknown> = Omit<TransformerOptions<T>,
   spaceId?: string;
 };
 
-/** Prismic's image hosts: `/<repository>/…` there is the clean tenant path as it is. */
+/** Prismic's image hosts: `/<repository>/...` there is the clean tenant path as it is. */
 const PRISMIC_ANY: SourceRule[] = ["images.prismic.io", "prismic-io.imgix.net"]
   .map((host) => ({ host, path: "", clean: "" }));
 
@@ -30,7 +30,7 @@ const PRISMIC_ANY: SourceRule[] = ["images.prismic.io", "prismic-io.imgix.net"]
 const CONTENTFUL_ANY: SourceRule[] = ["images", "videos", "assets", "downloads"]
   .map((sub) => ({ host: `${sub}.ctfassets.net`, path: "[A-Za-z0-9]+", clean: "" }));
 
-/** Prismic asset URLs in `data` → the tenant host at `options.base` (never throws). */
+/** Prismic asset URLs in `data` -> the tenant host at `options.base` (never throws). */
 export function transformPrismicAssetUrls<T>(data: T, options: PrismicAssetUrlOptions<T>): T {
   const { repository, ...rest } = options ?? ({} as PrismicAssetUrlOptions<T>);
   return transformResponse(
@@ -41,7 +41,7 @@ export function transformPrismicAssetUrls<T>(data: T, options: PrismicAssetUrlOp
   );
 }
 
-/** Contentful asset URLs in `data` → the tenant host at `options.base` (never throws). */
+/** Contentful asset URLs in `data` -> the tenant host at `options.base` (never throws). */
 export function transformContentfulAssetUrls<T>(
   data: T,
   options: ContentfulAssetUrlOptions<T>,

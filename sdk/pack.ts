@@ -1,7 +1,7 @@
 /**
  * `deno task sdk:pack`: builds sdk/dist (sdk/build.ts) and packs it with npm into
  * `sdk/cachely-sdk-<version>.tgz`, the installable form while there is no registry release:
- * `npm install ./cachely-sdk-<version>.tgz` (Node) or `deno add npm:@cachely/sdk@file:…`.
+ * `npm install ./cachely-sdk-<version>.tgz` (Node) or `deno add npm:@cachely/sdk@file:...`.
  * Prints the tarball's path.
  */
 import { buildSdk } from "./build.ts";

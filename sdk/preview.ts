@@ -68,7 +68,7 @@ type NextDeps = {
 /**
  * A Next.js route handler that enters draft mode from a preview link: it keeps the token in
  * an httpOnly cookie and redirects to `?redirect=` (a same-site path, default `/`). The
- * link to give editors: `https://<site>/api/preview?cachely-preview-token=…&redirect=/blog/x`
+ * link to give editors: `https://<site>/api/preview?cachely-preview-token=...&redirect=/blog/x`
  * (the dashboard's link for a site page has the token; add the route's path).
  */
 export function nextPreviewRoute(deps: NextDeps): (req: Request) => Promise<Response> {

@@ -73,7 +73,7 @@ export const providerRegistry: Readonly<Record<ProviderKind, ProviderDefinition>
 /** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
   /**
-   * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, …)
+   * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, ...)
    * makes asset URLs the clean URLs a tenant of that kind serves; any other id (`s3`,
    * `my-cms`) keeps the path below the asset host, as a generic tenant serves it.
    */
@@ -117,7 +117,7 @@ function kindApiOrigin(id: string, o: { host: string; base: string; origin: stri
 const isKind = (id: string): id is ProviderKind =>
   (PROVIDER_KINDS as readonly string[]).includes(id);
 
-/** `host[:port]` or `http(s)://host[:port][/base]` → origin parts; null when neither. */
+/** `host[:port]` or `http(s)://host[:port][/base]` -> origin parts; null when neither. */
 function parseHostOrOrigin(raw: unknown): { host: string; base: string; origin: string } | null {
   const s = String(raw ?? "").trim();
   if (/^https?:\/\//i.test(s)) {

@@ -17,7 +17,7 @@
  * const cfg = { cms: "contentful", spaceId: "abc123xyz" } as const;
  * const rewrite = createProviderRewriter(cfg, { tenantOrigin: "https://acme.cachely.example" });
  * rewrite("https://images.ctfassets.net/abc123xyz/id/tok/cat.jpg?w=400");
- * // → "https://acme.cachely.example/id/tok/cat.jpg?w=400"
+ * // -> "https://acme.cachely.example/id/tok/cat.jpg?w=400"
  * ```
  *
  * @module
@@ -86,7 +86,7 @@ export const PROVIDER_FIELDS: Record<ProviderKind, readonly (keyof ProviderConfi
   d,
 ) => Object.keys(d.fields) as FieldName[]);
 
-/** The CLI flag of an identifier field (`spaceId` → `space-id`), for `setup` and `tenants create`. */
+/** The CLI flag of an identifier field (`spaceId` -> `space-id`), for `setup` and `tenants create`. */
 export const fieldFlag = (field: string): string =>
   field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

@@ -55,7 +55,7 @@ export type SetupIo = {
   ask(question: string): Promise<string>;
 };
 
-/** --flag → provider config field: every kind's fields, in kebab case (`spaceId` → `space-id`). */
+/** --flag -> provider config field: every kind's fields, in kebab case (`spaceId` -> `space-id`). */
 const ID_FLAGS: Record<string, keyof ProviderConfig> = Object.fromEntries(
   Object.values(PROVIDER_FIELDS).flat().map((f) => [fieldFlag(f), f]),
 );
@@ -297,7 +297,7 @@ function nextSteps(changes: ReturnType<typeof setupChanges>, sdkVersion: string)
 ${changes.env.map((l) => `   ${l}`).join("\n")}${
     changes.removeEnv.length
       ? `\n   remove from anything the browser sees: ${changes.removeEnv.join(", ")}
-   (store the token on the tenant instead: Cachely dashboard → API proxy)`
+   (store the token on the tenant instead: Cachely dashboard {"\u2192"} API proxy)`
       : ""
   }
 

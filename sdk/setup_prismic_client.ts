@@ -23,7 +23,7 @@ export type ClientPatch =
 const IMPORT_RE =
   /^[ \t]*import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)|\{\s*createClient(?:\s+as\s+([A-Za-z_$][\w$]*))?\s*,?\s*\})\s+from\s+(["'])@prismicio\/client\3;?[ \t]*\r?\n?/gm;
 
-/** `https://<repo>.cdn.prismic.io/api/v2` (a createClient endpoint) → `<repo>`. */
+/** `https://<repo>.cdn.prismic.io/api/v2` (a createClient endpoint) -> `<repo>`. */
 const ENDPOINT_RE = /^(["'`])https:\/\/([a-z0-9][a-z0-9-]*)\.cdn\.prismic\.io\/api(?:\/v2)?\/?\1$/;
 
 /**

@@ -8,7 +8,7 @@ import { isHostname } from "./providers.ts";
 /** The proxy domain tenant hosts live under when none is given. */
 export const DEFAULT_PROXY_DOMAIN = "cachely.app";
 
-/** Tenant slugs: 3–63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
+/** Tenant slugs: 3-63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
 export const TENANT_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 
 /** How to reach a tenant: one of `tenant`, `customDomain` or `tenantOrigin`. */
@@ -128,7 +128,7 @@ export function resolveTenantOrigin(fn: string, t: TenantTarget): string {
     }
     return u.origin;
   }
-  // `true`: the configured custom domain; none configured → the tenant's host, same tenant.
+  // `true`: the configured custom domain; none configured -> the tenant's host, same tenant.
   const configured = t.customDomain === true ? envSetting("CACHELY_CUSTOM_DOMAIN") : undefined;
   if (t.customDomain === true && configured === undefined && t.tenant === undefined) {
     throw optionError(

@@ -7,7 +7,7 @@ import * as esbuild from "esbuild";
 
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 
-/** The two browser builds as { path → text }, built in memory. */
+/** The two browser builds as { path -> text }, built in memory. */
 export async function buildTracker(): Promise<Map<string, string>> {
   const common = {
     bundle: true,

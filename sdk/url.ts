@@ -17,7 +17,7 @@ export type UrlRewriterOptions = {
   assetOrigin?: string;
 };
 
-/** `res.example.com` → `<cloud>-res.example.com` (the private distribution host). */
+/** `res.example.com` -> `<cloud>-res.example.com` (the private distribution host). */
 function privateHost(host: string, cloudName: string): string | null {
   return host.startsWith("res.") ? `${cloudName}-res.${host.slice(4)}` : null;
 }

@@ -15,7 +15,8 @@ const link: Command = {
   minArgs: 1,
   maxArgs: 2,
   summary: "make a preview link for a site or API path (default /~api/; valid 2 h)",
-  details: "An API path (/~api/…) opens that path and below; a site page opens every API read.\n" +
+  details:
+    "An API path (/~api/\u2026) opens that path and below; a site page opens every API read.\n" +
     "Anyone holding the link sees drafts until it expires: share it with editors only.",
   flags: { ttl: "string" },
   flagHelp: { ttl: "lifetime in seconds (60 to 604800; default 7200)" },

@@ -21,7 +21,7 @@ const list: Command = {
   },
 };
 
-/** --flag → create-body field, and how to read its value. */
+/** --flag -> create-body field, and how to read its value. */
 const CREATE_FIELDS: Record<string, [string, "string" | "number" | "boolean"]> = {
   "cloud-name": ["cloudName", "string"],
   "api-origin": ["apiOrigin", "string"],

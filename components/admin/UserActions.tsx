@@ -53,7 +53,7 @@ function PlanActions({ user, plan, adminOverride, payments }: Omit<Props, "self"
         <ApiForm
           api={`/api/billing/sync?userId=${encodeURIComponent(user.id)}`}
           submit="Sync from the payment provider"
-          busy="Syncing…"
+          busy={`Syncing\u2026`}
           done="Synced: plan {billing.plan}, subscription {billing.status}"
           expect="synced=true"
           fail="Nothing to sync: no subscription at the payment provider (plan stays {billing.plan})"

@@ -22,7 +22,7 @@ export type BarChartProps = {
   shortLabel?: (label: string) => string;
   /**
    * The axis maximum for the data's maximum (default: 1, 2, 2.5 or 5 × 10^k, which is nice in
-   * decimal byte units too: 130 MB → 200 MB).
+   * decimal byte units too: 130 MB -> 200 MB).
    */
   scaleMax?: (max: number) => number;
   /** Shown instead of an empty plot when every value is 0. */

@@ -29,7 +29,7 @@ export type DictionaryPath = {
 export function dictionaryPath(key: string): DictionaryPath | null {
   if (!key.startsWith("a|")) return null;
   const parts = key.split("|");
-  // a | tenant | version | origin | path?query — a transformed answer has a `t=` part more
+  // a | tenant | version | origin | path?query - a transformed answer has a `t=` part more
   if (parts.length !== 5) return null;
   const [, tenant, , origin, pathQuery] = parts;
   const q = pathQuery.indexOf("?");

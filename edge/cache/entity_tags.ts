@@ -5,7 +5,7 @@
  * transformed, stored before tagging, or of a provider without entity knowledge) is treated
  * as tagged tenant-wide: an entity purge reaches it.
  *
- * Cost: nothing while the tenant has no entity purge (no `…-entities` tag in its index);
+ * Cost: nothing while the tenant has no entity purge (no `...-entities` tag in its index);
  * after one, an object older than it is checked once per purge list (the clear is noted on
  * the entry), not on every hit.
  */
@@ -23,7 +23,7 @@ export function tagObject(obj: CachedObject, tags: string[] | null): void {
 
 /**
  * True when an entity purge newer than `obj` names one of its entity tags. `index` maps tag
- * → time of the latest purge naming it; `latest` is the tenant's latest purge time.
+ * -> time of the latest purge naming it; `latest` is the tenant's latest purge time.
  */
 export function entityPurged(
   index: Map<string, number>,

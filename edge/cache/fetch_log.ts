@@ -7,10 +7,10 @@
  * has not fetched the URL lately.
  */
 /**
- * Notes kept at most. Each costs 220–460 heap bytes (key, note, status; Deno 2.9–2.5) that the
+ * Notes kept at most. Each costs 220-460 heap bytes (key, note, status; Deno 2.9-2.5) that the
  * cache's bound does not count, and during a burst of misses every note outlives the young
- * generation: 20,000 (cleared when full) were 4.5–9 MiB of live heap, and V8 lets the old
- * generation grow to 3–4× its live size (bench/RESULTS.md "A full cache").
+ * generation: 20,000 (cleared when full) were 4.5-9 MiB of live heap, and V8 lets the old
+ * generation grow to 3-4× its live size (bench/RESULTS.md "A full cache").
  */
 export const FETCH_LOG_ENTRIES = 4096;
 

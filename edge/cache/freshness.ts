@@ -77,7 +77,7 @@ function deltaSeconds(v: string | null | undefined): number | null {
 }
 
 /**
- * Cache-Control directives of all `cache-control` lines: name → value (null without one).
+ * Cache-Control directives of all `cache-control` lines: name -> value (null without one).
  * A directive repeated with another value maps to `undefined` (contradictory).
  */
 export function directives(
@@ -114,7 +114,7 @@ function windowMs(cc: Map<string, string | null | undefined>, name: string): num
   return s === null ? 0 : Math.min(s, MAX_STALE_SECONDS) * 1000;
 }
 
-/** The upstream Age in ms: the first valid value, clamped (negative or garbage → 0). */
+/** The upstream Age in ms: the first valid value, clamped (negative or garbage -> 0). */
 export function upstreamAgeMs(headers: readonly (readonly [string, string])[]): number {
   const s = deltaSeconds(header(headers, "age")?.split(",")[0].trim());
   return (s ?? 0) * 1000;
@@ -175,10 +175,10 @@ export function originFreshness(
   let hasLifetime = true;
   let heuristic = false;
   if (sMaxage || cc.has("max-age")) {
-    // s-maxage overrides max-age for a shared cache (§5.2.2.10); invalid or twice → stale
+    // s-maxage overrides max-age for a shared cache (§5.2.2.10); invalid or twice -> stale
     lifetimeMs = (deltaSeconds(cc.get(sMaxage ? "s-maxage" : "max-age")) ?? 0) * 1000;
   } else if (header(headers, "expires") !== null) {
-    // Expires − Date (§4.2.1); anything but an HTTP-date means already expired (§5.3)
+    // Expires - Date (§4.2.1); anything but an HTTP-date means already expired (§5.3)
     const at = httpDate(header(headers, "expires"));
     lifetimeMs = at === null ? 0 : Math.min(Math.max(0, at - originNow), MAX_SECONDS * 1000);
   } else {
@@ -221,7 +221,7 @@ function surrogateNoStore(headers: readonly (readonly [string, string])[]): bool
 
 /**
  * The forwarded names of all Vary lines, normalised; null for `*`. A name neither in
- * VARY_FORWARDED nor passed on (edge/passed_on.ts: Cookie, Origin, User-Agent, …) is left
+ * VARY_FORWARDED nor passed on (edge/passed_on.ts: Cookie, Origin, User-Agent, ...) is left
  * out: the edge sends the origin no visitor value for it, so every visitor's answer is the
  * same for it.
  */
@@ -241,7 +241,7 @@ export function varyOf(headers: readonly (readonly [string, string])[]): string 
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 /**
  * IMF-fixdate, obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7), letter case aside (as
- * recipients commonly read them: `THU, 18 AUG 2050 … gmt` is that date).
+ * recipients commonly read them: `THU, 18 AUG 2050 ... gmt` is that date).
  */
 const IMF = /^[a-z]{3}, (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
 const RFC850 = /^[a-z]+day, (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
@@ -258,7 +258,7 @@ export function httpDate(v: string | null | undefined): number | null {
   let parts: { d: string; mon: string; y: number; time: string[] };
   if (m) parts = { d: m[1], mon: m[2], y: Number(m[3]), time: m.slice(4, 7) };
   else if ((m = RFC850.exec(s))) {
-    // two-digit years: the RFC 9110 §5.6.7 rule, simplified to 1970–2069
+    // two-digit years: the RFC 9110 §5.6.7 rule, simplified to 1970-2069
     const yy = Number(m[3]);
     parts = { d: m[1], mon: m[2], y: yy + (yy < 70 ? 2000 : 1900), time: m.slice(4, 7) };
   } else if ((m = ASCTIME.exec(s))) {

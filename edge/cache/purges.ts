@@ -17,7 +17,7 @@ import type { PurgeRecord } from "../../lib/kv/snapshot.ts";
 import { type CdnKind, kindTag, tenantTag } from "../../lib/cdn/tags.ts";
 import { entityPurged, entityTagsOf } from "./entity_tags.ts";
 
-/** Each entry → the time of the latest purge naming it (an object stored at or before it goes). */
+/** Each entry -> the time of the latest purge naming it (an object stored at or before it goes). */
 type Latest = Map<string, number>;
 
 type Index = {
@@ -113,7 +113,7 @@ export class PurgeIndex {
 
 /**
  * Where the path of a key's `<path>` part without a query ends: before a variant suffix
- * (`|v|<name>=<value>…`, edge/cache/vary.ts), else at its end.
+ * (`|v|<name>=<value>...`, edge/cache/vary.ts), else at its end.
  */
 function pathEnd(rest: string): number {
   const v = rest.indexOf("|v|");

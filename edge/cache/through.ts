@@ -1,8 +1,8 @@
 /**
  * Read-through caching with miss coalescing, revalidation and the stale rules of RFC 5861
  * (docs/decisions.md "HTTP caching"):
- * - fresh → HIT;
- * - expired but within the object's stale-while-revalidate window → STALE at once, and one
+ * - fresh -> HIT;
+ * - expired but within the object's stale-while-revalidate window -> STALE at once, and one
  *   background refresh per key per instance (coalesced with any miss of the key);
  * - otherwise one loader per key runs and every concurrent caller shares its result (MISS);
  *   an expired object with a validator is handed to the loader, which asks the origin

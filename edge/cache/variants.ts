@@ -1,5 +1,5 @@
 /**
- * Compressed copies of cached bodies. A compressible 200 (text, JSON, JS, CSS, SVG …) gets a
+ * Compressed copies of cached bodies. A compressible 200 (text, JSON, JS, CSS, SVG ...) gets a
  * br and a gzip copy made once, off the hit path, on its first hit (not at fill: most misses
  * are never hit again, and their copies and compression garbage were most of a miss burst's
  * peak RSS), so an object's first hit goes out identity. node:zlib compresses on its thread
@@ -290,7 +290,7 @@ function varyWithEncoding(headers: readonly [string, string][], dict: boolean): 
   return names.join(", ");
 }
 
-/** `W/"x"` → `W/"x-br"`: each coding's copy is a representation of its own. */
+/** `W/"x"` -> `W/"x-br"`: each coding's copy is a representation of its own. */
 function codedEtag(etag: string | null, coding: StoredCoding | "dcz"): string | null {
   if (etag === null || !etag.endsWith('"')) return null;
   return `${etag.slice(0, -1)}-${coding}"`;

@@ -1,6 +1,6 @@
 /**
  * Which cache keys vary on request headers (origin cache mode, RFC 9111 §4.1): primary key
- * → the normalised names (edge/cache/freshness.ts varyOf). A request looks up its variant
+ * -> the normalised names (edge/cache/freshness.ts varyOf). A request looks up its variant
  * key once the primary key is known to vary. Bounded (VARY_ENTRIES, cleared when full): a
  * forgotten entry costs one origin fetch, which teaches it again.
  */
@@ -30,7 +30,7 @@ export class VaryIndex {
 
 /**
  * The variant key of `primary` for a request that sends the origin `forwarded` (lower-case
- * names → values) and, with `req`, the fields it passes on (edge/passed_on.ts): null when a
+ * names -> values) and, with `req`, the fields it passes on (edge/passed_on.ts): null when a
  * value is too long to key.
  */
 export function variantKey(

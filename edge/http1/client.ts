@@ -47,7 +47,7 @@ export type Http1Options = Partial<PoolOptions> & {
   connectTimeoutMs?: number;
   /**
    * Every response header as received, instead of the edge's filtered set (x-cachely-*,
-   * Set-Cookie, …): the guarded fetch of user-supplied URLs (lib/net/guarded_fetch.ts).
+   * Set-Cookie, ...): the guarded fetch of user-supplied URLs (lib/net/guarded_fetch.ts).
    */
   keepHeaders?: boolean;
 };

@@ -1,5 +1,5 @@
 /**
- * Parses the head of an HTTP/1.1 response (RFC 9112 §4–§6) strictly: anything a
+ * Parses the head of an HTTP/1.1 response (RFC 9112 §4-§6) strictly: anything a
  * careful proxy must not guess at (bare CR or LF, obs-fold, space before a colon,
  * conflicting lengths, transfer codings other than chunked) is a ProtocolError,
  * which the edge answers as 502. Pure: bytes in, a description out.

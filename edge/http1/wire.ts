@@ -1,7 +1,7 @@
 /**
  * One upstream connection with its read buffer: the head and chunk-size lines are read
  * through the buffer; body bytes beyond what it holds are read straight into their
- * destination, so a body is copied once (kernel → its own buffer).
+ * destination, so a body is copied once (kernel -> its own buffer).
  */
 import { ProtocolError } from "./head.ts";
 

@@ -9,7 +9,7 @@ import type { LogsPruned } from "./view_schema.ts";
 
 const DAY_MS = 86_400_000;
 
-/** Deletes request logs older than now − retentionDays (app clock); returns the count. */
+/** Deletes request logs older than now - retentionDays (app clock); returns the count. */
 export async function pruneRequestLogs(
   s: Services,
   actorUserId: string,

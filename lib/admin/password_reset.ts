@@ -1,5 +1,5 @@
 /**
- * Password resets started by a master admin. The token (`cly_pwr_…`) goes out only in
+ * Password resets started by a master admin. The token (`cly_pwr_...`) goes out only in
  * the mail; KV keeps its SHA-256 with the user and expiry, like sessions. One pending
  * reset per user (a new one kills the old token); a token works once.
  */

@@ -56,7 +56,7 @@ export function routeMatches(pattern: string | null, apiPath: string, apiBase = 
   return path.startsWith(pattern) || (apiBase !== "" && (apiBase + path).startsWith(pattern));
 }
 
-/** The base path of an apiOrigin (`https://cdn.contentful.com/spaces/x` → `/spaces/x`). */
+/** The base path of an apiOrigin (`https://cdn.contentful.com/spaces/x` -> `/spaces/x`). */
 export function apiBaseOf(apiOrigin: string | null | undefined): string {
   if (!apiOrigin) return "";
   try {

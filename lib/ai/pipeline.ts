@@ -196,7 +196,7 @@ export async function runPipeline(input: {
       fieldErrors.push({ ruleId: rule.id, path: formatPath(leaf.path), error });
       summary.failed++;
     };
-    const pending = new Map<string, Leaf[]>(); // unique input → leaves waiting for it
+    const pending = new Map<string, Leaf[]>(); // unique input -> leaves waiting for it
     const keys = new Map<string, string>();
     const held = new Set<Leaf>();
     const deliver = (leaf: Leaf, out: string, tokens: number) => {

@@ -17,7 +17,7 @@ import { purgeAfterBump } from "../cdn/purge.ts";
 import { fetchTenantApi, joinApiPath } from "./upstream.ts";
 import type { RegenerateResult } from "./view_schema.ts";
 
-/** `/~api/posts?x=1` → `/posts?x=1`; anything not starting with `/` is a 400. */
+/** `/~api/posts?x=1` -> `/posts?x=1`; anything not starting with `/` is a 400. */
 export function normaliseApiPath(raw: string): string {
   if (!raw.startsWith("/")) throw badRequest('Invalid apiPath: must start with "/"');
   const stripped = raw === "/~api" ? "/" : raw.startsWith("/~api/") ? raw.slice(5) : raw;

@@ -213,7 +213,7 @@ export async function deleteRule(
 export type StatusAction = "activate" | "pause" | "resume";
 
 /**
- * Status transitions. activate toggles draft ⇄ active (SPEC) and also brings a paused
+ * Status transitions. activate toggles draft <-> active (SPEC) and also brings a paused
  * rule back live; pause stops a draft or active rule everywhere (preview and runtime);
  * resume returns a paused rule to active (docs/decisions.md).
  */

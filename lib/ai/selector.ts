@@ -1,6 +1,6 @@
 /**
  * Field selectors for AI rules: a small subset of RFC 9535 JSONPath written without
- * the leading `$` — member names (`a.b`), `[*]` (every array element or object
+ * the leading `$` - member names (`a.b`), `[*]` (every array element or object
  * member value) and non-negative array indexes (`items[0]`), in any nesting
  * (`sections[*].items[*].title`). Selectors are compiled once (rules are compiled
  * when saved and when the edge snapshot is read) and select string leaves only:

@@ -73,7 +73,7 @@ export const runViewSchema = z.strictObject({
 });
 export type RunView = z.infer<typeof runViewSchema>;
 
-/** GET …/ai-transform/runs (SPEC `{ runs[], total }`). */
+/** GET .../ai-transform/runs (SPEC `{ runs[], total }`). */
 export const runsPageSchema = z.strictObject({ runs: z.array(runViewSchema), total: count });
 export type RunsPage = z.infer<typeof runsPageSchema>;
 
@@ -85,7 +85,7 @@ export const aiLimitsSchema = z.strictObject({
   dailyTokenCap: z.number().int().positive().nullable(),
 });
 
-/** GET/PUT …/ai-transform/settings. */
+/** GET/PUT .../ai-transform/settings. */
 export const aiSettingsSchema = z.strictObject({ settings: aiLimitsSchema });
 
 const usagePeriodSchema = z.strictObject({
@@ -97,7 +97,7 @@ const usagePeriodSchema = z.strictObject({
 });
 export type UsagePeriod = z.infer<typeof usagePeriodSchema>;
 
-/** GET …/ai-transform/usage (SPEC "Token usage": `{ monthly, daily, limits }`). */
+/** GET .../ai-transform/usage (SPEC "Token usage": `{ monthly, daily, limits }`). */
 export const aiUsageViewSchema = z.strictObject({
   monthly: usagePeriodSchema,
   daily: usagePeriodSchema,
@@ -111,10 +111,10 @@ export const aiUsageViewSchema = z.strictObject({
 });
 export type AiUsageView = z.infer<typeof aiUsageViewSchema>;
 
-/** GET …/ai-transform/profiles: distinct profiles with at least one active rule. */
+/** GET .../ai-transform/profiles: distinct profiles with at least one active rule. */
 export const profilesSchema = z.strictObject({ profiles: z.array(z.string()) });
 
-/** POST …/ai-transform/preview (SPEC `{ original, transformed }`, plus what happened). */
+/** POST .../ai-transform/preview (SPEC `{ original, transformed }`, plus what happened). */
 export const previewResultSchema = z.strictObject({
   original: anyJson,
   transformed: anyJson,
@@ -124,7 +124,7 @@ export const previewResultSchema = z.strictObject({
 });
 export type PreviewResult = z.infer<typeof previewResultSchema>;
 
-/** POST …/ai-transform/regenerate (SPEC lists the top-level fields; `stats` is ours). */
+/** POST .../ai-transform/regenerate (SPEC lists the top-level fields; `stats` is ours). */
 export const regenerateResultSchema = z.strictObject({
   profile: z.string(),
   apiPath: z.string(),

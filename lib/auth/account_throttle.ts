@@ -2,7 +2,7 @@
  * Each account's log-in budget across all client addresses, so rotating addresses (a botnet,
  * the networks of an IPv6 block) buys no more guesses. An attempt is counted before the
  * password is checked: the first ACCOUNT_THROTTLE.freeFailures are free, then each one starts a
- * wait for the next (1 s, 2 s, 4 s … up to 60 s) during which every attempt for that email, from
+ * wait for the next (1 s, 2 s, 4 s ... up to 60 s) during which every attempt for that email, from
  * anywhere and with any password, is answered 429 with Retry-After and not checked. A delay,
  * never a lock: the owner gets in after at most a minute, while a guesser is held to about one
  * guess a minute. A success clears the budget; one idle for `idleMs` starts over. A browser the

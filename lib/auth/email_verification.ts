@@ -1,6 +1,6 @@
 /**
  * Email verification for password sign-ups (docs/decisions.md "Email verification"). The
- * token (`cly_evt_…`) goes out only in the mail; KV keeps its SHA-256 with the user, the
+ * token (`cly_evt_...`) goes out only in the mail; KV keeps its SHA-256 with the user, the
  * address it was sent to and its expiry, like password resets. One pending link per user
  * (a resend kills the old one); a link works once, and only for the signed-in owner of the
  * account: someone who clicks a link for an account they did not make (a squatter's) must

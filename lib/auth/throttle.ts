@@ -1,6 +1,6 @@
 /**
  * Failed log-ins per (email, client IP): the first LOGIN_THROTTLE.freeFailures are free,
- * then each further failure doubles a wait (1 s, 2 s, 4 s … up to 15 min) during which
+ * then each further failure doubles a wait (1 s, 2 s, 4 s ... up to 15 min) during which
  * that pair is answered 429. Keyed by the pair, so an attacker guessing from one address
  * slows only themselves: the owner logging in from anywhere else is never locked out
  * (docs/decisions.md "Log-in limits"). A success clears the pair. KV, so every

@@ -4,7 +4,7 @@ type HostClass =
   | { kind: "preview"; slug: string }
   | { kind: "other"; hostname: string };
 
-/** `<slug>.<proxyDomain>` → tenant, `<slug>.preview.<proxyDomain>` → preview. */
+/** `<slug>.<proxyDomain>` -> tenant, `<slug>.preview.<proxyDomain>` -> preview. */
 export function classifyHost(hostHeader: string | null, proxyDomain: string): HostClass {
   const host = (hostHeader ?? "").trim().toLowerCase().replace(/\.$/, "");
   const suffix = `.${proxyDomain}`;

@@ -45,10 +45,10 @@ const MEMO_ENTRIES = 2048;
 const MEMO_MAX_KEY = 256;
 
 /**
- * The lookup for one locale list: an Accept-Language value (or null) → the locale to serve.
+ * The lookup for one locale list: an Accept-Language value (or null) -> the locale to serve.
  * Each range is tried whole, then truncated from the end (a single-letter subtag goes with the
  * one after it), against the list case-insensitively; the first match wins; `*`, no value
- * or no match → the first locale (the default). Memoised per header value (bounded).
+ * or no match -> the first locale (the default). Memoised per header value (bounded).
  */
 export function compileLocaleLookup(locales: readonly string[]): (header: string | null) => string {
   const byLower = new Map(locales.map((l) => [l.toLowerCase(), l]));

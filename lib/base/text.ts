@@ -17,7 +17,7 @@ export function badTextReason(v: string): string | null {
   return null;
 }
 
-/** `z.string()` without NUL or lone surrogates; chain `.min()`, `.trim()`, `.regex()` … as usual. */
+/** `z.string()` without NUL or lone surrogates; chain `.min()`, `.trim()`, `.regex()` ... as usual. */
 export function str() {
   return z.string().check((ctx) => {
     const reason = badTextReason(ctx.value);

@@ -3,7 +3,7 @@
  * account per UTC day, the month's overage through the last finished day, minus what earlier
  * reports of the month already carried, is sent as billing meter events (README "Plans").
  *
- * Exactly once: the (account, day) row is claimed by one INSERT … ON CONFLICT DO NOTHING, so one
+ * Exactly once: the (account, day) row is claimed by one INSERT ... ON CONFLICT DO NOTHING, so one
  * instance reports a day; its quantities are stored before the call, and every attempt sends them
  * with the same Stripe idempotency keys, so a retry after a lost answer never bills twice. A
  * failure is recorded and retried later with backoff; nothing here is on a request's path.

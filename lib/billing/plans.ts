@@ -69,7 +69,7 @@ export function planLimits(plan: Plan) {
   };
 }
 
-/** Subscription statuses that grant pro; every other status (canceled, unpaid, incomplete_expired, …) is free. */
+/** Subscription statuses that grant pro; every other status (canceled, unpaid, incomplete_expired, ...) is free. */
 const PAID_STATUSES = new Set(["active", "trialing"]);
 
 export function planForSubscriptionStatus(status: string): PlanCode {

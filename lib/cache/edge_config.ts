@@ -15,7 +15,7 @@ import { str } from "../base/text.ts";
 import { AUTH_MODES, PROVIDER_KINDS } from "../providers/mod.ts";
 import { cacheVersionsSchema } from "./versions_schema.ts";
 
-/** The response shape of `rebuildEdgeConfig` (POST …/edge-config). */
+/** The response shape of `rebuildEdgeConfig` (POST .../edge-config). */
 export const edgeConfigResultSchema = z.strictObject({
   ok: z.boolean().describe("Whether KV holds a snapshot after the rebuild"),
   summary: z.strictObject({

@@ -3,7 +3,7 @@
  * holds (sdk/entities/), and a webhook in "entities" scope purges them. Pure, shared by the
  * edge (tagging at fill, edge/cache/entity_tags.ts) and the receiver (the purge record).
  *
- * A tag is in the tenant's namespace, `cachely-t<id>-…` (lib/cdn/tags.ts), so the purge API
+ * A tag is in the tenant's namespace, `cachely-t<id>-...` (lib/cdn/tags.ts), so the purge API
  * may name one too. The edge keeps only the part after the namespace ("short" tags):
  * - `e-<id>` an entity the answer holds;
  * - `ct-<type>` a content type the request filters on;

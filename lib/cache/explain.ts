@@ -1,6 +1,6 @@
 /**
  * "Why isn't this URL cached?" (docs/decisions.md "HTTP caching: Cache-Status"): a URL or
- * path on one of the tenant's hosts → what the edge of this instance knows about it
+ * path on one of the tenant's hosts -> what the edge of this instance knows about it
  * (edge/explain.ts): its cache key, eligibility, the copy it holds, the last origin answer and
  * why it was or was not stored, and the last purge that matched. The origin is never fetched
  * (no SSRF surface); the edge answers from memory, its second tier and the tenant's snapshot.
@@ -36,7 +36,7 @@ export const explainResultSchema = z.strictObject({
   cacheMode: z.enum(["fixed", "origin"]),
   eligible: z.boolean().describe("Whether a request like this may be answered from the cache"),
   blockers: z.array(z.strictObject({ code: str(), message: str() })).describe(
-    "What keeps it out of the cache before the origin is asked (method, bypass parameter, type…)",
+    "What keeps it out of the cache before the origin is asked (method, bypass parameter, type\u2026)",
   ),
   key: str().nullable().describe("The edge cache key (no secrets: credentials are never in it)"),
   varyOn: str().nullable().describe("Request headers the origin said the answer varies on"),
@@ -55,7 +55,7 @@ export const explainResultSchema = z.strictObject({
     stored: z.boolean(),
     ttlSeconds: z.number().int().nullable(),
     notStoredBecause: str().nullable().describe(
-      "no-store, private, set-cookie, vary, no-lifetime, status, size, range, type-not-allowed…",
+      "no-store, private, set-cookie, vary, no-lifetime, status, size, range, type-not-allowed\u2026",
     ),
     cacheStatus: str().describe("The RFC 9211 Cache-Status that answer carried"),
   }).nullable().describe("The last answer this instance got from the origin for the key"),

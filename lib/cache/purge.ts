@@ -65,7 +65,7 @@ async function tenantHosts(s: Services, tenant: Tenant): Promise<Set<string>> {
   return new Set([`${tenant.slug}.${d}`, `${tenant.slug}.preview.${d}`, ...custom]);
 }
 
-/** A tenant-host URL or a path → `/path` or `/path?normalised query`; throws naming the field. */
+/** A tenant-host URL or a path -> `/path` or `/path?normalised query`; throws naming the field. */
 function purgePath(raw: string, field: string, hosts: Set<string>): string {
   let path: string;
   let query: string;
@@ -96,7 +96,7 @@ function purgePath(raw: string, field: string, hosts: Set<string>): string {
 
 /**
  * A tag the tenant may purge: one printable ASCII token without commas (the Cache-Tag list
- * separator) or `*` (a wildcard to some CDNs); `cachely-…` only in the tenant's own namespace.
+ * separator) or `*` (a wildcard to some CDNs); `cachely-...` only in the tenant's own namespace.
  */
 function purgeTag(tenantId: number, tag: string, field: string): string {
   if (tag.length === 0 || tag.length > MAX_TAG_LENGTH) {
@@ -108,7 +108,10 @@ function purgeTag(tenantId: number, tag: string, field: string): string {
   if (tag.includes("*")) throw fieldError(field, "must not be a wildcard");
   const ns = tenantTag(tenantId);
   if (tag.toLowerCase().startsWith("cachely-") && !ownTag(tenantId, tag)) {
-    throw fieldError(field, `cachely- tags are reserved: only ${ns} and ${ns}-… are this tenant's`);
+    throw fieldError(
+      field,
+      `cachely- tags are reserved: only ${ns} and ${ns}-\u2026 are this tenant's`,
+    );
   }
   // An origin tag's CDN name (cachely-t<id>-o-<tag>) is that origin tag, as the edge matches it.
   const origin = originTag(tenantId, "");

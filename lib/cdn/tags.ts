@@ -2,7 +2,7 @@
  * Cache-Tag values for CDN offload (docs/decisions.md "CDN offload"), shared by the edge,
  * which tags responses, and the purge hook, which names what a cache-version bump or a
  * purge invalidates. Every tag Cachely sends a CDN for a tenant is in that tenant's
- * namespace, `cachely-t<id>` and `cachely-t<id>-…` (the id is never renamed), so a purge
+ * namespace, `cachely-t<id>` and `cachely-t<id>-...` (the id is never renamed), so a purge
  * can only name the tenant's own objects, however many tenants share the CDN.
  */
 
@@ -24,7 +24,7 @@ export function responseTags(tenantId: number, kind: CdnKind, profile: string | 
   return tags;
 }
 
-/** True when `tag` is in the tenant's namespace: `cachely-t<id>` or `cachely-t<id>-…`. */
+/** True when `tag` is in the tenant's namespace: `cachely-t<id>` or `cachely-t<id>-...`. */
 export function ownTag(tenantId: number, tag: string): boolean {
   const ns = tenantTag(tenantId);
   return tag.startsWith(ns) && (tag.length === ns.length || tag.charCodeAt(ns.length) === 45);

@@ -1,7 +1,7 @@
 /**
  * Implementation check (SPEC "Tenants", path segment cachely-check): read-only. Probes
- * the tenant's website surface twice with plain GETs — the active custom domain
- * (production) or else the preview host when the site proxy is on — and decides from
+ * the tenant's website surface twice with plain GETs - the active custom domain
+ * (production) or else the preview host when the site proxy is on - and decides from
  * the service's own x-cachely-* edge headers whether the site is served through
  * Cachely. Generic cache headers (Age, X-Cache, CF-Cache-Status, Via) prove nothing.
  * The API proxy and custom-domain rows report configuration only.

@@ -62,7 +62,7 @@ function escapeRe(s: string): string {
 
 /**
  * A hostname as a whole name: not part of a longer label or a longer domain, and not
- * the path segment of a rewritten `/~assets/<host>/…` URL (that one goes through Cachely).
+ * the path segment of a rewritten `/~assets/<host>/...` URL (that one goes through Cachely).
  */
 function hostRe(host: string): RegExp {
   return new RegExp(

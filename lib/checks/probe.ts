@@ -11,7 +11,7 @@ export type Probe = {
   url: string;
   /** null when no response arrived */
   status: number | null;
-  /** a response with status 200–399 */
+  /** a response with status 200-399 */
   ok: boolean;
   /** the x-cachely-* response headers, lower-cased names */
   headers: Record<string, string>;

@@ -33,7 +33,9 @@ const analysisSchema = z.strictObject({
   cachelyUsage: z.enum(["detected", "not_detected", "inconclusive"]),
   cachelySignals: z.array(z.strictObject({
     type: z.enum(["tenant_host", "api_path", "asset_path", "client_library"]),
-    context: z.string().describe("Where in the page: img, link, css_url, inline_script, page …"),
+    context: z.string().describe(
+      "Where in the page: img, link, css_url, inline_script, page \u2026",
+    ),
     where: z.string(),
     evidence: z.string(),
   })),

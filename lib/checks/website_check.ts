@@ -1,7 +1,7 @@
 /**
  * Website implementation check (SPEC "Tenants"): fetch the tenant's public site
  * through the SSRF-guarded fetcher, detect its platform and analyse the page.
- * Input problems are 400s (thrown); fetch problems come back as `{ ok:false, … }`.
+ * Input problems are 400s (thrown); fetch problems come back as `{ ok:false, ... }`.
  */
 import type { Services } from "../services.ts";
 import type { Tenant } from "../tenants/service.ts";

@@ -15,7 +15,7 @@ export type FormOutcome = {
   message: string;
   /** A value shown once (webhook URL, invite link, token), with a copy button. */
   reveal?: { label: string; value: string };
-  /** Field path → why the server refused it. */
+  /** Field path -> why the server refused it. */
   fields?: Record<string, string>;
   /** Where to go about it: a refusal naming a plan links to the plan page. */
   link?: { href: string; label: string };

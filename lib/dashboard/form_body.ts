@@ -1,8 +1,8 @@
 /**
- * Pure helpers of the form bridge: HTML form fields → the JSON body an API endpoint takes,
- * and an API answer → the outcome people see. Field names carry their type after a colon
+ * Pure helpers of the form bridge: HTML form fields -> the JSON body an API endpoint takes,
+ * and an API answer -> the outcome people see. Field names carry their type after a colon
  * (`ttl:number`, `on:bool`, `config:json`, `origin:null`, `cap:numnull`, `tags:list`); dots nest
- * (`variants.0.key` → `{ variants: [{ key }] }`). Names starting with `_` are the bridge's own;
+ * (`variants.0.key` -> `{ variants: [{ key }] }`). Names starting with `_` are the bridge's own;
  * a list item whose `_remove:bool` is true is left out (a "remove" checkbox on a prefilled row).
  */
 import type { FormOutcome } from "./flash.ts";

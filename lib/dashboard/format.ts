@@ -24,5 +24,5 @@ export function formatPercent(fraction: number, digits = 1): string {
 /** US dollars with cents; sub-cent amounts (modeled costs) with enough digits to be seen. */
 export function formatUsd(n: number): string {
   const abs = Math.abs(n);
-  return `${n < 0 ? "−" : ""}$${abs.toFixed(abs !== 0 && abs < 0.01 ? 6 : 2)}`;
+  return `${n < 0 ? "\u2212" : ""}$${abs.toFixed(abs !== 0 && abs < 0.01 ? 6 : 2)}`;
 }

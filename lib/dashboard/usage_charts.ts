@@ -1,6 +1,6 @@
 /**
  * Read model of the Usage & analytics page: per-day series of one UTC month beside the
- * previous month (requests, bytes, hits → hit ratio, latency quantiles) and AI tokens per
+ * previous month (requests, bytes, hits -> hit ratio, latency quantiles) and AI tokens per
  * day, or the same per hour of the last 48 hours; tenant-isolated.
  */
 import { and, eq, gte, lt } from "drizzle-orm";

@@ -116,8 +116,8 @@ function guarded(q: PendingQuery, ms: number, hooks: DeadlineHooks) {
 }
 
 /**
- * A transaction (or savepoint) whose own statements — BEGIN before `body` runs, COMMIT
- * or ROLLBACK after — are bounded by `ms`; statements inside `body` carry their own
+ * A transaction (or savepoint) whose own statements - BEGIN before `body` runs, COMMIT
+ * or ROLLBACK after - are bounded by `ms`; statements inside `body` carry their own
  * deadline. BEGIN answering too late rolls the transaction back at once.
  */
 function boundedTransaction<T>(

@@ -5,7 +5,7 @@
  * those rows before it computes what is pending, so nothing is applied twice.
  */
 
-/** Old recorded name → current file name. Append only: released names never change again. */
+/** Old recorded name -> current file name. Append only: released names never change again. */
 export const RENAMED_MIGRATIONS: ReadonlyMap<string, string> = new Map([
   ["0007_master_admin_grants.sql", "0008_master_admin_grants.sql"],
   ["0007_quotas.sql", "0009_quotas.sql"],

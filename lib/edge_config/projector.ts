@@ -130,7 +130,7 @@ export async function slugsBehind(s: Services, limit = 100): Promise<string[]> {
 }
 
 /**
- * POST …/edge-config: rewrites the tenant's snapshot at its current generation and
+ * POST .../edge-config: rewrites the tenant's snapshot at its current generation and
  * says whether KV was behind (missing, older, or unreadable) and is now repaired.
  */
 export async function repairTenantSnapshot(s: Services, slug: string) {

@@ -2,8 +2,8 @@
  * What guardrails judge (lib/experiments/guardrails.ts): per current variant, over the
  * last GUARDRAIL_HORIZON_MS and since the last restart, the visitor-windows of
  * experiment_visitors (lib/usage/visitor_windows.ts: each visitor once per arm per
- * 10-minute window) — at most VISITORS_PER_NETWORK of them per network per arm and window
- * — and of those, how many saw a 5xx, had an answer certainly slower than maxP95Ms, and
+ * 10-minute window) - at most VISITORS_PER_NETWORK of them per network per arm and window
+ * - and of those, how many saw a 5xx, had an answer certainly slower than maxP95Ms, and
  * sent the goal event (same visitor hash) within the window or the next one.
  */
 import { and, count, eq, gte, lte, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * Conversion events (SPEC "Conversion events (public)", rules 1–7). Public: security
+ * Conversion events (SPEC "Conversion events (public)", rules 1-7). Public: security
  * rests on tenant, experiment, variant and variantKey all matching. One row per
  * accepted call, never deduplicated, no derived metrics stored.
  */
@@ -62,7 +62,7 @@ export function parseEventBody(text: string): EventInput {
 
 /**
  * Stores one event and returns its id. Order: the per-(IP, tenantSlug) limit first,
- * so a flood never reaches the database; then rules 1–4. Archived experiments accept
+ * so a flood never reaches the database; then rules 1-4. Archived experiments accept
  * no events (400 `experiment_archived`, docs/decisions.md); drafts do, so visitors
  * assigned before a pause still convert.
  */
@@ -85,7 +85,7 @@ export async function ingestEvent(
   if (!rl.allowed) {
     throw tooManyRequests(rl.retryAfterSeconds, "Too many events: at most 60 per minute");
   }
-  // Rules 1–4 in one round trip: tenant, its experiment, and that experiment's variant.
+  // Rules 1-4 in one round trip: tenant, its experiment, and that experiment's variant.
   const [hit] = await s.db.select({
     tenantId: tenants.id,
     experimentId: experiments.id,

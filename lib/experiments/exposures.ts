@@ -1,5 +1,5 @@
 /**
- * The exposure summary (SPEC "Exposure summary", GET …/ai-experiments/{id}/exposures).
+ * The exposure summary (SPEC "Exposure summary", GET .../ai-experiments/{id}/exposures).
  * All-time. Exposures come from exposure_counts (flushed by the usage aggregator from
  * the edge), events from experiment_events with the goal name. Rows whose stored
  * (variant id, key) no longer match the current variants are excluded from both, so

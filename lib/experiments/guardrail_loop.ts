@@ -1,7 +1,7 @@
 /**
  * Experiments that stop themselves: a loop every instance runs reads the per-variant
  * visitor counts of each active experiment with guardrails (arm_health.ts) and, on a
- * breach against control (guardrails.ts), stops it. The stop is one conditional UPDATE (status = 'active' → 'stopped') under the
+ * breach against control (guardrails.ts), stops it. The stop is one conditional UPDATE (status = 'active' -> 'stopped') under the
  * tenant row lock, so when two instances see the same breach exactly one stops it and
  * only that one audits, re-projects the snapshot (every visitor then gets control: a
  * stopped experiment is not in it) and tells the owners.

@@ -1,6 +1,6 @@
 /**
  * Guardrail checks: is a variant worse than control, with confidence, by more than the
- * margin — and beyond the configured threshold? Both arms are counted in visitors (each
+ * margin - and beyond the configured threshold? Both arms are counted in visitors (each
  * once per arm per window, lib/experiments/arm_health.ts), so one client repeating a
  * request moves nothing, and a failure control sees as much (an origin-wide outage) never
  * stops a variant. Each comparison is the always-valid mSPRT sequence
@@ -15,7 +15,7 @@ import type { ArmVisitors } from "./arm_health.ts";
 export const DEFAULT_MARGIN = 0.01;
 /** Visitors each arm needs before any verdict. */
 export const DEFAULT_MIN_VISITORS = SEQUENTIAL_MIN_EXPOSURES;
-/** p95 above a bound ⇔ more than this share slower than it. */
+/** p95 above a bound <=> more than this share slower than it. */
 const P95_SHARE = 0.05;
 
 export type Breach = {
@@ -25,7 +25,7 @@ export type Breach = {
   observed: number;
   /** Control's share. */
   control: number;
-  /** The confidence bound of (variant − control) that passed the margin. */
+  /** The confidence bound of (variant - control) that passed the margin. */
   bound: number;
   margin: number;
   threshold: number;
@@ -37,7 +37,7 @@ const pts = (x: number) => `${(x * 100).toFixed(1)} points`;
 
 type Share = (a: ArmVisitors) => number;
 
-/** The always-valid interval of variant − control for one share of visitors. */
+/** The always-valid interval of variant - control for one share of visitors. */
 function compare(c: ArmVisitors, a: ArmVisitors, share: Share) {
   const m = msprt(
     { exposures: c.visitors, events: share(c) },

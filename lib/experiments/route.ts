@@ -15,7 +15,7 @@ export const MAX_ROUTE_PATTERN = 512;
 /**
  * Normalises a user-supplied pattern: an optional leading `/~api` is stripped (as for
  * regenerate's apiPath), a query or fragment is refused, trailing slashes of a prefix
- * pattern are dropped (`/posts/` ≡ `/posts`). Returns the pattern or a problem string.
+ * pattern are dropped (`/posts/` == `/posts`). Returns the pattern or a problem string.
  */
 export function normalizeRoutePattern(
   raw: string,

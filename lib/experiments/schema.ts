@@ -144,7 +144,7 @@ const goalSchema = str().regex(EVENT_NAME_RE, "must match ^[a-zA-Z0-9_.:-]{1,80}
 export const exposuresQuerySchema = z.object({ goal: goalSchema.optional() });
 
 /**
- * POST …/{id}/promote: the variant whose profile becomes the route's default, judged on
+ * POST .../{id}/promote: the variant whose profile becomes the route's default, judged on
  * `goal` (the goal the results page shows; else the guardrails' goal, else the default).
  */
 export const promoteSchema = z.object({

@@ -1,9 +1,9 @@
 /**
  * Always-valid comparison of a variant's conversion rate with control's: the mixture
  * sequential probability ratio test (mSPRT, Johari, Pekelis & Walsh, "Always valid
- * inference", 2017 — what Optimizely ships) on the difference of two rates with a normal
- * mixing distribution N(0, τ²). Its confidence sequence covers the true difference at
- * every look at once with probability ≥ 95 % (Ville's inequality), so looking daily, or
+ * inference", 2017 - what Optimizely ships) on the difference of two rates with a normal
+ * mixing distribution N(0, tau²). Its confidence sequence covers the true difference at
+ * every look at once with probability >= 95 % (Ville's inequality), so looking daily, or
  * every minute, does not raise the false-positive rate; a fixed-horizon interval looked
  * at repeatedly does (lib/experiments/sequential_sim.ts measures both). Pure functions.
  */
@@ -28,7 +28,7 @@ export type Sequential = {
   /** The always-valid confidence sequence of `absolute`, in percentage points. */
   csLower: number;
   csUpper: number;
-  /** The mixture likelihood ratio against "no difference"; ≥ 1/alpha means a difference. */
+  /** The mixture likelihood ratio against "no difference"; >= 1/alpha means a difference. */
   likelihoodRatio: number;
   /** Always-valid p-value of this look (1 / likelihood ratio, at most 1). */
   pValue: number;
@@ -50,7 +50,7 @@ function rate(a: Arm): { p: number; v: number } {
   return { p, v: Math.max(c * (1 - c), 1 / (4 * a.exposures)) };
 }
 
-/** Half-width of the always-valid sequence {θ : Λ(θ) < 1/α} for an estimate of variance V. */
+/** Half-width of the always-valid sequence {theta : Lambda(theta) < 1/alpha} for an estimate of variance V. */
 export function mixtureHalfWidth(
   V: number,
   alpha = SEQUENTIAL_ALPHA,
@@ -84,7 +84,7 @@ export function msprt(
   const V = c.v / control.exposures + t.v / variant.exposures;
   const tau2 = tau * tau;
   const lr = Math.sqrt(V / (V + tau2)) * Math.exp(tau2 * diff * diff / (2 * V * (V + tau2)));
-  // {θ : Λ(θ) < 1/α}, solved for θ.
+  // {theta : Lambda(theta) < 1/alpha}, solved for theta.
   const half = Math.sqrt(
     V * (V + tau2) / tau2 * (2 * Math.log(1 / alpha) + Math.log((V + tau2) / V)),
   );

@@ -9,7 +9,7 @@ export const SRM_P_THRESHOLD = 0.001;
 /** Two-sided 95% normal quantile. */
 export const Z_95 = 1.959963984540054;
 
-/** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; ~15 significant digits). */
+/** ln Gamma(x) for x > 0 (Lanczos, g = 7, n = 9; ~15 significant digits). */
 export function lnGamma(x: number): number {
   const c = [
     0.99999999999980993,
@@ -65,7 +65,7 @@ export function gammaQ(a: number, x: number): number {
   return Math.min(1, Math.exp(lnPre) * h);
 }
 
-/** P(X ≥ x) for X ~ χ²(df). */
+/** P(X >= x) for X ~ chi²(df). */
 export function chiSquaredPValue(x: number, df: number): number {
   return gammaQ(df / 2, x / 2);
 }
@@ -80,7 +80,7 @@ export type SrmCheck = {
 };
 
 /**
- * Pearson's χ² goodness of fit of observed exposures against the split the weights
+ * Pearson's chi² goodness of fit of observed exposures against the split the weights
  * promise. Null when there is nothing to test (fewer than 2 variants or no exposures).
  */
 export function sampleRatioMismatch(observed: number[], weights: number[]): SrmCheck | null {

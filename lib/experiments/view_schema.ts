@@ -49,7 +49,7 @@ export const experimentViewSchema = z.strictObject({
 });
 export type ExperimentView = z.infer<typeof experimentViewSchema>;
 
-/** GET …/ai-experiments: non-archived experiments, newest first. */
+/** GET .../ai-experiments: non-archived experiments, newest first. */
 export const experimentsListSchema = z.strictObject({
   experiments: z.array(experimentViewSchema),
 });
@@ -84,7 +84,7 @@ const sequentialSchema = z.strictObject({
   baselineVariantId: id,
 });
 
-/** GET …/ai-experiments/{id}/exposures (SPEC "Exposure summary", plus srm and uplift). */
+/** GET .../ai-experiments/{id}/exposures (SPEC "Exposure summary", plus srm and uplift). */
 export const exposureSummarySchema = z.strictObject({
   experimentId: id,
   totalExposures: count,

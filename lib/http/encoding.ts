@@ -26,7 +26,7 @@ const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 /**
  * Reads an Accept-Encoding value. q-values are honoured (q=0: not acceptable), `*` stands for
  * every coding not named, `x-gzip` is gzip (§8.4.1.3). A coding rated below identity loses to
- * it; a tie goes to the smaller body. Anything malformed (a bad token, a q outside 0–1, a
+ * it; a tie goes to the smaller body. Anything malformed (a bad token, a q outside 0-1, a
  * parameter other than q) reads as identity only.
  */
 export function parseAcceptEncoding(value: string | null): Preference {

@@ -1,8 +1,8 @@
 /**
  * The one rule for every header value the program emits, the management app's and the
  * edge's, upstream ones included (docs/decisions.md "Header values"). RFC 9110 §5.5: a field
- * value is visible ASCII, obs-text (0x80–0xFF), SP and HTAB. JavaScript's `Headers` accepts
- * every other control byte too (0x01–0x08, 0x0B, 0x0C, 0x0E–0x1F, 0x7F), and Deno 2.9's
+ * value is visible ASCII, obs-text (0x80-0xFF), SP and HTAB. JavaScript's `Headers` accepts
+ * every other control byte too (0x01-0x08, 0x0B, 0x0C, 0x0E-0x1F, 0x7F), and Deno 2.9's
  * HTTP/1 writer panics on one: the process ends, every tenant with it (docs/operations.md
  * "A header value that ends the process"). So a value breaking the rule never reaches the
  * runtime: an upstream one is dropped where it enters (edge/http.ts, the cache), one of ours
@@ -29,7 +29,7 @@ export function safeHeaderPairs<T extends readonly [string, string]>(pairs: T[])
 /** The names of the headers of `h` whose value breaks the rule (empty: none). */
 export function unsafeHeaderNames(h: Headers): string[] {
   const bad: string[] = [];
-  // forEach, not for…of: Headers' iterator re-sorts the list on every step
+  // forEach, not for...of: Headers' iterator re-sorts the list on every step
   h.forEach((v, k) => {
     if (!isSafeHeaderValue(v)) bad.push(k);
   });

@@ -1,6 +1,6 @@
 /**
  * Mounts declared routes (lib/http/route.ts): one Hono router per URL prefix (the
- * first path segment: /auth, /tenants, /admin …), each route behind the middleware
+ * first path segment: /auth, /tenants, /admin ...), each route behind the middleware
  * of its declared access. Within a router, routes are registered most specific
  * first (a static segment before a parameter at the same place), so
  * `/tenants/slug-availability` never depends on being written before `/tenants/:slug`.
@@ -18,7 +18,7 @@ import { scopeNeeded } from "../auth/token_scopes.ts";
 import { responseCheck } from "./response_check.ts";
 import { checkPathParams, parseJsonBody, parseQuery } from "./validate.ts";
 
-/** The first segment of a path (`/tenants/:slug` → `/tenants`). */
+/** The first segment of a path (`/tenants/:slug` -> `/tenants`). */
 export function prefixOf(path: string): string {
   return "/" + (path.split("/")[1] ?? "");
 }

@@ -147,7 +147,7 @@ function operation(r: DeclaredRoute): Json {
   };
 }
 
-/** `/tenants/:slug` → `/api/tenants/{slug}` (Hono pattern to OpenAPI path template). */
+/** `/tenants/:slug` -> `/api/tenants/{slug}` (Hono pattern to OpenAPI path template). */
 export function openApiPath(path: string): string {
   return "/api" + path.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}");
 }

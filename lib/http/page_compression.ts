@@ -46,7 +46,7 @@ function addVary(headers: Headers): void {
 }
 
 /**
- * A precompressed sibling of a static file, by coding: `islands.js` → `islands.js.br`,
+ * A precompressed sibling of a static file, by coding: `islands.js` -> `islands.js.br`,
  * `islands.js.gz`. Null when the build wrote none.
  */
 export async function precompressed(

@@ -9,7 +9,7 @@ export const kvKeys = {
   highWater: () => ["edge", "high_water"] as const,
   snapshotChunk: (slug: string, hash: string, i: number) =>
     ["edge", "snapshot_chunk", slug, hash, i] as const,
-  /** Custom domain → tenant slug, written for active domains only. */
+  /** Custom domain -> tenant slug, written for active domains only. */
   hostRoute: (hostname: string) => ["edge", "host", hostname] as const,
   hostRoutes: () => ["edge", "host"] as const,
   /** Written with every change log entry: instances poll (or watch) this one small key. */

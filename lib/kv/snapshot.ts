@@ -32,13 +32,13 @@ export type EdgeSnapshot = {
     tokenEnc: string | null;
     /** Query parameter that bypasses the cache for draft content. */
     previewParam: string;
-    /** transformApiUrls: provider URLs in API bodies rewritten (absent → on). */
+    /** transformApiUrls: provider URLs in API bodies rewritten (absent -> on). */
     rewriteUrls?: boolean;
   };
   website: { origin: string | null; siteProxy: boolean };
   /** Provider identifiers; absent in snapshots built before them. */
   provider?: ProviderConfig;
-  /** Asset delivery settings; absent → defaults (edge/assets.ts). */
+  /** Asset delivery settings; absent -> defaults (edge/assets.ts). */
   assets?: EdgeAssetSettings;
   versions: { api: number; assets: number; html: number };
   /** Active (verified) custom domains, first verified first: the first is the primary. */
@@ -54,11 +54,11 @@ export type EdgeSnapshot = {
    * An object stored before `at` (ms) that one matches is not served (edge/cache/purges.ts).
    */
   purges?: PurgeRecord[];
-  /** HTTP caching settings (docs/decisions.md "HTTP caching"); absent → defaults (edge/caching.ts). */
+  /** HTTP caching settings (docs/decisions.md "HTTP caching"); absent -> defaults (edge/caching.ts). */
   caching?: EdgeCachingSettings;
   /** The database installation it was built from (lib/edge_config/reconcile.ts). */
   installation?: string;
-  /** Editors' previews (docs/providers.md "Previews"); absent → no preview link verifies. */
+  /** Editors' previews (docs/providers.md "Previews"); absent -> no preview link verifies. */
   preview?: EdgePreviewSettings;
 };
 
@@ -66,9 +66,9 @@ export type EdgeSnapshot = {
 export type EdgePreviewSettings = {
   /** AES-GCM sealed HMAC secret of the tenant's preview links; null before the first link. */
   secretEnc: string | null;
-  /** AES-GCM sealed preview token (Contentful Preview API, Storyblok preview, …); null → the API token. */
+  /** AES-GCM sealed preview token (Contentful Preview API, Storyblok preview, ...); null -> the API token. */
   tokenEnc: string | null;
-  /** Preview API origin (`https://preview.contentful.com`); null → the API origin. */
+  /** Preview API origin (`https://preview.contentful.com`); null -> the API origin. */
   origin: string | null;
 };
 
@@ -110,7 +110,7 @@ export type EdgeCachingSettings = {
   staleWhenOriginSilent?: boolean;
   /**
    * Locales website pages are negotiated to (lib/base/locales.ts): the visitor's
-   * Accept-Language becomes one of them before it keys or reaches the origin; absent or [] →
+   * Accept-Language becomes one of them before it keys or reaches the origin; absent or [] ->
    * passed on as sent.
    */
   locales?: string[];
@@ -120,13 +120,13 @@ export type EdgeCachingSettings = {
 export type EdgeAssetSettings = {
   /** Asset cache time-to-live in seconds. */
   ttl: number;
-  /** Allowed content types (MIME types, families, EVERY_TYPE); null → the safe list. */
+  /** Allowed content types (MIME types, families, EVERY_TYPE); null -> the safe list. */
   allowedTypes: string[] | null;
   blockBots: boolean;
   allowImageSearchBots: boolean;
   /**
    * File classes or `.extensions` whose query is stripped where the provider keeps it
-   * (lib/providers/query_types.ts); absent in snapshots built before it → none.
+   * (lib/providers/query_types.ts); absent in snapshots built before it -> none.
    */
   stripQueryTypes?: string[];
   /** `https://{websiteDomain}/`, sent as Referer on asset fetches; null when none. */

@@ -117,7 +117,7 @@ export async function createOrRefreshInvite(
   return { ...view(row), token, emailSent };
 }
 
-/** Revokes a pending invite of this tenant; missing, used or already revoked → 404. */
+/** Revokes a pending invite of this tenant; missing, used or already revoked -> 404. */
 export async function revokeInvite(
   s: Services,
   tenant: Tenant,
@@ -144,7 +144,7 @@ export async function revokeInvite(
 /**
  * Makes the signed-in user a member with the invite's role. The invite must be
  * addressed to the user's email (a leaked link alone does not grant access).
- * Unknown token → 404; revoked, used or expired → 410 with a code naming which.
+ * Unknown token -> 404; revoked, used or expired -> 410 with a code naming which.
  */
 export async function acceptInvite(
   s: Services,

@@ -9,7 +9,7 @@ import type { UsageRecord } from "../../edge/types.ts";
 
 export const CACHE_STATES = ["HIT", "MISS", "STALE", "BYPASS", "none"] as const;
 export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
-/** Histogram bounds in seconds (Prometheus `le`), log-spaced 1 ms … 10 s. */
+/** Histogram bounds in seconds (Prometheus `le`), log-spaced 1 ms ... 10 s. */
 export const DURATION_BUCKETS = [
   0.001,
   0.0025,

@@ -67,7 +67,7 @@ const formsByToken = new Map<string, readonly string[]>();
 /**
  * The strings to scrub from what an upstream echoes: the token, and in Basic mode also
  * the other encoding of the credential (`user:secret` and its base64, whichever was not
- * stored) and the secret half alone; each also URL-encoded. `Basic …` contains the
+ * stored) and the secret half alone; each also URL-encoded. `Basic ...` contains the
  * base64 form. Forms under 4 characters are skipped (they would maim ordinary text).
  */
 export function credentialForms(mode: AuthMode, token: string): readonly string[] {

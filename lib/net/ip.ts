@@ -5,7 +5,7 @@
  * Unparseable input is non-public too: never connect to what we cannot classify.
  */
 
-/** Parses an IPv4 or IPv6 literal through the WHATWG URL host parser (handles 0x7f.1, 017700000001, …). */
+/** Parses an IPv4 or IPv6 literal through the WHATWG URL host parser (handles 0x7f.1, 017700000001, ...). */
 export function canonicalIp(
   input: string,
 ): { v: 4; bytes: number[] } | { v: 6; bytes: number[] } | null {

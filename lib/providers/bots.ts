@@ -5,7 +5,7 @@
  * tenant lets them through (`allowImageSearchBots`).
  *
  * Never refused: general search crawlers (Googlebot, bingbot) and link-preview fetchers
- * (Slackbot, Twitterbot, …): they show the customer's images to people; nor generic HTTP
+ * (Slackbot, Twitterbot, ...): they show the customer's images to people; nor generic HTTP
  * libraries (a static-site build fetching the customer's own images uses them).
  */
 import { userAgentKind } from "../base/bots.ts";

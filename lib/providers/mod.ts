@@ -56,7 +56,7 @@ export function providerFor(
 
 /**
  * The event type of a cache-refresh webhook delivery, as the kind's definition reads it
- * (Contentful's X-Contentful-Topic header, Sanity's body.type, …); null for none.
+ * (Contentful's X-Contentful-Topic header, Sanity's body.type, ...); null for none.
  */
 export function webhookEventType(
   provider: ProviderKind,

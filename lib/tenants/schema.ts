@@ -84,7 +84,7 @@ export const cachingFields = {
   /**
    * Locales of the website's pages (`["en", "de"]`, the first the default): each visitor's
    * Accept-Language is looked up among them (RFC 4647) before it keys the cache and reaches the
-   * origin, so a page has at most one entry per locale. null or [] → passed on as sent.
+   * origin, so a page has at most one entry per locale. null or [] -> passed on as sent.
    */
   locales: z.array(
     str().trim().regex(LOCALE_TAG, "must be a language tag such as en, de or pt-BR").max(35)
@@ -123,7 +123,7 @@ export const tenantConfigFields = {
   allowedTypes: z.array(mimeOrFamily).min(1).max(50).nullable().optional(),
   /**
    * Asset types whose query is stripped from the cache key and the origin request, where the
-   * provider would keep it: file classes or extensions (`["image", ".pdf"]`); null or [] → none.
+   * provider would keep it: file classes or extensions (`["image", ".pdf"]`); null or [] -> none.
    */
   stripQueryTypes: z.array(
     str().trim().toLowerCase().regex(

@@ -193,7 +193,7 @@ export async function createTenant(s: Services, userId: string, input: CreateTen
 }
 
 /**
- * Asset settings from an input (only the fields given; null allowedTypes → unset, every
+ * Asset settings from an input (only the fields given; null allowedTypes -> unset, every
  * type) and the asset TTL canonicalApiSettings resolved; transformApiUrls rides along.
  */
 function assetSettingsPatch(
@@ -301,7 +301,7 @@ export async function updateTenant(
   const now = new Date(s.clock.now());
   const { before, updated } = await changeTenant(s, tenant.id, async (tx) => {
     // changeTenant holds the row lock: this read sees every change committed before ours,
-    // so a concurrent PUT of another key (originUrl, videoOrigin…) is never written back.
+    // so a concurrent PUT of another key (originUrl, videoOrigin...) is never written back.
     const current = await findTenantById(tx, tenant.id);
     if (!current) throw notFound("Tenant");
     const { patch, settings } = updatePatch(s, current, checked);

@@ -7,7 +7,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { tenants } from "../db/schema/mod.ts";
 
 /**
- * `settings = (settings - removed…) || set` for an update's `.set({ settings })`; keys
+ * `settings = (settings - removed...) || set` for an update's `.set({ settings })`; keys
  * whose value is undefined are removed. Returns null when there is nothing to change.
  */
 export function settingsPatch(patch: Record<string, unknown>): SQL | null {

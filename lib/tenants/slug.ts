@@ -1,4 +1,4 @@
-/** Tenant slugs: 3–63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
+/** Tenant slugs: 3-63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 
 /**

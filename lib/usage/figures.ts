@@ -25,7 +25,7 @@ export function errorRate(u: { errors: number; requests: number }): number {
 
 /**
  * What the cache saved the origin: requests and bytes answered without reaching it
- * (requests − originRequests, bytes − originBytes), never below 0.
+ * (requests - originRequests, bytes - originBytes), never below 0.
  */
 export function savedByCache(
   u: { requests: number; bytes: number; originRequests: number; originBytes: number },

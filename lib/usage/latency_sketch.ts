@@ -3,15 +3,15 @@
  * add up across requests, instances, flushes, hours and days, so a quantile of any sum is
  * read off the merged counts (docs/decisions.md "Usage figures"). Bucket 0 holds [0, 1) ms;
  * then every power of two from 1 ms to 2^16 ms is split in four equal parts (at most 25 %
- * wide: [16, 20), [20, 24), [24, 28), [28, 32) …); the last bucket holds 65.5 s and more.
+ * wide: [16, 20), [20, 24), [24, 28), [28, 32) ...); the last bucket holds 65.5 s and more.
  *
- * Not lib/usage/latency.ts: those ten guardrail buckets (25 ms … 6.4 s) are stored in
+ * Not lib/usage/latency.ts: those ten guardrail buckets (25 ms ... 6.4 s) are stored in
  * exposure_counts and are too coarse for an edge that answers hits in under a millisecond.
  */
 
 /** Sub-buckets per power of two. */
 const STEPS = 4;
-/** Powers of two covered: 1 ms … 2^16 ms. */
+/** Powers of two covered: 1 ms ... 2^16 ms. */
 const OCTAVES = 16;
 export const SKETCH_BUCKETS = 1 + OCTAVES * STEPS + 1;
 const TOP = 2 ** OCTAVES;

@@ -7,7 +7,7 @@
 import type { UsageRecord } from "../../edge/types.ts";
 
 export type LogSamplerOptions = {
-  /** Share of successes kept, 0 … 1. */
+  /** Share of successes kept, 0 ... 1. */
   sampleRate: number;
   /** Sampled successes kept per tenant per second (0 = no cap). */
   maxPerSecond: number;

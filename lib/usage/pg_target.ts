@@ -1,6 +1,6 @@
 /**
  * The Postgres flush target: one transaction per batch, upserts that add deltas
- * (`INSERT … ON CONFLICT DO UPDATE SET n = table.n + excluded.n`), so concurrent
+ * (`INSERT ... ON CONFLICT DO UPDATE SET n = table.n + excluded.n`), so concurrent
  * instances flushing the same (tenant, day) never overwrite each other.
  *
  * Each table is written by one statement whose rows travel as a single JSON parameter
@@ -32,7 +32,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Rows per statement. Embedded PGlite inserts at ~20 µs a row on the event loop's own
- * thread, so a 500-row statement blocked visitors for ~10–25 ms; statements of 50
+ * thread, so a 500-row statement blocked visitors for ~10-25 ms; statements of 50
  * rows with a turn of the event loop between them keep each pause to a few ms.
  */
 const ROWS_PER_STATEMENT = 50;

@@ -198,7 +198,7 @@ export async function tenantPeriodLatency(
   return latencyOf(edge, origin);
 }
 
-/** A tenant's totals for a period with its latency (GET …/{slug}/usage's current, previous). */
+/** A tenant's totals for a period with its latency (GET .../{slug}/usage's current, previous). */
 export async function tenantPeriodReport(
   s: Services,
   tenantId: number,

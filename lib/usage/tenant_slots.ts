@@ -8,7 +8,7 @@
 export class TenantSlots {
   #slots = new Map<number, number>();
 
-  /** The tenant's slot: 0, 1, 2, … in the order tenants were first seen. */
+  /** The tenant's slot: 0, 1, 2, ... in the order tenants were first seen. */
   of(tenantId: number): number {
     let s = this.#slots.get(tenantId);
     if (s === undefined) this.#slots.set(tenantId, s = this.#slots.size);

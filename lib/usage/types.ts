@@ -27,7 +27,7 @@ export type UsageBucket = {
   originRequests: number;
   originBytes: number;
   /**
-   * Edge time (request in → response headers out) and origin time of requests that reached
+   * Edge time (request in -> response headers out) and origin time of requests that reached
    * the origin, as counts per lib/usage/latency_sketch.ts bucket (maybe trimmed of trailing
    * zeros). Absent in buckets built by hand.
    */

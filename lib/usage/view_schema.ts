@@ -64,7 +64,7 @@ export const latencySchema = z.strictObject({
 
 const periodReportSchema = periodUsageSchema.extend({ latency: latencySchema });
 
-/** GET …/{slug}/usage. */
+/** GET .../{slug}/usage. */
 export const tenantUsageSchema = z.strictObject({
   current: periodReportSchema,
   previous: periodReportSchema,
@@ -73,7 +73,7 @@ export const tenantUsageSchema = z.strictObject({
 
 const withErrorRate = { errorRate: z.number().describe("errors / requests, 4 decimals") };
 
-/** GET …/{slug}/usage-hourly. */
+/** GET .../{slug}/usage-hourly. */
 export const hourlySeriesSchema = z.strictObject({
   from: z.string().describe("Start of the first hour (ISO)"),
   hours: count,
@@ -112,7 +112,7 @@ export const tenantAnalyticsSchema = z.strictObject({
     logs: count,
     note: z.string(),
     byKind: z.array(z.strictObject({ kind: z.string(), requests: count, bytes: count })),
-    statusClasses: z.record(z.string(), count).describe("1xx … 5xx"),
+    statusClasses: z.record(z.string(), count).describe("1xx \u2026 5xx"),
     topPaths: z.array(z.strictObject({
       path: z.string(),
       requests: count.describe("Request logs kept for the path"),

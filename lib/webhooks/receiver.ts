@@ -2,7 +2,7 @@
  * The public cache-refresh receiver (SPEC "Webhooks, members and invites" and
  * "Events" 3): authenticate by the URL-embedded secret, read a bounded body for the
  * event type, bump cache versions, re-sync the edge snapshot, and record the event
- * as received → synced | failed. A webhook in "entities" scope purges the entities its
+ * as received -> synced | failed. A webhook in "entities" scope purges the entities its
  * payload names instead of bumping (lib/webhooks/entity_purge.ts), and falls back to the
  * bump, with the reason on the event, when the payload names none it can use.
  */

@@ -21,7 +21,7 @@ import { domainViewSchema } from "../../lib/domains/view_schema.ts";
 
 const addSchema = z.object({ hostname: hostnameSchema }).strict();
 /**
- * A domain id: a number, or its digits as a string — the query can only carry a string, and the
+ * A domain id: a number, or its digits as a string - the query can only carry a string, and the
  * body takes the same form (decisions.md "Custom domains"). Within int4, the column's type: a larger
  * id made PostgreSQL fail the query (500).
  */

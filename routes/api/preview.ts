@@ -14,7 +14,7 @@ import {
 import { PREVIEW_LINK_MAX_TTL_SECONDS } from "../../lib/preview/link_token.ts";
 
 const linkBody = z.strictObject({
-  path: str().min(1).max(2048).describe("A site or API path on the tenant host (/~api/…)"),
+  path: str().min(1).max(2048).describe("A site or API path on the tenant host (/~api/\u2026)"),
   ttlSeconds: z.number().int().min(60).max(PREVIEW_LINK_MAX_TTL_SECONDS).optional()
     .describe("Lifetime in seconds (default 7200, the 2 h default)"),
 });

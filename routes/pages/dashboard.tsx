@@ -62,7 +62,7 @@ function NewTenant(
       <ApiForm
         api="/api/tenants"
         submit="Create tenant"
-        busy="Creating…"
+        busy={`Creating\u2026`}
         done="Tenant {key} created"
         next="/dashboard/{key}"
         label="New tenant"

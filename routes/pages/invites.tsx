@@ -1,4 +1,4 @@
-/** The page an invite mail links to: `/invites/accept?token=…`. */
+/** The page an invite mail links to: `/invites/accept?token=...`. */
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/http/env.ts";
 import { Layout } from "../../components/Layout.tsx";
@@ -24,7 +24,7 @@ export function invitePages(): Hono<AppEnv> {
               <ApiForm
                 api="/api/invites/accept"
                 submit="Accept invite"
-                busy="Joining…"
+                busy={`Joining\u2026`}
                 done="You joined {tenant} as {role}"
                 next="/dashboard/{tenant}"
                 label="Accept invite"

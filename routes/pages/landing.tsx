@@ -35,7 +35,7 @@ export function landingPage(c: Context<AppEnv>) {
           delivery token.
         </li>
         <li>
-          Point your site at <code>{tenantHost}/~api/…</code>{" "}
+          Point your site at <code>{tenantHost}/~api/{`\u2026`}</code>{" "}
           instead of the CMS's API; media URLs in the answers come back rewritten to the same host.
         </li>
         <li>

@@ -1,6 +1,6 @@
 /**
  * Password reset pages: `/forgot-password` asks for a reset link by mail, and
- * `/reset-password?token=…` (the link in that mail) sets the new password. Both forms
+ * `/reset-password?token=...` (the link in that mail) sets the new password. Both forms
  * post JSON with JavaScript and post the form here without it.
  */
 import { Hono } from "hono";

@@ -22,7 +22,7 @@ function cspNonce(c: Context<AppEnv>): string | undefined {
   return typeof n === "string" ? n : undefined;
 }
 
-/** Renders a whole page; every page handler ends with `return page(c, <Layout …>…</Layout>)`. */
+/** Renders a whole page; every page handler ends with `return page(c, <Layout ...>...</Layout>)`. */
 export async function page(c: Context<AppEnv>, vnode: VNode, status = 200): Promise<Response> {
   let flash = null;
   const id = readAppCookie(c, FLASH_COOKIE);

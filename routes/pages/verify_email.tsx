@@ -1,5 +1,5 @@
 /**
- * The page a verification mail links to: `/verify-email?token=…`. Confirming needs the
+ * The page a verification mail links to: `/verify-email?token=...`. Confirming needs the
  * account's own session (lib/auth/email_verification.ts), so a visitor who is not logged in
  * is asked to log in first, and told what to do if the account is not theirs.
  */
@@ -60,7 +60,7 @@ export function verifyEmailPages(): Hono<AppEnv> {
               <ApiForm
                 api="/api/auth/verify-email"
                 submit={`Confirm ${user.email}`}
-                busy="Confirming…"
+                busy={`Confirming\u2026`}
                 done="Your email address is confirmed"
                 next="/dashboard"
                 label="Confirm email address"

@@ -1,6 +1,6 @@
 /**
  * Cloudinary, the image/video host (SPEC "The image/video host integration"): a cloud name;
- * `[/<cloud>]/image|video/upload/…` on the image host, which the server may point elsewhere
+ * `[/<cloud>]/image|video/upload/...` on the image host, which the server may point elsewhere
  * (`ProviderEnv`); its API takes Basic credentials made of the API key and secret.
  *
  * @module
@@ -57,7 +57,7 @@ export const cloudinary: ProviderKindDefinition<"cloudinary"> = {
     }
     return out;
   },
-  /** `[/<cloud>]/image|video/upload/…` on the image host; the query is dropped. */
+  /** `[/<cloud>]/image|video/upload/...` on the image host; the query is dropped. */
   routes(cfg, env) {
     const c = cfg.cloudName;
     if (!c) return NO_ROUTES;

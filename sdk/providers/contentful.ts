@@ -57,7 +57,7 @@ export const contentful: ProviderKindDefinition<"contentful"> = {
     spaceId: {
       rule: { re: /^[a-z0-9]{4,64}$/, message: "must be a Contentful space ID (4-64 of a-z, 0-9)" },
       label: "Space ID",
-      hint: "Settings → General settings",
+      hint: "Settings \u2192 General settings",
       placeholder: "abc123xyz",
     },
   },

@@ -31,7 +31,7 @@ export function decodeFully(s: string): string {
   return cur;
 }
 
-/** `Perspective[]`, ` perspective ` → `perspective`. */
+/** `Perspective[]`, ` perspective ` -> `perspective`. */
 function canonicalName(decoded: string): string {
   return decoded.trim().toLowerCase().replace(/\[.*$/, "").trim();
 }

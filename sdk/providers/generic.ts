@@ -1,5 +1,5 @@
 /**
- * Generic: any HTTPS origin (S3, R2, GCS, …) with an optional base path, and an optional
+ * Generic: any HTTPS origin (S3, R2, GCS, ...) with an optional base path, and an optional
  * origin for video files. Assets only; cache-refresh webhooks carry no event type.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * Prismic: a repository name; images on images.prismic.io, files on `<repo>.cdn.prismic.io`;
  * documents by `id` (search results and fetched links), lists typed by `document.type`
- * predicates (`[at(document.type, "post")]`, `any(document.type, […])`). Its webhook
+ * predicates (`[at(document.type, "post")]`, `any(document.type, [...])`). Its webhook
  * (`type: "api-update"`) names the changed documents' ids in `documents`, not their types, so
  * it purges every list. Versions are refs: visitors get master refs only.
  *
@@ -65,7 +65,7 @@ export const prismic: ProviderKindDefinition<"prismic"> = {
       { host: "prismic-io.s3.amazonaws.com", path: lit(r), clean: keep },
     ];
   },
-  /** `/<repository>/…`; images from images.prismic.io, other files from the repo CDN. */
+  /** `/<repository>/...`; images from images.prismic.io, other files from the repo CDN. */
   routes(cfg) {
     const r = cfg.repository;
     if (!r) return NO_ROUTES;

@@ -1,7 +1,7 @@
 /**
  * Sanity: a project ID and dataset; images and files on cdn.sanity.io; every document by
  * `_id` (drafts never reach visitors), query answers typed by the GROQ filters
- * `_type == "…"` and `_type in […]` where they parse. Webhooks: GROQ-powered ones whose
+ * `_type == "..."` and `_type in [...]` where they parse. Webhooks: GROQ-powered ones whose
  * projection carries `_id`, `_type` and `_updatedAt` (the default projection, the whole
  * document, does; `{_id, _type, _updatedAt}` is the least to project), with the operation in
  * the sanity-operation header; or the legacy shape `{ ids: { created, updated, deleted, all } }`.
@@ -48,7 +48,8 @@ function draftCheck(path: string, pairs: readonly CanonicalPair[]): DraftRefusal
   if (DRAFT_ID.test(p)) {
     return {
       param: "path",
-      message: "Draft and version document ids (drafts.…, versions.…) are not served to visitors",
+      message:
+        "Draft and version document ids (drafts.\u2026, versions.\u2026) are not served to visitors",
     };
   }
   const version = /^\/v(\d{4}-\d{2}-\d{2}|\d+)(?:\/|$)/i.exec(p)?.[1];
@@ -74,7 +75,8 @@ function draftCheck(path: string, pairs: readonly CanonicalPair[]): DraftRefusal
     if (DRAFT_ID.test(text) || VERSION_FUNCTIONS.test(text)) {
       return {
         param: shown(pair),
-        message: `${shown(pair)} reads draft or version documents (drafts.…, versions.…): ` +
+        message:
+          `${shown(pair)} reads draft or version documents (drafts.\u2026, versions.\u2026): ` +
           "not served to visitors (a preview link allows it)",
       };
     }

@@ -47,7 +47,7 @@ export function hostOf(origin: string): string {
   return m[1].toLowerCase();
 }
 
-/** Segments of a path after the leading `/` (`/a/b` → ["a", "b"]). */
+/** Segments of a path after the leading `/` (`/a/b` -> ["a", "b"]). */
 export function segments(path: string): string[] {
   return path.slice(1).split("/");
 }
@@ -70,7 +70,7 @@ for (const e of "mp3 wav ogg oga m4a aac flac opus weba".split(" ")) CLASS_BY_EX
 for (const e of "woff woff2 ttf otf eot".split(" ")) CLASS_BY_EXT[e] = "font";
 CLASS_BY_EXT.pdf = "document";
 
-/** The class of a path by its last extension (`/a/b/cat.JPG` → image). */
+/** The class of a path by its last extension (`/a/b/cat.JPG` -> image). */
 export function fileClassOf(path: string): FileClass {
   const slash = path.lastIndexOf("/");
   const dot = path.lastIndexOf(".");

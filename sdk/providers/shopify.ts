@@ -41,7 +41,7 @@ export const shopify: ProviderKindDefinition<"shopify"> = {
   sdkRequired: ["storeDomain"],
   origins,
   sources: (cfg) => cfg.storeDomain ? storeSources(cfg.storeDomain) : [],
-  /** `/cdn/shop/…` on the store domain. */
+  /** `/cdn/shop/...` on the store domain. */
   routes(cfg) {
     const st = cfg.storeDomain;
     if (!st) return NO_ROUTES;
@@ -99,7 +99,7 @@ export const shopify: ProviderKindDefinition<"shopify"> = {
         ? storeSources("any.myshopify.com").filter((r) => r.host === "cdn.shopify.com")
         : storeSources(host),
     // The tenant's apiOrigin is `https://<store>/api`: the store's `/api/<version>/graphql.json`
-    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/…`.
+    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/...`.
     apiOriginOfHost: (host) => isHostname(host) ? origins({ storeDomain: host }).api : null,
   },
 };

@@ -68,7 +68,7 @@ export const storyblok: ProviderKindDefinition<"storyblok"> = {
     return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
   },
   sources: (cfg) => [{ host: hostsOf(cfg.region).assets, path: "", clean: "" }],
-  /** Any path on the region's asset host (strict: only `/f/…`). */
+  /** Any path on the region's asset host (strict: only `/f/...`). */
   routes(cfg) {
     const h = hostsOf(cfg.region);
     return {

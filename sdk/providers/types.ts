@@ -35,7 +35,7 @@ export type ProviderConfig = {
   imgixDomain?: string | null;
   /** storyblok: the space region (default `eu`). */
   region?: StoryblokRegion | null;
-  /** generic: the HTTPS origin (S3, R2, GCS, …), optionally with a base path. */
+  /** generic: the HTTPS origin (S3, R2, GCS, ...), optionally with a base path. */
   originUrl?: string | null;
   /** generic: optional origin for video files. */
   videoOrigin?: string | null;
@@ -69,7 +69,7 @@ export type FieldSpec = {
 
 /** One asset origin of a provider, as shown to the user. */
 export type DerivedOrigin = {
-  /** What it serves: images, videos, files, … */
+  /** What it serves: images, videos, files, ... */
   role: string;
   /** `https://host[/base]`, no trailing slash. */
   url: string;

@@ -44,7 +44,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
           <dd>{billing.limits ? billing.limits.tenants : "no limit"}</dd>
           <dt>Current period ends</dt>
           <dd>
-            {billing.currentPeriodEnd ? <Time at={billing.currentPeriodEnd} /> : "—"}
+            {billing.currentPeriodEnd ? <Time at={billing.currentPeriodEnd} /> : "\u2014"}
             {billing.cancelAtPeriodEnd ? " (cancels then)" : ""}
           </dd>
         </dl>
@@ -52,7 +52,7 @@ export async function billingPage({ s, auth }: AccountCtx) {
           <ApiForm
             api="/api/billing/sync"
             submit="Refresh from the payment provider"
-            busy="Refreshing…"
+            busy={`Refreshing\u2026`}
             done="Refreshed: plan {billing.plan}, subscription {billing.status}"
             expect="synced=true"
             fail="Nothing to refresh: no subscription at the payment provider yet"

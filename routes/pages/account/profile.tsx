@@ -92,7 +92,7 @@ export function passwordPage(_a: AccountCtx) {
       <ApiForm
         api="/api/user/change-password"
         submit="Change password"
-        busy="Changing…"
+        busy={`Changing\u2026`}
         done="Password changed"
       >
         <Field

@@ -1,5 +1,5 @@
 /**
- * One page of the user menu (/account/*): signed-in only (401 → log-in and back), the
+ * One page of the user menu (/account/*): signed-in only (401 -> log-in and back), the
  * menu as section navigation, the heading.
  */
 import type { Context } from "hono";

@@ -12,10 +12,10 @@ export async function tokensPage({ s, auth }: AccountCtx) {
   return (
     <>
       <p>
-        A personal access token acts as you on the API (<code>Authorization: Bearer …</code>), for
-        scripts and CI. It has your access to every tenant you belong to, limited by its scopes:
-        {" "}
-        <strong>read</strong> (look only), <strong>write</strong>{" "}
+        A personal access token acts as you on the API (<code>
+          Authorization: Bearer {`\u2026`}
+        </code>), for scripts and CI. It has your access to every tenant you belong to, limited by
+        its scopes: <strong>read</strong> (look only), <strong>write</strong>{" "}
         (change content and settings your role allows), <strong>admin</strong>{" "}
         (also tenant admin and owner actions, your account and making more tokens). Changing or
         resetting your password revokes every token.
@@ -25,7 +25,7 @@ export async function tokensPage({ s, auth }: AccountCtx) {
         <ApiForm
           api="/api/user/tokens"
           submit="Create token"
-          done="Token “{name}” created. Copy it now: it is shown only once"
+          done={`Token \u201c{name}\u201d created. Copy it now: it is shown only once`}
           reveal={{ key: "token", label: "token" }}
         >
           <Field name="name" label="Name" required placeholder="ci-deploy" hint="What uses it." />
@@ -88,7 +88,7 @@ export async function tokensPage({ s, auth }: AccountCtx) {
                         api={`/api/user/tokens/${t.id}`}
                         method="DELETE"
                         submit="Revoke"
-                        confirm={`Revoke the token “${t.name}”? Anything using it stops working now.`}
+                        confirm={`Revoke the token \u201c${t.name}\u201d? Anything using it stops working now.`}
                         done="Token revoked"
                         layout="inline"
                         danger

@@ -1,5 +1,5 @@
 /**
- * One master-admin console page: the master-admin check (401 → log-in and back, 403 → the
+ * One master-admin console page: the master-admin check (401 -> log-in and back, 403 -> the
  * refusal page), the section navigation and the heading. Section files export an
  * `AdminSection` body; mod.tsx mounts them under /admin.
  */

@@ -49,7 +49,7 @@ export async function adminTenantPage(a: AdminCtx): Promise<Titled> {
           <Stat label={`Margin (${e.currency})`} value={usd(e.margin.usd)} />
           <Stat
             label="Margin of revenue"
-            value={e.margin.percent === null ? "—" : `${e.margin.percent.toFixed(1)} %`}
+            value={e.margin.percent === null ? "\u2014" : `${e.margin.percent.toFixed(1)} %`}
           />
         </div>
         <section class="card">

@@ -129,11 +129,11 @@ function RequestStream({ stream, cursor }: { stream: Stream; cursor: number | un
                   <td>
                     <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                   </td>
-                  <td>{r.cache ?? "—"}</td>
+                  <td>{r.cache ?? "\u2014"}</td>
                   <td class="num">
                     <Bytes n={r.bytes} />
                   </td>
-                  <td class="num">{r.durationMs ?? "—"}</td>
+                  <td class="num">{r.durationMs ?? "\u2014"}</td>
                 </tr>
               ))}
             </tbody>

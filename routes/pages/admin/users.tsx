@@ -56,7 +56,7 @@ export async function adminUsersPage(a: AdminCtx) {
             title={page > 1
               ? `No users on page ${page}`
               : q
-              ? `No user matches “${q}”`
+              ? `No user matches \u201c${q}\u201d`
               : "No users yet"}
           >
             {page > 1
@@ -88,7 +88,7 @@ export async function adminUsersPage(a: AdminCtx) {
                       </>
                     )}
                   </td>
-                  <td>{u.name ?? <span class="muted">—</span>}</td>
+                  <td>{u.name ?? <span class="muted">{`\u2014`}</span>}</td>
                   <td>
                     {u.plan}
                     {u.adminOverride && <span class="muted">(set by admin)</span>}
@@ -109,7 +109,9 @@ export async function adminUsersPage(a: AdminCtx) {
       {(page > 1 || found.hasMore) && found.users.length > 0 && (
         <nav class="actions" aria-label="Pages of users">
           <span class="muted">
-            Users {first}–{first + found.users.length - 1}, newest first
+            Users {first}
+            {`\u2013`}
+            {first + found.users.length - 1}, newest first
           </span>
           {page > 1 && <a href={link(page - 1)}>Newer</a>}
           {found.hasMore && <a href={link(page + 1)}>Older</a>}

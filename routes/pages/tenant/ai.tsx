@@ -138,7 +138,7 @@ function RuleActions({ r, base }: { r: RuleView; base: string }) {
         api={base}
         method="DELETE"
         submit="Delete"
-        busy="Deleting…"
+        busy={`Deleting\u2026`}
         danger
         layout="inline"
         confirm={`Delete rule ${r.id}? It stops running at once.`}
@@ -157,7 +157,7 @@ function RuleEditForm({ r, base }: { r: RuleView; base: string }) {
         api={base}
         method="PUT"
         submit="Save rule"
-        busy="Saving…"
+        busy={`Saving\u2026`}
         done="Rule {id} saved (version {version})"
         label={`Edit rule ${r.id}`}
       >
@@ -185,7 +185,7 @@ function RuleOutputs({ t, r, outputs }: { t: TenantPageCtx; r: RuleView; outputs
         : <OutputsTable t={t} outputs={outputs} label={`Outputs of rule ${r.id}`} />}
       <p>
         <a href={`${t.href}/ai-review?status=pending&rule=${r.id}`}>
-          Review queue of this rule →
+          Review queue of this rule {`\u2192`}
         </a>
       </p>
     </details>
@@ -233,7 +233,7 @@ function LimitsForm({ t, limits }: { t: TenantPageCtx; limits: AiLimits }) {
         api={`${t.api}/ai-transform/settings`}
         method="PUT"
         submit="Save limits"
-        busy="Saving…"
+        busy={`Saving\u2026`}
         done="Limits saved"
         label="AI limits"
       >
@@ -314,7 +314,7 @@ function CreateRuleCard({ t }: { t: TenantPageCtx }) {
       <ApiForm
         api={`${t.api}/ai-transform/rules`}
         submit="Create rule"
-        busy="Creating…"
+        busy={`Creating\u2026`}
         done="Rule {id} created as a draft: preview it, then activate"
         label="Create a rule"
       >
@@ -378,7 +378,7 @@ function RegenerateCard({ t }: { t: TenantPageCtx }) {
       <ApiForm
         api={`${t.api}/ai-transform/regenerate`}
         submit="Regenerate"
-        busy="Regenerating…"
+        busy={`Regenerating\u2026`}
         done="Regenerated {profile} for {apiPath}: {status}, {stats.fieldsTransformed} field(s) transformed"
         layout="row"
         label="Regenerate"

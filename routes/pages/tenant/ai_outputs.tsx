@@ -39,7 +39,7 @@ function Actions({ t, o }: { t: TenantPageCtx; o: OutputView }) {
           api={base}
           method="PUT"
           submit="Save and pin"
-          busy="Saving…"
+          busy={`Saving\u2026`}
           done="Output {id} edited and pinned"
           label={`Edit output ${o.id}`}
         >

@@ -70,7 +70,7 @@ export const aiReviewPage: TenantAreaPage = async (t) => {
           <ApiForm
             api={`${t.api}/ai-transform/outputs/approve`}
             submit={`Approve all ${pending.length} shown`}
-            busy="Approving…"
+            busy={`Approving\u2026`}
             done="Approved {approved.length}; skipped {skipped.length} changed since"
             label="Approve all shown"
           >
@@ -86,7 +86,7 @@ export const aiReviewPage: TenantAreaPage = async (t) => {
             ))}
           </ApiForm>
         )}
-        {page.nextCursor && <a href={link({ cursor: page.nextCursor })}>Older →</a>}
+        {page.nextCursor && <a href={link({ cursor: page.nextCursor })}>Older {`\u2192`}</a>}
       </section>
     </>
   );

@@ -74,7 +74,7 @@ export async function aiRunsSection(t: TenantPageCtx) {
                     <Time at={r.timestamp} />
                   </td>
                   <td>{r.mode}</td>
-                  <td>{r.profile ?? "—"} {r.apiPath && <code>{r.apiPath}</code>}</td>
+                  <td>{r.profile ?? "\u2014"} {r.apiPath && <code>{r.apiPath}</code>}</td>
                   <td>
                     <Badge tone={TONE[r.status as keyof typeof TONE] ?? "neutral"}>
                       {r.status}
@@ -91,8 +91,12 @@ export async function aiRunsSection(t: TenantPageCtx) {
         )}
       <p class="actions">
         <span class="muted">{total} run(s)</span>
-        {offset > 0 && <a href={link({ offset: String(Math.max(0, offset - PAGE)) })}>← Newer</a>}
-        {offset + PAGE < total && <a href={link({ offset: String(offset + PAGE) })}>Older →</a>}
+        {offset > 0 && (
+          <a href={link({ offset: String(Math.max(0, offset - PAGE)) })}>{`\u2190`} Newer</a>
+        )}
+        {offset + PAGE < total && (
+          <a href={link({ offset: String(offset + PAGE) })}>Older {`\u2192`}</a>
+        )}
       </p>
     </section>
   );

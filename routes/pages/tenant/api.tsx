@@ -25,7 +25,7 @@ export const apiPage: TenantAreaPage = (t) => {
               api={`${t.api}/api-config`}
               method="PUT"
               submit="Save API config"
-              busy="Saving…"
+              busy={`Saving\u2026`}
               done="API config saved: origin {config.apiOrigin}, TTL {config.cacheTTL} s"
               label="API configuration"
             >
@@ -88,7 +88,7 @@ export const apiPage: TenantAreaPage = (t) => {
             api={`${t.api}/api-token`}
             method="PUT"
             submit={v.hasToken ? "Replace token" : "Store token"}
-            busy="Storing…"
+            busy={`Storing\u2026`}
             done="Token stored"
             label="Upstream token"
           >

@@ -46,7 +46,7 @@ export const auditPage: TenantAreaPage = async (t) => {
                     {e.actorUserId ? email.get(e.actorUserId) ?? "deleted user" : "system"}
                   </td>
                   <td>{e.action.replaceAll(".", " ").replaceAll("_", " ")}</td>
-                  <td>{e.target ?? "—"}</td>
+                  <td>{e.target ?? "\u2014"}</td>
                   <td>
                     {e.metadata && Object.keys(e.metadata).length > 0
                       ? (
@@ -56,7 +56,7 @@ export const auditPage: TenantAreaPage = async (t) => {
                           ).join(", ")}
                         </code>
                       )
-                      : "—"}
+                      : "\u2014"}
                   </td>
                 </tr>
               ))}
@@ -65,7 +65,9 @@ export const auditPage: TenantAreaPage = async (t) => {
         )}
       <p class="actions">
         {before !== undefined && <a href={`${t.href}/audit`}>Newest</a>}
-        {hasMore && <a href={`${t.href}/audit?before=${events[events.length - 1].id}`}>Older →</a>}
+        {hasMore && (
+          <a href={`${t.href}/audit?before=${events[events.length - 1].id}`}>Older {`\u2192`}</a>
+        )}
       </p>
     </>
   );

@@ -17,7 +17,7 @@ const PURGE_TARGETS = [
     what: "URLs",
     by: "URL",
     label: "URLs or paths",
-    placeholder: "/~api/entries/42\nhttps://…/hero.jpg",
+    placeholder: "/~api/entries/42\nhttps://\u2026/hero.jpg",
   },
   {
     name: "prefixes",
@@ -56,7 +56,7 @@ function settingsForm(
 ) {
   if (!t.can("admin")) return readOnly;
   return (
-    <ApiForm api={t.api} method="PUT" submit="Save" busy="Saving…" done={done} label={label}>
+    <ApiForm api={t.api} method="PUT" submit="Save" busy={`Saving\u2026`} done={done} label={label}>
       {fields}
     </ApiForm>
   );
@@ -78,7 +78,7 @@ function PurgeByType({ t }: { t: Tenant }) {
                 key={type}
                 api={`${t.api}/refresh-cache`}
                 submit={`Purge ${TYPE_LABEL[type]}`}
-                busy="Purging…"
+                busy={`Purging\u2026`}
                 confirm={`Purge cached ${WHAT[type]}? The next requests go to the origin.`}
                 done="Purged: versions now api {versions.apiCacheVersion}, assets {versions.assetCacheVersion}, html {versions.htmlCacheVersion}"
                 layout="inline"
@@ -91,7 +91,7 @@ function PurgeByType({ t }: { t: Tenant }) {
             <ApiForm
               api={`${t.api}/edge-config`}
               submit="Rebuild edge config"
-              busy="Rebuilding…"
+              busy={`Rebuilding\u2026`}
               done="Edge config rebuilt"
               layout="inline"
               secondary
@@ -113,9 +113,9 @@ function PurgeTargets({ t }: { t: Tenant }) {
         Drops the cached copies a URL, a path prefix or a tag names, on every instance within
         seconds, and nothing else. One entry a line, at most{" "}
         {MAX_PURGE_ENTRIES}. A URL or path without a query purges every query of that path. Tags are
-        your origin's <code>Cache-Tag</code> values or this project's own <code>cachely-t…</code>
-        {" "}
-        tags. At most {PURGES_PER_MINUTE} purges a minute per project.
+        your origin's <code>Cache-Tag</code> values or this project's own{" "}
+        <code>cachely-t{`\u2026`}</code> tags. At most {PURGES_PER_MINUTE}{" "}
+        purges a minute per project.
       </p>
       {t.can("editor")
         ? PURGE_TARGETS.map((f) => (
@@ -123,7 +123,7 @@ function PurgeTargets({ t }: { t: Tenant }) {
             key={f.name}
             api={`${t.api}/purge`}
             submit={`Purge ${f.what}`}
-            busy="Purging…"
+            busy={`Purging\u2026`}
             done={`Purged ${f.what}: {purged.${f.name}}`}
             label={`Purge by ${f.by}`}
           >
@@ -264,7 +264,7 @@ function PublishWebhook({ t }: { t: Tenant }) {
           <ApiForm
             api={`${t.api}/webhook-secret`}
             submit="Show secret"
-            busy="Loading…"
+            busy={`Loading\u2026`}
             done="Publish webhook secret"
             reveal={{
               key: "secret",
@@ -281,7 +281,7 @@ function PublishWebhook({ t }: { t: Tenant }) {
             api={`${t.api}/webhook-secret`}
             method="PUT"
             submit="Rotate secret"
-            busy="Rotating…"
+            busy={`Rotating\u2026`}
             confirm="Rotate the publish secret? The old URL stops working at once."
             done="Secret rotated; update your CMS"
             reveal={{

@@ -119,7 +119,7 @@ export async function whyNotCached(t: TenantPageCtx) {
             id="explain-url"
             name="url"
             value={url ?? ""}
-            placeholder="/~api/entries or https://…/hero.jpg"
+            placeholder={`/~api/entries or https://\u2026/hero.jpg`}
             size={48}
             required
           />

@@ -76,7 +76,7 @@ function DomainCard(
           <ApiForm
             api={`${t.api}/domains/verify`}
             submit="Verify now"
-            busy="Checking DNS…"
+            busy={`Checking DNS\u2026`}
             done="{hostname} is active"
             expect="status=active"
             fail="{hostname} is not verified yet: {failureReason}. Check the DNS records and try again."
@@ -89,7 +89,7 @@ function DomainCard(
             api={`${t.api}/domains`}
             method="DELETE"
             submit="Remove"
-            busy="Removing…"
+            busy={`Removing\u2026`}
             confirm={`Remove ${d.hostname}? Traffic to it stops being served.`}
             done="Removed {hostname}"
             layout="inline"
@@ -138,7 +138,7 @@ export const domainsPage: TenantAreaPage = async (t) => {
           <ApiForm
             api={`${t.api}/domains`}
             submit="Add domain"
-            busy="Adding…"
+            busy={`Adding\u2026`}
             done="Added {hostname}: create the DNS records shown, then verify"
             label="Add a domain"
           >

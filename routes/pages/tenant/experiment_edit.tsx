@@ -1,6 +1,6 @@
 /**
  * Changing an existing experiment from the dashboard: its name and route (PATCH), its
- * variants (PUT …/variants, which replaces the whole set) and its status back to draft.
+ * variants (PUT .../variants, which replaces the whole set) and its status back to draft.
  * Each form posts through the form bridge to the same endpoint a curl user would call.
  */
 import { GuardrailEditor } from "./experiment_guardrails.tsx";
@@ -23,7 +23,7 @@ type Row = {
 };
 
 /**
- * Rows of variant fields named as the API's body (`variants.<i>.key`, …). A row left blank
+ * Rows of variant fields named as the API's body (`variants.<i>.key`, ...). A row left blank
  * sends nothing and is dropped, so is an existing row whose "remove" box is ticked; a row's
  * label is only filled when it differs from its key, so a renamed key does not keep the old
  * key as its label.
@@ -81,7 +81,7 @@ export function BackToDraft({ t, e }: { t: TenantPageCtx; e: ExperimentView }) {
       api={`${t.api}/ai-experiments/${e.id}`}
       method="PATCH"
       submit="Back to draft"
-      busy="Saving…"
+      busy={`Saving\u2026`}
       confirm={`Stop splitting traffic for ${e.name}? Results so far stay.`}
       done="{name} is a draft"
       layout="inline"
@@ -110,7 +110,7 @@ export function ExperimentEditor({ t, e }: { t: TenantPageCtx; e: ExperimentView
         api={`${t.api}/ai-experiments/${e.id}`}
         method="PATCH"
         submit="Save name and route"
-        busy="Saving…"
+        busy={`Saving\u2026`}
         done="{name} saved"
         label={`Edit ${e.name}`}
       >
@@ -135,7 +135,7 @@ export function ExperimentEditor({ t, e }: { t: TenantPageCtx; e: ExperimentView
         api={`${t.api}/ai-experiments/${e.id}/variants`}
         method="PUT"
         submit="Replace variants"
-        busy="Saving…"
+        busy={`Saving\u2026`}
         confirm={`Replace the variants of ${e.name}? Its results start again from zero.`}
         done="Variants of {name} saved"
         label={`Replace variants of ${e.name}`}

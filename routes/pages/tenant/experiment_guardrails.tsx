@@ -74,7 +74,7 @@ export function GuardrailEditor({ t, e }: { t: TenantPageCtx; e: ExperimentView 
         api={`${t.api}/ai-experiments/${e.id}`}
         method="PATCH"
         submit="Save guardrails"
-        busy="Saving…"
+        busy={`Saving\u2026`}
         done="Guardrails of {name} saved"
         label={`Guardrails of ${e.name}`}
       >
@@ -85,7 +85,7 @@ export function GuardrailEditor({ t, e }: { t: TenantPageCtx; e: ExperimentView 
           api={`${t.api}/ai-experiments/${e.id}`}
           method="PATCH"
           submit="Remove guardrails"
-          busy="Removing…"
+          busy={`Removing\u2026`}
           done="Guardrails of {name} removed"
           layout="inline"
           secondary

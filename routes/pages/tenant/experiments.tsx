@@ -26,14 +26,17 @@ const TONE = {
 } as const;
 const NEW_VARIANT_ROWS = 4;
 const pct = (n: number) => `${n.toFixed(1)} %`;
-const pp = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)} pp`;
+const pp = (n: number) => `${n >= 0 ? "+" : "\u2212"}${Math.abs(n).toFixed(1)} pp`;
+/** An interval of percentage points, "lo ... hi". */
+const p95Text = (ms: number | null) => ms === null ? "\u2014" : `\u2264 ${ms} ms`;
+const ppRange = (lo: number, hi: number) => `${pp(lo)} \u2026 ${pp(hi)}`;
 
 function guardrailText(g: NonNullable<ExperimentView["guardrails"]>): string {
   const parts: string[] = [];
-  if (g.maxErrorRate !== undefined) parts.push(`5xx ≤ ${pct(g.maxErrorRate * 100)}`);
-  if (g.maxP95Ms !== undefined) parts.push(`p95 ≤ ${g.maxP95Ms} ms`);
+  if (g.maxErrorRate !== undefined) parts.push(`5xx \u2264 ${pct(g.maxErrorRate * 100)}`);
+  if (g.maxP95Ms !== undefined) parts.push(`p95 \u2264 ${g.maxP95Ms} ms`);
   if (g.minConversionRate !== undefined) {
-    parts.push(`conversion ≥ ${pct(g.minConversionRate * 100)} (${g.goal ?? DEFAULT_GOAL})`);
+    parts.push(`conversion \u2265 ${pct(g.minConversionRate * 100)} (${g.goal ?? DEFAULT_GOAL})`);
   }
   if (parts.length === 0) return "none";
   const margin = pct((g.margin ?? DEFAULT_MARGIN) * 100);
@@ -122,21 +125,21 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
               <td data-col="events" class="num">{formatCount(v.eventCount)}</td>
               <td data-col="conversion" class="num">{pct(v.conversionRate)}</td>
               <td data-col="errors" class="num">{pct(v.errorRate)}</td>
-              <td data-col="p95" class="num">{v.p95Ms === null ? "—" : `≤ ${v.p95Ms} ms`}</td>
+              <td data-col="p95" class="num">{p95Text(v.p95Ms)}</td>
               <td data-col="verdict">
                 {v.sequential
-                  ? `${v.sequential.summary} (${pp(v.sequential.csLower)} … ${
-                    pp(v.sequential.csUpper)
+                  ? `${v.sequential.summary} (${
+                    ppRange(v.sequential.csLower, v.sequential.csUpper)
                   })`
                   : v.variantId === r.controlVariantId
                   ? "baseline"
-                  : "—"}
+                  : "\u2014"}
                 {v.sequential?.verdict === "variant_wins" && t.can("editor") &&
                   (e.status === "active" || e.status === "stopped") && (
                   <ApiForm
                     api={`${t.api}/ai-experiments/${e.id}/promote`}
                     submit="Promote winner"
-                    busy="Promoting…"
+                    busy={`Promoting\u2026`}
                     confirm={`Serve ${v.variantKey} (${v.transformProfile}) to everyone on this route?`}
                     done="Promoted: every visitor on the route now gets this variant"
                     layout="inline"
@@ -149,10 +152,10 @@ async function Results(t: TenantPageCtx, e: ExperimentView) {
               </td>
               <td data-col="uplift">
                 {v.uplift
-                  ? `${pp(v.uplift.absolute)} (${pp(v.uplift.ciLower)} … ${pp(v.uplift.ciUpper)})`
+                  ? `${pp(v.uplift.absolute)} (${ppRange(v.uplift.ciLower, v.uplift.ciUpper)})`
                   : v.variantId === r.controlVariantId
                   ? "baseline"
-                  : "—"}
+                  : "\u2014"}
               </td>
               <td data-col="last-seen">
                 <Time at={v.lastSeenAt} />
@@ -244,7 +247,7 @@ function ExperimentCard(
               api={`${t.api}/ai-experiments/${e.id}`}
               method="PATCH"
               submit="Activate"
-              busy="Activating…"
+              busy={`Activating\u2026`}
               done="{name} is active"
               layout="inline"
               label={`Activate ${e.name}`}
@@ -257,7 +260,7 @@ function ExperimentCard(
             api={`${t.api}/ai-experiments/${e.id}`}
             method="DELETE"
             submit="Archive"
-            busy="Archiving…"
+            busy={`Archiving\u2026`}
             confirm={`Archive ${e.name}? Traffic is no longer split; results stay.`}
             done="Archived"
             layout="inline"
@@ -299,7 +302,7 @@ export const experimentsPage: TenantAreaPage = async (t) => {
           <ApiForm
             api={`${t.api}/ai-experiments`}
             submit="Create experiment"
-            busy="Creating…"
+            busy={`Creating\u2026`}
             done="Experiment {name} created as a draft: activate it when ready"
             label="Create an experiment"
           >

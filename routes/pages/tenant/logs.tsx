@@ -116,11 +116,11 @@ function LogTable({ entries }: { entries: Entries }) {
                 </>
               )}
             </td>
-            <td>{e.cache ?? "—"}</td>
+            <td>{e.cache ?? "\u2014"}</td>
             <td class="num">
               <Bytes n={e.bytes} />
             </td>
-            <td class="num">{e.durationMs ?? "—"}</td>
+            <td class="num">{e.durationMs ?? "\u2014"}</td>
           </tr>
         ))}
       </tbody>
@@ -163,7 +163,7 @@ export const logsPage: TenantAreaPage = async (t) => {
               REQUEST_LOG_SAMPLE_RATE
             </code>,{" "}
           </>
-        )}at most {t.s.config.usage.requestLogMaxPerSecond || "∞"} a second). Kept{" "}
+        )}at most {t.s.config.usage.requestLogMaxPerSecond || "\u221e"} a second). Kept{" "}
         {REQUEST_LOG_RETENTION_DAYS} days, newest first. Exact totals are under{" "}
         <a href={`${t.href}/usage`}>Usage</a>.
       </p>
@@ -195,7 +195,7 @@ export const logsPage: TenantAreaPage = async (t) => {
       <p class="actions">
         {before !== undefined && <a href={link({ before: undefined })}>Newest</a>}
         {page.nextBeforeId !== null && (
-          <a href={link({ before: String(page.nextBeforeId) })}>Older →</a>
+          <a href={link({ before: String(page.nextBeforeId) })}>Older {`\u2192`}</a>
         )}
       </p>
     </>

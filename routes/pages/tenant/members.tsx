@@ -46,7 +46,7 @@ function InvitesSection(
                     <ApiForm
                       api={`${t.api}/members/revoke-invite`}
                       submit="Revoke"
-                      busy="Revoking…"
+                      busy={`Revoking\u2026`}
                       confirm={`Revoke the invite for ${i.email}? Its link stops working.`}
                       done={`Invite for ${i.email} revoked`}
                       layout="inline"
@@ -65,7 +65,7 @@ function InvitesSection(
       <ApiForm
         api={`${t.api}/members/invite`}
         submit="Send invite"
-        busy="Inviting…"
+        busy={`Inviting\u2026`}
         done="Invite for {email} ({role}) created. Mail sent: {emailSent}. Share the link if it was not."
         reveal={{
           key: "token",
@@ -136,7 +136,7 @@ export const membersPage: TenantAreaPage = async (t) => {
                               <ApiForm
                                 api={`${t.api}/members/update-role`}
                                 submit="Change role"
-                                busy="Saving…"
+                                busy={`Saving\u2026`}
                                 done={`${m.email} is now {role}`}
                                 layout="inline"
                                 secondary
@@ -155,7 +155,7 @@ export const membersPage: TenantAreaPage = async (t) => {
                               <ApiForm
                                 api={`${t.api}/members/remove`}
                                 submit="Remove"
-                                busy="Removing…"
+                                busy={`Removing\u2026`}
                                 confirm={`Remove ${m.email} from ${t.tenant.slug}?`}
                                 done={`Removed ${m.email}`}
                                 layout="inline"

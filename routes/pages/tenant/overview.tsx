@@ -27,7 +27,7 @@ function WhereItRuns({ v, href }: { v: TenantView; href: string }) {
         </dd>
         <dt>API proxy</dt>
         <dd>
-          <code>{v.proxyBase}/~api/…</code> →{" "}
+          <code>{v.proxyBase}/~api/{`\u2026`}</code> {`\u2192`}{" "}
           {v.apiOrigin ? <code>{v.apiOrigin}</code> : <a href={`${href}/api`}>not configured</a>}
         </dd>
         <dt>Preview host</dt>
@@ -36,7 +36,7 @@ function WhereItRuns({ v, href }: { v: TenantView; href: string }) {
           {v.websiteOrigin
             ? (
               <>
-                → <code>{v.websiteOrigin}</code>
+                {`\u2192`} <code>{v.websiteOrigin}</code>
               </>
             )
             : " (no website origin)"}
@@ -68,7 +68,7 @@ function ImplementationChecks(
         <ApiForm
           api={`${api}/cachely-check`}
           submit="Probe the website surface"
-          busy="Probing…"
+          busy={`Probing\u2026`}
           done="{headline}"
           layout="inline"
           secondary
@@ -78,7 +78,7 @@ function ImplementationChecks(
       <ApiForm
         api={`${api}/website-implementation-check`}
         submit="Check a website"
-        busy="Fetching the site…"
+        busy={`Fetching the site\u2026`}
         done="{analysis.verdict}"
         expect="ok=true"
         fail="The check could not finish: {message}"

@@ -46,7 +46,7 @@ function AdminCards({ t }: { t: Parameters<TenantAreaPage>[0] }) {
           api={`${t.api}/preview-credential`}
           method="PUT"
           submit="Save credential"
-          busy="Saving…"
+          busy={`Saving\u2026`}
           done="Preview credential saved"
           label="Preview credential"
         >
@@ -70,7 +70,7 @@ function AdminCards({ t }: { t: Parameters<TenantAreaPage>[0] }) {
           api={`${t.api}/preview-secret`}
           method="PUT"
           submit="Rotate secret"
-          busy="Rotating…"
+          busy={`Rotating\u2026`}
           confirm="Rotate? Every preview link made so far stops working at once."
           done="Secret rotated: earlier preview links no longer work"
           label="Rotate the preview-link secret"
@@ -97,7 +97,7 @@ export const previewsPage: TenantAreaPage = (t) => {
         <ApiForm
           api={`${t.api}/preview-links`}
           submit="Make link"
-          busy="Signing…"
+          busy={`Signing\u2026`}
           done="Preview link made: share it with editors only"
           reveal={{ key: "url", label: "Preview link" }}
           label="Make a preview link"
@@ -107,7 +107,7 @@ export const previewsPage: TenantAreaPage = (t) => {
             label="Site or API path"
             value="/~api/"
             required
-            hint="An API path (/~api/…) opens itself and below; a site page opens every API read"
+            hint={`An API path (/~api/\u2026) opens itself and below; a site page opens every API read`}
           />
           <Select name="ttlSeconds:number" label="Valid for" options={LIFETIMES} value="7200" />
         </ApiForm>

@@ -19,7 +19,7 @@ export const settingsPage: TenantAreaPage = (t) => {
               api={t.api}
               method="PUT"
               submit="Save settings"
-              busy="Saving…"
+              busy={`Saving\u2026`}
               done="Settings saved: origin {value.websiteOrigin}, site proxy {value.siteProxy}, preview parameter {value.previewParam}"
               label="Website settings"
             >
@@ -54,7 +54,7 @@ export const settingsPage: TenantAreaPage = (t) => {
               api={t.api}
               method="DELETE"
               submit="Delete tenant"
-              busy="Deleting…"
+              busy={`Deleting\u2026`}
               danger
               confirm={`Delete ${t.tenant.slug} with its domains, rules, experiments and history? This cannot be undone.`}
               done={`Deleted ${t.tenant.slug}`}

@@ -24,11 +24,11 @@ import { tenantAccountQuota } from "../../../lib/billing/tenant_quota.ts";
 import { TenantQuotaNotice } from "../../../components/TenantQuotaNotice.tsx";
 import { SavingsStat } from "../../../components/SavingsStat.tsx";
 
-/** "+12 %" / "−3 %" against last month, or "new" when last month had none. */
+/** "+12 %" / "-3 %" against last month, or "new" when last month had none. */
 function change(now: number, before: number): string {
   if (before === 0) return now === 0 ? "no change" : "new this month";
   const pct = ((now - before) / before) * 100;
-  return `${pct >= 0 ? "+" : "−"}${Math.abs(pct).toFixed(0)} % vs last month`;
+  return `${pct >= 0 ? "+" : "\u2212"}${Math.abs(pct).toFixed(0)} % vs last month`;
 }
 
 /** "12.5 ms", "1.2 s", "0 ms". */
@@ -54,7 +54,7 @@ function LatencyCharts(
   return (
     <>
       <BarChart
-        title={`Edge latency per ${per} (request in → headers out)`}
+        title={`Edge latency per ${per} (request in \u2192 headers out)`}
         name={`edge-latency-${per}`}
         labels={labels}
         shortLabel={shortLabel}
@@ -75,9 +75,9 @@ function LatencyCharts(
   );
 }
 
-/** "4.0 · 38 · 120 ms" for the month's quantiles, "—" when nothing was measured. */
+/** "4.0 · 38 · 120 ms" for the month's quantiles, "-" when nothing was measured. */
 function quantileText(q: Latency["edge"]): string {
-  if (!q) return "—";
+  if (!q) return "\u2014";
   const all = [q.p50Ms, q.p95Ms, q.p99Ms];
   if (all.some((v) => v >= 1000)) return all.map(formatMs).join(" · ");
   return `${all.map((v) => formatMs(v).slice(0, -3)).join(" · ")} ms`;
@@ -94,9 +94,9 @@ function MonthNav(
   return (
     <p class="actions">
       <span class="muted">Month:</span>
-      <a href={`${href}/usage?period=${previous}`}>← {previous}</a>
+      <a href={`${href}/usage?period=${previous}`}>{`\u2190`} {previous}</a>
       <strong aria-current="true">{period}</strong>
-      {period !== now && <a href={`${href}/usage`}>Current month →</a>}
+      {period !== now && <a href={`${href}/usage`}>Current month {`\u2192`}</a>}
     </p>
   );
 }
@@ -260,7 +260,7 @@ function TopPaths({ paths }: { paths: Analytics["topPaths"] }) {
               <code>{p.path}</code>
             </td>
             <td class="num">
-              {p.overcount > 0 ? "≤ " : ""}
+              {p.overcount > 0 ? "\u2264 " : ""}
               {formatCount(p.requests)}
             </td>
             <td class="num">{formatCount(p.errors)}</td>
@@ -295,7 +295,7 @@ function StatusAndPaths({ a }: { a: Analytics }) {
       <h3>Top paths</h3>
       <p class="muted">
         Every request counted per path and day (the 1,000 busiest paths of each day are kept; a
-        count marked ≤ may include requests of paths it replaced).
+        count marked {`\u2264`} may include requests of paths it replaced).
       </p>
       <TopPaths paths={a.topPaths} />
     </section>
@@ -352,7 +352,8 @@ export const usagePage: TenantAreaPage = async (t) => {
       <>
         {nav}
         <Empty title="No traffic yet" name="traffic">
-          Send requests to <code>{t.view.proxyBase}/~api/…</code> (configure the origin under{" "}
+          Send requests to <code>{t.view.proxyBase}/~api/{`\u2026`}</code>{" "}
+          (configure the origin under{" "}
           <a href={`${t.href}/api`}>API proxy</a>); requests, bandwidth and cache hits are charted
           here within a minute.
         </Empty>

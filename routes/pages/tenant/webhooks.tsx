@@ -38,7 +38,7 @@ function WebhookEvents(
             <td>
               <Time at={e.receivedAt} />
             </td>
-            <td>{e.eventType ?? "—"}</td>
+            <td>{e.eventType ?? "\u2014"}</td>
             <td>
               <Badge
                 tone={e.status === "failed" ? "error" : e.status === "synced" ? "ok" : "warn"}
@@ -47,11 +47,13 @@ function WebhookEvents(
               </Badge>
               {e.message ? ` ${e.message}` : ""}
             </td>
-            <td>{e.previousApiCacheVersion ?? "—"} → {e.nextApiCacheVersion ?? "—"}</td>
+            <td>
+              {e.previousApiCacheVersion ?? "\u2014"} {`\u2192`} {e.nextApiCacheVersion ?? "\u2014"}
+            </td>
             <td data-purged={purgedKind(e.purged)}>
               <PurgedCell purged={e.purged} />
             </td>
-            <td class="num">{e.durationMs ?? "—"}</td>
+            <td class="num">{e.durationMs ?? "\u2014"}</td>
           </tr>
         ))}
       </tbody>
@@ -148,7 +150,7 @@ function WebhookCard(
             api={`${t.api}/cache-refresh-webhooks/${h.id}`}
             method="PATCH"
             submit={h.enabled ? "Disable" : "Enable"}
-            busy="Saving…"
+            busy={`Saving\u2026`}
             confirm={h.enabled
               ? "Disable this webhook? Publishing in your CMS no longer purges the cache until you enable it again."
               : undefined}
@@ -163,7 +165,7 @@ function WebhookCard(
             api={`${t.api}/cache-refresh-webhooks/${h.id}`}
             method="PATCH"
             submit={h.refreshAssets ? "Stop purging assets" : "Also purge assets"}
-            busy="Saving…"
+            busy={`Saving\u2026`}
             done={h.refreshAssets ? "Now purges the API cache only" : "Now purges assets too"}
             layout="inline"
             secondary
@@ -175,7 +177,7 @@ function WebhookCard(
             api={`${t.api}/cache-refresh-webhooks/${h.id}`}
             method="PATCH"
             submit={h.scope === "entities" ? "Purge everything instead" : "Purge only what changed"}
-            busy="Saving…"
+            busy={`Saving\u2026`}
             done={h.scope === "entities"
               ? "Now bumps the whole API cache"
               : "Now purges only the published entries and their lists"}
@@ -188,7 +190,7 @@ function WebhookCard(
           <ApiForm
             api={`${t.api}/cache-refresh-webhooks/${h.id}/regenerate`}
             submit="Regenerate URL"
-            busy="Regenerating…"
+            busy={`Regenerating\u2026`}
             confirm="Regenerate? The old URL stops working at once."
             done="New URL issued; update your CMS"
             reveal={REVEAL}
@@ -200,7 +202,7 @@ function WebhookCard(
             api={`${t.api}/cache-refresh-webhooks/${h.id}`}
             method="DELETE"
             submit="Delete"
-            busy="Deleting…"
+            busy={`Deleting\u2026`}
             confirm="Delete this webhook? Its URL stops working at once."
             done="Webhook deleted"
             layout="inline"
@@ -250,7 +252,7 @@ export const webhooksPage: TenantAreaPage = async (t) => {
           <ApiForm
             api={`${t.api}/cache-refresh-webhooks`}
             submit="Create webhook"
-            busy="Creating…"
+            busy={`Creating\u2026`}
             done="Webhook created: copy its URL now, it is not shown again"
             reveal={REVEAL}
             label="Create a webhook"

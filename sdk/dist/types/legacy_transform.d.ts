@@ -16,7 +16,7 @@ export type ContentfulAssetUrlOptions<T = unknown> = Omit<TransformerOptions<T>,
     /** The Contentful space ID; absent: any space's assets. */
     spaceId?: string;
 };
-/** Prismic asset URLs in `data` → the tenant host at `options.base` (never throws). */
+/** Prismic asset URLs in `data` -> the tenant host at `options.base` (never throws). */
 export declare function transformPrismicAssetUrls<T>(data: T, options: PrismicAssetUrlOptions<T>): T;
-/** Contentful asset URLs in `data` → the tenant host at `options.base` (never throws). */
+/** Contentful asset URLs in `data` -> the tenant host at `options.base` (never throws). */
 export declare function transformContentfulAssetUrls<T>(data: T, options: ContentfulAssetUrlOptions<T>): T;

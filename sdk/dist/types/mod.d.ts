@@ -9,7 +9,7 @@
  *   cloud name as the first path segment);
  * - `compileRewriter`: the rewriting core the edge itself uses;
  * - the provider rule set (`createProviderRewriter`, `deriveOrigins`,
- *   `compileProviderRoutes`, …): one identifier per CMS kind → origins and clean
+ *   `compileProviderRoutes`, ...): one identifier per CMS kind -> origins and clean
  *   tenant URLs, the same rules the server applies;
  * - `createCachelyFetch`: a fetch that sends CMS API calls through the tenant's
  *   `/~api/` proxy and rewrites asset URLs in JSON answers;

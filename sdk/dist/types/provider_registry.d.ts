@@ -46,7 +46,7 @@ export declare const providerRegistry: Readonly<Record<ProviderKind, ProviderDef
 /** Options of createGenericProvider (the original product's names). */
 export type GenericProviderOptions = {
     /**
-     * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, …)
+     * The provider's id: a kind the server knows (`sanity`, `shopify`, `imgix`, `storyblok`, ...)
      * makes asset URLs the clean URLs a tenant of that kind serves; any other id (`s3`,
      * `my-cms`) keeps the path below the asset host, as a generic tenant serves it.
      */

@@ -17,7 +17,7 @@
  * const cfg = { cms: "contentful", spaceId: "abc123xyz" } as const;
  * const rewrite = createProviderRewriter(cfg, { tenantOrigin: "https://acme.cachely.example" });
  * rewrite("https://images.ctfassets.net/abc123xyz/id/tok/cat.jpg?w=400");
- * // → "https://acme.cachely.example/id/tok/cat.jpg?w=400"
+ * // -> "https://acme.cachely.example/id/tok/cat.jpg?w=400"
  * ```
  *
  * @module
@@ -41,7 +41,7 @@ export declare const IDENTIFIER_RULES: Record<"spaceId" | "repository" | "projec
 }>;
 /** The identifier fields that belong to each kind (the dashboard asks for these). */
 export declare const PROVIDER_FIELDS: Record<ProviderKind, readonly (keyof ProviderConfig)[]>;
-/** The CLI flag of an identifier field (`spaceId` → `space-id`), for `setup` and `tenants create`. */
+/** The CLI flag of an identifier field (`spaceId` -> `space-id`), for `setup` and `tenants create`. */
 export declare const fieldFlag: (field: string) => string;
 /**
  * Checks the identifier fields of a config: the first problem, or null. Fields

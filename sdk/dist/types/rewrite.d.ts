@@ -8,12 +8,12 @@
  * Three URL families are rewritten (SPEC "What the service does" 1 and "The
  * image/video host integration"):
  * - provider source rules (`sources`, built by sdk/providers.ts from one
- *   identifier per CMS kind): `https://<host>/<fixed path prefix>/…` →
- *   `{tenant}<clean prefix>/…`, the clean tenant URL;
- * - image host: `{asset_host}/<cloud>/(image|video)/upload/…` and
- *   `<cloud>-res.<domain>/(image|video)/upload/…` → `{tenant}/(image|video)/upload/…`
- *   (or `{tenant}/<cloud>/(image|video)/upload/…` when `keepCloudName`);
- * - any other allow-listed asset host: `https://<host>/<path>` →
+ *   identifier per CMS kind): `https://<host>/<fixed path prefix>/...` ->
+ *   `{tenant}<clean prefix>/...`, the clean tenant URL;
+ * - image host: `{asset_host}/<cloud>/(image|video)/upload/...` and
+ *   `<cloud>-res.<domain>/(image|video)/upload/...` -> `{tenant}/(image|video)/upload/...`
+ *   (or `{tenant}/<cloud>/(image|video)/upload/...` when `keepCloudName`);
+ * - any other allow-listed asset host: `https://<host>/<path>` ->
  *   `{tenant}/~assets/<host>/<path>` (the host-prefixed scheme, docs/decisions.md).
  *
  * Matches `http:`, `https:` and protocol-relative forms, and the `\/`-escaped

@@ -1,6 +1,6 @@
 /** The proxy domain tenant hosts live under when none is given. */
 export declare const DEFAULT_PROXY_DOMAIN = "cachely.app";
-/** Tenant slugs: 3–63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
+/** Tenant slugs: 3-63 of a-z, 0-9 and hyphen, not starting or ending with a hyphen. */
 export declare const TENANT_SLUG_RE: RegExp;
 /** How to reach a tenant: one of `tenant`, `customDomain` or `tenantOrigin`. */
 export type TenantTarget = {

@@ -19,7 +19,7 @@ export type TransformerOptions<T = unknown> = {
     transformers?: TextTransformer[];
     /** Runs on the parsed result; its return value (when not undefined) is the result. */
     postTransform?: (data: T) => T | void;
-    /** Decides what a failure returns; absent → `console.warn` and the original data. */
+    /** Decides what a failure returns; absent -> `console.warn` and the original data. */
     onError?: (error: unknown, original: T) => T | void;
     /** The image/video host origin (default `https://res.cloudinary.com`). */
     assetOrigin?: string;

@@ -36,7 +36,7 @@ export type EntityNotice = {
     ids: string[];
     /** Content types of the entities; null when the payload names none (every list is purged). */
     types: string[] | null;
-    /** The announced revision per id (Contentful sys.revision, Sanity _rev, …), where given. */
+    /** The announced revision per id (Contentful sys.revision, Sanity _rev, ...), where given. */
     revisions: Record<string, string | number>;
 };
 /** A webhook whose payload names no entity it can purge by: why. */

@@ -30,7 +30,7 @@ export declare const originUrl: (o: {
 }) => string;
 /** The lower-case `host[:port]` of an origin URL. */
 export declare function hostOf(origin: string): string;
-/** Segments of a path after the leading `/` (`/a/b` → ["a", "b"]). */
+/** Segments of a path after the leading `/` (`/a/b` -> ["a", "b"]). */
 export declare function segments(path: string): string[];
 /** Routes nothing: a kind without its identifier. */
 export declare const NO_ROUTES: ProviderRoutes;
@@ -38,7 +38,7 @@ export declare const DEFAULT_IMAGE_HOST = "https://res.cloudinary.com";
 export declare const DEFAULT_IMAGE_API = "https://api.cloudinary.com";
 /** What a file is, by extension: decides the origin (docs/providers.md). */
 export type FileClass = "image" | "video" | "audio" | "document" | "font" | "other";
-/** The class of a path by its last extension (`/a/b/cat.JPG` → image). */
+/** The class of a path by its last extension (`/a/b/cat.JPG` -> image). */
 export declare function fileClassOf(path: string): FileClass;
 /** A non-empty string field of a JSON object body (at most 200 characters), else null. */
 export declare function bodyField(body: unknown, name: string): string | null;
