@@ -33,9 +33,9 @@ const TYPES = num("TYPES", 50);
 const LISTS = num("LISTS", 40);
 const LAG_MS = num("LAG_MS", 500);
 /**
- * One publish starts this long after the previous one at least: past 50 purge records (49 of
- * the last minute and the older ones merged) a tenant's purges fold into a version bump
- * (lib/cache/purge.ts insertPurge), which drops every cached answer.
+ * One publish starts this long after the previous one at least. Kept so runs compare with the
+ * recorded ones: the purge records no longer need it (recent entity purges merge too, no fold
+ * into a version bump: lib/cache/purge_compact.ts).
  */
 const PACE_MS = num("PACE_MS", 1_400);
 const ENTRIES = "/~api/environments/master/entries";

@@ -20,7 +20,7 @@
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { SnapshotCache } from "./snapshots.ts";
 import type { PurgeIndex } from "./cache/purges.ts";
-import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import { announcementsOf, type EdgeSnapshot } from "../lib/kv/snapshot.ts";
 import { refetchApi } from "./api_proxy.ts";
 import type { CachedObject } from "./cache/store.ts";
 import { tagLoaded } from "./entity_fill.ts";
@@ -107,7 +107,9 @@ export class Prewarmer {
     const now = this.ec.deps.clock.now();
     const seen = this.#seen.get(snap.tenantId) ?? now - NEW_MS;
     let latest = seen;
-    for (const p of snap.purges) if (p.announced && p.at > latest) latest = p.at;
+    for (const p of snap.purges) {
+      for (const a of announcementsOf(p)) if (a.at > latest) latest = a.at;
+    }
     if (latest === seen) return;
     if (this.#seen.size >= MAX_TENANTS) this.#seen.clear();
     this.#seen.set(snap.tenantId, latest);

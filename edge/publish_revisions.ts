@@ -8,7 +8,7 @@
  * publish it is stored as usual. After PUBLISH_WAIT_MS the edge gives up, logs why, and stores
  * what the CMS serves.
  */
-import type { Announced, PurgeRecord } from "../lib/kv/snapshot.ts";
+import { type Announced, announcementsOf, type PurgeRecord } from "../lib/kv/snapshot.ts";
 import {
   type AnswerEntities,
   bodyRevisions,
@@ -24,13 +24,16 @@ const FIRST_STEP_MS = 250;
 type ById = Map<string, { a: Announced; at: number }>;
 const announcedMemo = new WeakMap<PurgeRecord[], ById>();
 
-/** The latest announcement per entity id in a tenant's purge records (memoised per list). */
+/**
+ * The latest announcement per entity id in a tenant's purge records, a merged record's each
+ * at its own time (memoised per list).
+ */
 function announcedOf(purges: PurgeRecord[]): ById {
   let m = announcedMemo.get(purges);
   if (m) return m;
   m = new Map();
   for (const p of purges) {
-    if (p.announced) { for (const id of p.announced.ids) m.set(id, { a: p.announced, at: p.at }); }
+    for (const a of announcementsOf(p)) for (const id of a.ids) m.set(id, { a, at: a.at });
   }
   announcedMemo.set(purges, m);
   return m;

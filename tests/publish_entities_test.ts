@@ -323,3 +323,44 @@ dbTest(
     );
   },
 );
+
+dbTest(
+  "a bulk publish (120 webhooks in a minute) merges, never folds: the rest stays HIT, each published entry is refetched, read your publish holds",
+  async (app) => {
+    await using cms = startPublishingCms();
+    const N = 120;
+    cms.publish("beta", "page", "Beta");
+    cms.publish("alpha", "post", "Alpha");
+    for (let i = 0; i < N; i++) cms.publish(`e${i}`, "post", `E${i}`);
+    const t = await contentfulTenant(app, cms, "entities", { cacheTTL: 3600 });
+    const entries = Array.from({ length: N }, (_, i) => `${ENTRIES}/e${i}`);
+    for (const p of [`${ENTRIES}/beta`, `${ENTRIES}/alpha`, ...entries]) await t.get(p);
+    // No recent traffic: the prewarm refetches none of them.
+    app.clock.advance(11 * 60_000);
+    const start = app.clock.now();
+    // The CMS's CDN serves alpha's revision 1 long after it announced revision 2.
+    cms.lagMs = 600_000;
+    assertEquals((await t.deliver(cms.publish("alpha", "post", "Alpha 2"))).status, 200);
+    cms.lagMs = 0;
+    const bumped: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const r = await t.deliver(cms.publish(`e${i}`, "post", `E${i} 2`));
+      assertEquals(r.status, 200, r.text);
+      if (r.body.versions.apiCacheVersion !== 1) bumped.push(i);
+    }
+    assert(app.clock.now() - start < 60_000, "within one minute");
+    assertEquals(bumped, [], "no publish folded the records into a version bump");
+    assertEquals((await t.get(`${ENTRIES}/beta`)).cache, "HIT", "an unrelated entry");
+    assertEquals(cms.count("/entries/beta"), 1);
+    const snap = await readSnapshot(app.services.kv, t.slug);
+    assert(snap!.purges!.length <= MAX_PURGE_RECORDS, `${snap!.purges!.length} records`);
+    const merged = snap!.purges!.find((p) => p.announcements);
+    assert(merged?.announcements?.some((a) => a.revisions.alpha === 2), "alpha's announcement");
+    const alpha = await t.get(`${ENTRIES}/alpha`);
+    assertEquals(alpha.body.sys.revision, 1);
+    assert(alpha.headers.get("x-cachely-behind"), "revision 1 is behind the announced 2");
+    const stale = [];
+    for (const p of entries) if ((await t.get(p)).body.sys.revision !== 2) stale.push(p);
+    assertEquals(stale, [], "every published entry refetched");
+  },
+);

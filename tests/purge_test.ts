@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { createTenant, dbTest, signUp, tenantIdOf } from "./harness.ts";
+import { MAX_PURGE_RECORDS } from "../lib/cache/purge_records.ts";
 import { startUpstream } from "./fakes/upstream.ts";
 import { tenantOnUpstream } from "./edge_traffic.ts";
 import { PURGES_PER_MINUTE } from "../lib/cache/purge.ts";
@@ -159,3 +160,49 @@ dbTest(
     assertEquals(snap.purges?.length, 1, "the purge after the last full one");
   },
 );
+
+dbTest(
+  "tag purges past the bounds merge, recent ones too; past the byte bound once merged, a full purge",
+  async (app) => {
+    const owner = await signUp(app);
+    const slug = await createTenant(owner);
+    const tags = (k: number) =>
+      Array.from({ length: 600 }, (_, i) => `t${k}-${i}-${"x".repeat(240)}`);
+    const purge = async (body: unknown) => {
+      app.clock.advance(1);
+      const r = await owner.post(`/api/tenants/${slug}/purge`, body);
+      assertEquals(r.status, 200, r.text.slice(0, 200));
+      return r.body.purged.full;
+    };
+    // ~160 KB each: the same tags merge into one record, well under the bound.
+    const same: boolean[] = [];
+    for (let k = 0; k < 4; k++) same.push(await purge({ tags: tags(0) }));
+    assertEquals(same, [false, false, false, false]);
+    assertEquals((await readSnapshot(app.services.kv, slug))!.purges!.length, 1);
+    // Other tags: merged, twice past the bound.
+    assertEquals(await purge({ tags: tags(1) }), true);
+    assertEquals(await purge({ tags: tags(2) }), false);
+    assertEquals(await purge({ tags: tags(3) }), true);
+    const snap = await readSnapshot(app.services.kv, slug);
+    assertEquals(snap!.purges ?? [], [], "cleared by the full purge");
+  },
+);
+
+dbTest("URL and prefix purges past the record bound still fold into a full purge", async (app) => {
+  const owner = await signUp(app);
+  const slug = await createTenant(owner);
+  const full: boolean[] = [];
+  for (let i = 0; i <= MAX_PURGE_RECORDS; i++) {
+    if (i % PURGES_PER_MINUTE === 0) app.clock.advance(60_000);
+    const body = i === MAX_PURGE_RECORDS
+      ? { tags: ["home"] }
+      : i % 2
+      ? { urls: [`/${i}`] }
+      : { prefixes: [`/${i}/`] };
+    const r = await owner.post(`/api/tenants/${slug}/purge`, body);
+    assertEquals(r.status, 200, r.text);
+    full.push(r.body.purged.full);
+  }
+  assertEquals(full.indexOf(true), MAX_PURGE_RECORDS, "the first record past the bound");
+  assertEquals((await readSnapshot(app.services.kv, slug))!.purges ?? [], []);
+});

@@ -170,16 +170,18 @@ async function overLimits(tx: Services, tenantId: number): Promise<boolean> {
     n: count(),
     bytes: sql<string>`coalesce(sum(octet_length(${cachePurges.urls}::text)
       + octet_length(${cachePurges.prefixes}::text) + octet_length(${cachePurges.tags}::text)
-      + coalesce(octet_length(${cachePurges.tagTimes}::text), 0)), 0)`,
+      + coalesce(octet_length(${cachePurges.tagTimes}::text), 0)
+      + coalesce(octet_length(${cachePurges.announced}::text), 0)
+      + coalesce(octet_length(${cachePurges.announcements}::text), 0)), 0)`,
   }).from(cachePurges).where(eq(cachePurges.tenantId, tenantId));
   return Number(n) > MAX_PURGE_RECORDS || Number(bytes) > MAX_PURGE_BYTES;
 }
 
 /**
  * Inserts one purge record inside a tenant change (lib/edge_config/changes.ts), so it reaches
- * every instance with the snapshot. Past MAX_PURGE_RECORDS records or MAX_PURGE_BYTES of
- * entries, older tag-only records are merged (lib/cache/purge_compact.ts), and if that is not
- * enough the records are folded into a bump of every cache version (`full`).
+ * every instance with the snapshot. Past MAX_PURGE_RECORDS records or MAX_PURGE_BYTES, the
+ * tag-only records are merged (lib/cache/purge_compact.ts), and if that is not enough the
+ * records are folded into a bump of every cache version (`full`).
  */
 export async function insertPurge(
   tx: Services,
@@ -194,7 +196,7 @@ export async function insertPurge(
 ): Promise<{ full: boolean; settings: Tenant["settings"] }> {
   await tx.db.insert(cachePurges).values({ tenantId, atMs: at, ...p });
   let full = await overLimits(tx, tenantId);
-  // Older tag-only records merged into one before every purge is folded into a full one.
+  // Tag-only records merged into one before every purge is folded into a full one.
   if (full && await compactTagPurges(tx, tenantId, at)) full = await overLimits(tx, tenantId);
   if (full) {
     // Folded: every older object becomes unreachable, so no record is needed any more.

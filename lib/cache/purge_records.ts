@@ -12,7 +12,7 @@ import type { PurgeRecord } from "../kv/snapshot.ts";
 export const MAX_PURGE_RECORDS = 50;
 
 /**
- * Bytes of entries (and merged records' tag times) kept per tenant, as stored JSON: past it
+ * Bytes of entries, tag times and announcements kept per tenant, as stored JSON: past it
  * the same full purge. The snapshot is written in one KV atomic operation, which takes at
  * most 800 KiB; records past that would stop every later change of the tenant from reaching
  * the edge.
@@ -29,5 +29,6 @@ export async function purgeRecords(s: Services, tenantId: number): Promise<Purge
     tags: r.tags,
     ...(r.tagTimes ? { tagTimes: r.tagTimes } : {}),
     ...(r.announced ? { announced: r.announced } : {}),
+    ...(r.announcements ? { announcements: r.announcements } : {}),
   }));
 }

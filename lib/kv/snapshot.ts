@@ -84,6 +84,8 @@ export type PurgeRecord = {
   /** A merged record (lib/cache/purge_compact.ts): each tag's own time, parallel to `tags`. */
   tagTimes?: number[];
   announced?: Announced;
+  /** A merged record: the merged records' announcements, each at its own purge time. */
+  announcements?: TimedAnnouncement[];
 };
 
 /** A webhook's announcement: the entities, their types and revisions, and what happened. */
@@ -94,6 +96,15 @@ export type Announced = {
   types: string[] | null;
   revisions: Record<string, string | number>;
 };
+
+/** An announcement with the time of the purge that made it. */
+export type TimedAnnouncement = Announced & { at: number };
+
+/** A record's announcements, oldest first: its own, or a merged record's. */
+export function announcementsOf(p: PurgeRecord): TimedAnnouncement[] {
+  if (p.announcements) return p.announcements;
+  return p.announced ? [{ ...p.announced, at: p.at }] : [];
+}
 
 /** How the edge caches a tenant's answers. */
 export type EdgeCachingSettings = {

@@ -1,7 +1,7 @@
 /** Drizzle tables mirroring migrations/0007_edge_projection.sql. */
 import { bigint, bigserial, boolean, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { ts } from "./core.ts";
-import type { Announced } from "../../kv/snapshot.ts";
+import type { Announced, TimedAnnouncement } from "../../kv/snapshot.ts";
 
 /** Per-slug generation of edge-relevant state and the generation KV is known to hold. */
 export const edgeChanges = pgTable("edge_changes", {
@@ -33,4 +33,6 @@ export const cachePurges = pgTable("cache_purges", {
   announced: jsonb("announced").$type<Announced>(),
   /** Merged records: each tag's own purge time, parallel to `tags` (null: all at `atMs`). */
   tagTimes: jsonb("tag_times").$type<number[]>(),
+  /** Merged records: the merged entity purges' announcements, each at its own time. */
+  announcements: jsonb("announcements").$type<TimedAnnouncement[]>(),
 });
