@@ -1,5 +1,5 @@
 /**
- * The app's sources stay within Latin-1 (docs/decisions.md "Latin-1 sources"). V8 keeps every
+ * The app's sources stay within Latin-1 (docs/decisions.md "Edge cache memory"). V8 keeps every
  * module's source, with the inline source map Deno adds, as a string for the process's life,
  * and one character above U+00FF stores the whole string as UTF-16: twice the bytes, in the
  * idle heap that V8 lets its old generation grow to several times over under load.

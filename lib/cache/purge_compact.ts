@@ -23,7 +23,7 @@ import {
 /** How long the edge awaits an announced revision (PUBLISH_WAIT_MS, edge/publish_revisions.ts). */
 export const ANNOUNCED_MS = 60_000;
 
-/** Tag-only records (oldest first) → one record purging and announcing the same. */
+/** Tag-only records (oldest first) -> one record purging and announcing the same. */
 export function mergeTagPurges(records: PurgeRecord[], now: number): PurgeRecord {
   const tags = new Map<string, number>();
   let at = 0;
