@@ -16,6 +16,7 @@ import { type Handler, routeByHost } from "./lib/http/host_router.ts";
 import { ControlGate, edgeAfterControl, notStartedYet } from "./lib/control_gate.ts";
 import { probeAnswer, type ReadinessParts } from "./lib/http/probes.ts";
 import { kvKeys } from "./lib/kv/keys.ts";
+import { tuneNativeHeap } from "./lib/native_heap.ts";
 
 /**
  * When the control half starts without a request asking for it: its modules' evaluation
@@ -97,6 +98,7 @@ export async function main() {
     throw e;
   }
   bootMark("config");
+  tuneNativeHeap();
   const startLog = createLogger(config.logLevel);
   keepRunningOnDatabaseErrors(startLog);
   const part = await startEdge(config, { log: startLog });
