@@ -22,7 +22,7 @@ const SYMBOLS = {
   malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
 } as const;
 
-export type NativeHeap = { trims: number; stop(): void };
+type NativeHeap = { trims: number; stop(): void };
 
 /** Starts the tuning where it can run; null where it cannot (no glibc, no FFI). */
 export function tuneNativeHeap(everyMs = TRIM_EVERY_MS): NativeHeap | null {
