@@ -20,7 +20,7 @@ type Snapshot = {
   strings: string[];
 };
 
-export async function takeSnapshot(port: number): Promise<Snapshot> {
+async function takeSnapshot(port: number): Promise<Snapshot> {
   const [{ webSocketDebuggerUrl }] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
   const ws = new WebSocket(webSocketDebuggerUrl);
   await new Promise((r) => ws.onopen = r);
@@ -56,7 +56,7 @@ function stringKind(text: string, size: number): string {
   return "other strings over 2 KB";
 }
 
-export function summarise(s: Snapshot, top = 25) {
+function summarise(s: Snapshot, top = 25) {
   const f = s.snapshot.meta.node_fields;
   const types = s.snapshot.meta.node_types[0];
   const n = f.length, T = f.indexOf("type"), N = f.indexOf("name"), S = f.indexOf("self_size");
