@@ -300,7 +300,7 @@ async function main() {
     for (let n = 0; n < PUBLISHES; n++) {
       const next = performance.now() + PACE_MS;
       await publishOnce({ cms, instances, host, hook }, n, m);
-      await sleep(next - performance.now());
+      await sleep(Math.max(0, next - performance.now()));
       if ((n + 1) % 20 === 0) {
         console.error(`${n + 1}/${PUBLISHES} publishes; load ${await loadavg()}`);
       }
