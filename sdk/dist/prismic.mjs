@@ -462,7 +462,7 @@ var prismic = {
       { host: "prismic-io.s3.amazonaws.com", path: escapePathLiteral(r), clean: keep }
     ];
   },
-  /** `/<repository>/…`; images from images.prismic.io, other files from the repo CDN. */
+  /** `/<repository>/...`; images from images.prismic.io, other files from the repo CDN. */
   routes(cfg) {
     const r = cfg.repository;
     if (!r) return NO_ROUTES;
@@ -858,7 +858,7 @@ var shopify = {
   sdkRequired: ["storeDomain"],
   origins,
   sources: (cfg) => cfg.storeDomain ? storeSources(cfg.storeDomain) : [],
-  /** `/cdn/shop/…` on the store domain. */
+  /** `/cdn/shop/...` on the store domain. */
   routes(cfg) {
     const st = cfg.storeDomain;
     if (!st) return NO_ROUTES;
@@ -913,7 +913,7 @@ var shopify = {
     // cdn.shopify.com serves every store: its forms whatever the store; else the store domain.
     hostSources: (host) => host === "cdn.shopify.com" ? storeSources("any.myshopify.com").filter((r) => r.host === "cdn.shopify.com") : storeSources(host),
     // The tenant's apiOrigin is `https://<store>/api`: the store's `/api/<version>/graphql.json`
-    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/…`.
+    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/...`.
     apiOriginOfHost: (host) => isHostname(host) ? origins({ storeDomain: host }).api : null
   }
 };
@@ -963,7 +963,7 @@ var cloudinary = {
     }
     return out;
   },
-  /** `[/<cloud>]/image|video/upload/…` on the image host; the query is dropped. */
+  /** `[/<cloud>]/image|video/upload/...` on the image host; the query is dropped. */
   routes(cfg, env) {
     const c = cfg.cloudName;
     if (!c) return NO_ROUTES;
@@ -1131,7 +1131,7 @@ var storyblok = {
     return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
   },
   sources: (cfg) => [{ host: hostsOf(cfg.region).assets, path: "", clean: "" }],
-  /** Any path on the region's asset host (strict: only `/f/…`). */
+  /** Any path on the region's asset host (strict: only `/f/...`). */
   routes(cfg) {
     const h = hostsOf(cfg.region);
     return {

@@ -465,7 +465,7 @@ var prismic = {
       { host: "prismic-io.s3.amazonaws.com", path: escapePathLiteral(r), clean: keep }
     ];
   },
-  /** `/<repository>/…`; images from images.prismic.io, other files from the repo CDN. */
+  /** `/<repository>/...`; images from images.prismic.io, other files from the repo CDN. */
   routes(cfg) {
     const r = cfg.repository;
     if (!r) return NO_ROUTES;
@@ -861,7 +861,7 @@ var shopify = {
   sdkRequired: ["storeDomain"],
   origins,
   sources: (cfg) => cfg.storeDomain ? storeSources(cfg.storeDomain) : [],
-  /** `/cdn/shop/…` on the store domain. */
+  /** `/cdn/shop/...` on the store domain. */
   routes(cfg) {
     const st = cfg.storeDomain;
     if (!st) return NO_ROUTES;
@@ -916,7 +916,7 @@ var shopify = {
     // cdn.shopify.com serves every store: its forms whatever the store; else the store domain.
     hostSources: (host) => host === "cdn.shopify.com" ? storeSources("any.myshopify.com").filter((r) => r.host === "cdn.shopify.com") : storeSources(host),
     // The tenant's apiOrigin is `https://<store>/api`: the store's `/api/<version>/graphql.json`
-    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/…`.
+    // is proxied as `/~api/<version>/graphql.json`, not `/~api/api/...`.
     apiOriginOfHost: (host) => isHostname(host) ? origins({ storeDomain: host }).api : null
   }
 };
@@ -966,7 +966,7 @@ var cloudinary = {
     }
     return out;
   },
-  /** `[/<cloud>]/image|video/upload/…` on the image host; the query is dropped. */
+  /** `[/<cloud>]/image|video/upload/...` on the image host; the query is dropped. */
   routes(cfg, env) {
     const c = cfg.cloudName;
     if (!c) return NO_ROUTES;
@@ -1134,7 +1134,7 @@ var storyblok = {
     return { api: h.api, assets: [{ role: "assets", url: `https://${h.assets}` }] };
   },
   sources: (cfg) => [{ host: hostsOf(cfg.region).assets, path: "", clean: "" }],
-  /** Any path on the region's asset host (strict: only `/f/…`). */
+  /** Any path on the region's asset host (strict: only `/f/...`). */
   routes(cfg) {
     const h = hostsOf(cfg.region);
     return {
@@ -2174,7 +2174,7 @@ function nextSteps(changes, sdkVersion) {
 2. Env (.env / your host's settings):
 ${changes.env.map((l) => `   ${l}`).join("\n")}${changes.removeEnv.length ? `
    remove from anything the browser sees: ${changes.removeEnv.join(", ")}
-   (store the token on the tenant instead: Cachely dashboard \u2192 API proxy)` : ""}
+   (store the token on the tenant instead: Cachely dashboard {"\u2192"} API proxy)` : ""}
 
 3. Code (${changes.file}):
 
