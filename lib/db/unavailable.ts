@@ -23,6 +23,7 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_DESTROYED",
   "DB_DEADLINE", // lib/db/deadline.ts: no answer within DB_REQUEST_TIMEOUT_MS
   "EPIPE", // written to a connection the server (or pooler) already closed
+  "EBADF", // the same on Deno 2.5's node:net, when the socket was closed before the write ran
   "ECONNABORTED",
   "ENOTCONN",
   "EAI_AGAIN",
