@@ -5,10 +5,12 @@
  * 100 ms throughout, and nothing forces a collection: the peak is the highest sample, "at rest"
  * the last one after REST_MS idle.
  *
- *   BENCH_DATABASE_URL=postgres://… deno run -A bench/main_memory.ts
+ *   BENCH_DATABASE_URL=postgres://… deno run -A bench/main_memory.ts [deno-wrapper]
  *
  * Environment: MEMORY_MISSES (default 300000), MEMORY_REST_MS (default 30000), and any
  * EDGE_* variable and KV_PATH, passed on to main.ts (e.g. EDGE_MEMORY_LIMIT_MB, EDGE_CACHE_MAX_BYTES).
+ * A wrapper (an executable run as `<wrapper> run -A main.ts`) starts main.ts another way, e.g.
+ * with V8 flags for a diagnostic run; without one it is this runtime, as Deploy starts it.
  */
 import { spawnReady } from "./proc.ts";
 import { withMainProcess } from "./main_proc.ts";
@@ -101,6 +103,7 @@ if (import.meta.main) {
       `http://127.0.0.1:${origin.ready.port}`,
       (p) => measureMisses(p.pid, p.api, misses, restMs, console.log),
       env,
+      Deno.args[0] ? [Deno.args[0]] : [Deno.execPath()],
     );
     console.log(
       `main.ts, ${m.misses} misses in ${m.seconds.toFixed(0)} s: idle ${mib(m.idle)} MiB, peak ${
