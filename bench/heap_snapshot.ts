@@ -9,8 +9,7 @@
  * The wrapper is an executable run as `<wrapper> run -A main.ts` that adds
  * `--inspect=127.0.0.1:9339` after `run` (main_proc.ts puts runtime arguments before `run`).
  */
-import { spawnReady } from "./proc.ts";
-import { withMainProcess } from "./main_proc.ts";
+import { withBenchMain } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
 import { mib, rssOf } from "./rss.ts";
 
@@ -97,37 +96,19 @@ function summarise(s: Snapshot, top = 25) {
 }
 
 if (import.meta.main) {
-  const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
-  if (!base) throw new Error("set BENCH_DATABASE_URL (a PostgreSQL server)");
   const misses = Number(Deno.env.get("MISSES") ?? 0);
-  const deno = Deno.args[0] ? [Deno.args[0]] : [Deno.execPath()];
-  const origin = await spawnReady(Deno.execPath(), [
-    "run",
-    "-A",
-    new URL("./origin.ts", import.meta.url).pathname,
-  ]);
-  try {
-    await withMainProcess(
-      base,
-      `http://127.0.0.1:${origin.ready.port}`,
-      async (p) => {
-        const tmp = await Deno.makeTempDir();
-        for (let done = 0, run = 0; done < misses; run++) {
-          const w = await runWrk(tmp, p.api, "/miss/", {
-            connections: 64,
-            durationSec: 5,
-            uniquePrefix: `/miss/s${run}-`,
-            uniqueKeys: misses - done,
-          });
-          done += w.requests;
-        }
-        console.log(`${misses} misses; RSS ${mib(await rssOf(p.pid))} MiB`);
-        summarise(await takeSnapshot(9339));
-      },
-      {},
-      deno,
-    );
-  } finally {
-    await origin.stop();
-  }
+  await withBenchMain(async (p) => {
+    const tmp = await Deno.makeTempDir();
+    for (let done = 0, run = 0; done < misses; run++) {
+      const w = await runWrk(tmp, p.api, "/miss/", {
+        connections: 64,
+        durationSec: 5,
+        uniquePrefix: `/miss/s${run}-`,
+        uniqueKeys: misses - done,
+      });
+      done += w.requests;
+    }
+    console.log(`${misses} misses; RSS ${mib(await rssOf(p.pid))} MiB`);
+    summarise(await takeSnapshot(9339));
+  });
 }

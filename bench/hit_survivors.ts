@@ -14,8 +14,7 @@
  * `--no-allocation-site-pretenuring`), and the tool prints each scavenge during the hits: the
  * bytes that survived it and the bytes it promoted (bench/ANALYSIS.md "2.5.7's hit burst").
  */
-import { spawnReady } from "./proc.ts";
-import { withMainProcess } from "./main_proc.ts";
+import { withBenchMain } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
 import { mib, rssOf } from "./rss.ts";
 
@@ -99,37 +98,19 @@ async function promotedSites(seconds: number, hits: (s: number) => Promise<{ req
 }
 
 if (import.meta.main) {
-  const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
-  if (!base) throw new Error("set BENCH_DATABASE_URL (a PostgreSQL server)");
   const seconds = Number(Deno.env.get("SECONDS") ?? 10);
-  const deno = Deno.args[0] ? [Deno.args[0]] : [Deno.execPath()];
-  const origin = await spawnReady(Deno.execPath(), [
-    "run",
-    "-A",
-    new URL("./origin.ts", import.meta.url).pathname,
-  ]);
-  try {
-    await withMainProcess(
-      base,
-      `http://127.0.0.1:${origin.ready.port}`,
-      async (p) => {
-        const tmp = await Deno.makeTempDir();
-        const hits = (s: number) =>
-          runWrk(tmp, p.api, "/data.json", { connections: 64, durationSec: s });
-        await hits(3); // warm: the template, V8's optimisation
-        const before = await rssOf(p.pid);
-        const from = [...p.output.join("").matchAll(/(\d+) ms: /g)].at(-1)?.[1]; // the trace so far
-        if (Deno.env.get("GC_TRACE") === "1") {
-          const w = await hits(seconds);
-          console.log(scavenges(p.output.join(""), Number(from ?? 0)).join("\n"));
-          console.log(`${w.requests} hits in ${w.durationSec.toFixed(1)} s`);
-        } else await promotedSites(seconds, hits);
-        console.log(`RSS ${mib(before)} MiB before the hits, ${mib(await rssOf(p.pid))} after`);
-      },
-      { QUOTAS: "off" },
-      deno,
-    );
-  } finally {
-    await origin.stop();
-  }
+  await withBenchMain(async (p) => {
+    const tmp = await Deno.makeTempDir();
+    const hits = (s: number) =>
+      runWrk(tmp, p.api, "/data.json", { connections: 64, durationSec: s });
+    await hits(3); // warm: the template, V8's optimisation
+    const before = await rssOf(p.pid);
+    const from = [...p.output.join("").matchAll(/(\d+) ms: /g)].at(-1)?.[1]; // the trace so far
+    if (Deno.env.get("GC_TRACE") === "1") {
+      const w = await hits(seconds);
+      console.log(scavenges(p.output.join(""), Number(from ?? 0)).join("\n"));
+      console.log(`${w.requests} hits in ${w.durationSec.toFixed(1)} s`);
+    } else await promotedSites(seconds, hits);
+    console.log(`RSS ${mib(before)} MiB before the hits, ${mib(await rssOf(p.pid))} after`);
+  }, { QUOTAS: "off" });
 }

@@ -12,8 +12,7 @@
  * A wrapper (an executable run as `<wrapper> run -A main.ts`) starts main.ts another way, e.g.
  * with V8 flags for a diagnostic run; without one it is this runtime, as Deploy starts it.
  */
-import { spawnReady } from "./proc.ts";
-import { withMainProcess } from "./main_proc.ts";
+import { withBenchMain } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
 import { mib, rssOf } from "./rss.ts";
 
@@ -80,8 +79,6 @@ export async function measureMisses(
 }
 
 if (import.meta.main) {
-  const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
-  if (!base) throw new Error("set BENCH_DATABASE_URL (a PostgreSQL server)");
   const misses = Number(Deno.env.get("MEMORY_MISSES") ?? 300_000);
   const restMs = Number(Deno.env.get("MEMORY_REST_MS") ?? 30_000);
   const env = {
@@ -92,25 +89,13 @@ if (import.meta.main) {
       Object.entries(Deno.env.toObject()).filter(([k]) => k.startsWith("EDGE_") || k === "KV_PATH"),
     ),
   };
-  const origin = await spawnReady(Deno.execPath(), [
-    "run",
-    "-A",
-    new URL("./origin.ts", import.meta.url).pathname,
-  ]);
-  try {
-    const m = await withMainProcess(
-      base,
-      `http://127.0.0.1:${origin.ready.port}`,
-      (p) => measureMisses(p.pid, p.api, misses, restMs, console.log),
-      env,
-      Deno.args[0] ? [Deno.args[0]] : [Deno.execPath()],
-    );
-    console.log(
-      `main.ts, ${m.misses} misses in ${m.seconds.toFixed(0)} s: idle ${mib(m.idle)} MiB, peak ${
-        mib(m.peak)
-      } MiB, at rest (${restMs / 1000} s) ${mib(m.rest)} MiB`,
-    );
-  } finally {
-    await origin.stop();
-  }
+  const m = await withBenchMain(
+    (p) => measureMisses(p.pid, p.api, misses, restMs, console.log),
+    env,
+  );
+  console.log(
+    `main.ts, ${m.misses} misses in ${m.seconds.toFixed(0)} s: idle ${mib(m.idle)} MiB, peak ${
+      mib(m.peak)
+    } MiB, at rest (${restMs / 1000} s) ${mib(m.rest)} MiB`,
+  );
 }

@@ -5,6 +5,7 @@
  * memory is read from /proc only (bench/rss.ts): nothing in the process forces a collection.
  */
 import { withFreshDatabase } from "./cold_start.ts";
+import { spawnReady } from "./proc.ts";
 import type { Target } from "./types.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -140,4 +141,29 @@ async function createBenchTenant(p: MainProcess, origin: string): Promise<void> 
     apiAuthMode: "bearer",
     token: "bench-upstream-token",
   }, cookie);
+}
+
+/**
+ * A bench tool's run of main.ts against the bench origin (bench/origin.ts): the PostgreSQL
+ * server from BENCH_DATABASE_URL (or TEST_DATABASE_URL), and the runtime from the tool's first
+ * argument, a wrapper run as `<wrapper> run -A main.ts` (to add V8 flags or the inspector),
+ * else this one.
+ */
+export async function withBenchMain<T>(
+  fn: (p: MainProcess) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const base = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("TEST_DATABASE_URL");
+  if (!base) throw new Error("set BENCH_DATABASE_URL (a PostgreSQL server)");
+  const deno = Deno.args[0] ? [Deno.args[0]] : [Deno.execPath()];
+  const origin = await spawnReady(Deno.execPath(), [
+    "run",
+    "-A",
+    new URL("./origin.ts", import.meta.url).pathname,
+  ]);
+  try {
+    return await withMainProcess(base, `http://127.0.0.1:${origin.ready.port}`, fn, env, deno);
+  } finally {
+    await origin.stop();
+  }
 }
