@@ -10,6 +10,7 @@
  * `--inspect=127.0.0.1:9339` after `run` (main_proc.ts puts runtime arguments before `run`).
  */
 import { withBenchMain } from "./main_proc.ts";
+import { cdp, inspectorUrl } from "./inspector.ts";
 import { runWrk } from "./wrk.ts";
 import { mib, rssOf } from "./rss.ts";
 
@@ -20,21 +21,15 @@ type Snapshot = {
 };
 
 async function takeSnapshot(port: number): Promise<Snapshot> {
-  const [{ webSocketDebuggerUrl }] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const ws = new WebSocket(webSocketDebuggerUrl);
-  await new Promise((r) => ws.onopen = r);
   const chunks: string[] = [];
-  const done = new Promise<void>((resolve) => {
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
-      if (m.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(m.params.chunk);
-      if (m.id === 2) resolve();
-    };
+  const ins = cdp(await inspectorUrl(port), (method, params) => {
+    if (method === "HeapProfiler.addHeapSnapshotChunk") {
+      chunks.push((params as { chunk: string }).chunk);
+    }
   });
-  ws.send(JSON.stringify({ id: 1, method: "HeapProfiler.enable" }));
-  ws.send(JSON.stringify({ id: 2, method: "HeapProfiler.takeHeapSnapshot", params: {} }));
-  await done;
-  ws.close();
+  await ins.send("HeapProfiler.enable");
+  await ins.send("HeapProfiler.takeHeapSnapshot"); // answered after its last chunk
+  ins.close();
   return JSON.parse(chunks.join(""));
 }
 

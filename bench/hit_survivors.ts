@@ -15,6 +15,7 @@
  * bytes that survived it and the bytes it promoted (bench/ANALYSIS.md "2.5.7's hit burst").
  */
 import { withBenchMain } from "./main_proc.ts";
+import { cdp, inspectorUrl, shortUrl } from "./inspector.ts";
 import { runWrk } from "./wrk.ts";
 import { mib, rssOf } from "./rss.ts";
 
@@ -24,33 +25,12 @@ type Node = {
   children: Node[];
 };
 
-async function inspector(port: number) {
-  const [{ webSocketDebuggerUrl }] = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const ws = new WebSocket(webSocketDebuggerUrl);
-  await new Promise((r) => ws.onopen = r);
-  let id = 0;
-  const waiting = new Map<number, (v: unknown) => void>();
-  ws.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    waiting.get(m.id)?.(m.result);
-  };
-  return {
-    send(method: string, params: Record<string, unknown> = {}) {
-      const n = ++id;
-      ws.send(JSON.stringify({ id: n, method, params }));
-      return new Promise<unknown>((r) => waiting.set(n, r));
-    },
-    close: () => ws.close(),
-  };
-}
-
 /** Self bytes by the frame that allocated, named by function and place. */
 function bySite(root: Node): Map<string, number> {
   const out = new Map<string, number>();
   const walk = (n: Node, parent: string) => {
     const f = n.callFrame;
-    const file = f.url.replace(/^.*\/(lead|main|ci)\//, "").replace(/^ext:/, "ext:");
-    const name = `${f.functionName || "(anon)"} ${file}:${f.lineNumber + 1}`;
+    const name = `${f.functionName || "(anon)"} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
     const key = f.url === "" ? `${name} < ${parent}` : name;
     if (n.selfSize > 0) out.set(key, (out.get(key) ?? 0) + n.selfSize);
     for (const c of n.children) walk(c, name);
@@ -79,7 +59,7 @@ function scavenges(output: string, fromMs: number): string[] {
 
 /** Bytes per hit left after the hits, by the frame that allocated them (largest first). */
 async function promotedSites(seconds: number, hits: (s: number) => Promise<{ requests: number }>) {
-  const ins = await inspector(9339);
+  const ins = cdp(await inspectorUrl(9339));
   await ins.send("HeapProfiler.enable");
   await ins.send("HeapProfiler.startSampling", {
     samplingInterval: 1024,
@@ -87,7 +67,7 @@ async function promotedSites(seconds: number, hits: (s: number) => Promise<{ req
     includeObjectsCollectedByMajorGC: true,
   });
   const w = await hits(seconds);
-  const { profile } = await ins.send("HeapProfiler.stopSampling") as { profile: { head: Node } };
+  const { profile } = await ins.send<{ profile: { head: Node } }>("HeapProfiler.stopSampling");
   ins.close();
   const sites = [...bySite(profile.head)].sort((a, b) => b[1] - a[1]);
   const total = sites.reduce((a, [, b]) => a + b, 0);

@@ -11,6 +11,7 @@
  * Output: bench/PROFILE.md (or BENCH_PROFILE_OUT). Uses the same child processes as run.ts.
  */
 import { spawnReady } from "./proc.ts";
+import { cdp, inspectorUrl, shortUrl } from "./inspector.ts";
 import { withMainProcess } from "./main_proc.ts";
 import { runWrk } from "./wrk.ts";
 import { rawGet } from "./http1.ts";
@@ -23,42 +24,6 @@ type Node = {
 };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-async function inspectorUrl(port: number): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-      if (list[0]?.webSocketDebuggerUrl) return list[0].webSocketDebuggerUrl;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) throw new Error("inspector did not come up");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function cdp(url: string) {
-  const ws = new WebSocket(url);
-  let id = 0;
-  const pending = new Map<number, (v: unknown) => void>();
-  ws.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    if (m.id && pending.has(m.id)) {
-      pending.get(m.id)!(m.result);
-      pending.delete(m.id);
-    }
-  };
-  const open = new Promise((r) => (ws.onopen = r));
-  return {
-    async send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-      await open;
-      const my = ++id;
-      const p = new Promise<T>((r) => pending.set(my, r as (v: unknown) => void));
-      ws.send(JSON.stringify({ id: my, method, params }));
-      return await p;
-    },
-    close: () => ws.close(),
-  };
-}
-
 function summarise(p: Profile) {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
@@ -68,15 +33,12 @@ function summarise(p: Profile) {
   const file = new Map<string, number>();
   for (const [id, t] of self) {
     const cf = byId.get(id)!.callFrame;
-    const short = cf.url.replace(/^file:\/\/\/work\/main\//, "").replace(
-      /^.*\/node_modules\//,
-      "npm:",
-    );
+    const short = shortUrl(cf.url);
     const name = `${cf.functionName || "(anonymous)"} ${
       short ? `${short}:${cf.lineNumber + 1}` : ""
     }`;
     fn.set(name, (fn.get(name) ?? 0) + t);
-    const f = short === "" ? `(${cf.functionName || "native"})` : short.split(":")[0];
+    const f = short === "" ? `(${cf.functionName || "native"})` : short;
     file.set(f, (file.get(f) ?? 0) + t);
   }
   const top = (m: Map<string, number>, n: number) =>
