@@ -8,6 +8,7 @@ const ROOTS = [
   "components",
   "islands",
   "sdk",
+  "cli",
   "app.ts",
   "main.ts",
   "cli.ts",
