@@ -8,6 +8,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
 import { browserApp, CHROMIUM, hasChromium, inCi } from "./browser.ts";
+import { screenshot } from "./screenshot.ts";
 
 const SHOTS = new URL("./screenshots/", import.meta.url);
 const PASSWORD = "correct horse battery";
@@ -61,7 +62,10 @@ Deno.test({
       );
       assertEquals(await page.locator('input[name="spaceId"]').count(), 0);
       const jsHeight = await formHeight(page);
-      await page.screenshot({ path: new URL("new-tenant-js.png", SHOTS).pathname, fullPage: true });
+      await screenshot(page, {
+        path: new URL("new-tenant-js.png", SHOTS).pathname,
+        fullPage: true,
+      });
       const banner = await page.locator("[data-verify-email]").textContent() ?? "";
       assert(banner.includes("not confirmed"), banner);
       assert(!/GitHub|Google|takes the account over/.test(banner), `no OAuth here: ${banner}`);
@@ -82,7 +86,10 @@ Deno.test({
       await p2.waitForURL(/cms=imgix/);
       assertEquals(await kinds(p2), ["imgix"]);
       const noJsHeight = await formHeight(p2);
-      await p2.screenshot({ path: new URL("new-tenant-nojs.png", SHOTS).pathname, fullPage: true });
+      await screenshot(p2, {
+        path: new URL("new-tenant-nojs.png", SHOTS).pathname,
+        fullPage: true,
+      });
       await create(p2, "shop-nojs", "imgixDomain", "acme.imgix.net");
 
       // 3. A phone: the heading on the first screen (the nav collapses to one row).
@@ -93,7 +100,7 @@ Deno.test({
       await create(p3, "shop-phone", "spaceId", "abc123xyz");
       const h1 = await p3.locator("main h1").first().boundingBox();
       assert(h1 !== null && h1.y + h1.height <= 844, `heading at ${JSON.stringify(h1)}`);
-      await p3.screenshot({ path: new URL("tenant-phone.png", SHOTS).pathname });
+      await screenshot(p3, { path: new URL("tenant-phone.png", SHOTS).pathname });
 
       const slugs = ["shop-js", "shop-nojs", "shop-phone"];
       const cms = await Promise.all(

@@ -12,6 +12,7 @@ import { BACKENDS, createTestApp, serveOnLoopback, tenantIdOf, type TestApp } fr
 import { seedUsageDays } from "../fakes/usage_rows.ts";
 import { utcDay } from "../../lib/usage/days.ts";
 import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { screenshot } from "./screenshot.ts";
 import { TENANT_AREAS, tenantHref } from "../../components/nav.ts";
 
 const backend = BACKENDS[0];
@@ -293,7 +294,7 @@ Deno.test({
             (d as HTMLDetailsElement).open = true;
           }
         });
-        await page.screenshot({
+        await screenshot(page, {
           path: new URL(`${t.name}-${vp.width}-${theme}.png`, SHOTS).pathname,
           fullPage: true,
         });

@@ -10,6 +10,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { assert, assertEquals, assertStringIncludes } from "../assert.ts";
 import { BACKENDS, createTestApp, serveOnLoopback } from "../harness.ts";
 import { buildIslands, CHROMIUM, CHROMIUM_ARGS, hasChromium, inCi } from "./browser.ts";
+import { screenshot } from "./screenshot.ts";
 import { startUpstream } from "../fakes/upstream.ts";
 import { startFakeOpenAI } from "../fakes/openai.ts";
 import { startFakeMail } from "../fakes/mail.ts";
@@ -44,7 +45,12 @@ async function shoot(
     await ctx.addCookies([{ name: k, value: v, url: origin }]);
     const page = await ctx.newPage();
     await page.goto(origin + path); // waits for "load": the pages fetch nothing after it
-    await page.screenshot({ path: new URL(`${name}-${w}.png`, SHOTS).pathname, fullPage: true });
+    const file = new URL(`${name}-${w}.png`, SHOTS).pathname;
+    await screenshot(page, { path: file, fullPage: true }, async () => {
+      const fresh = await ctx.newPage();
+      await fresh.goto(origin + path);
+      return fresh;
+    });
     if (w === 390) {
       const sideways = await page.evaluate(() =>
         document.documentElement.scrollWidth > document.documentElement.clientWidth
@@ -178,7 +184,7 @@ Deno.test({
       await page.click('button:has-text("Run preview")');
       const mark = await page.waitForSelector('section[aria-label="Transformed"] mark.changed');
       assertStringIncludes(await mark.textContent() ?? "", "[T] Our new product is here");
-      await page.screenshot({
+      await screenshot(page, {
         path: new URL("ai-preview-1280.png", SHOTS).pathname,
         fullPage: true,
       });
@@ -289,7 +295,7 @@ Deno.test({
 
       const admin = await page.goto(`${origin}/admin`);
       assertEquals(admin?.status(), 200);
-      await page.screenshot({
+      await screenshot(page, {
         path: new URL("admin-walk-1280.png", SHOTS).pathname,
         fullPage: true,
       });
