@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 /** Longer than any capture measured here (≤ 0.7 s beside CI's other tests), far below 30 s. */
 export const CAPTURE_MS = 10_000;
 
-export type ScreenshotOptions = { path: string; fullPage?: boolean };
+type ScreenshotOptions = { path: string; fullPage?: boolean };
 type Capturable = Pick<Page, "screenshot" | "url">;
 
 /**
