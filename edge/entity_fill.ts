@@ -7,13 +7,13 @@
  * misses and refreshes only, never on a hit.
  */
 import type { Loaded } from "./cache/through.ts";
-import type { EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import { type EdgeSnapshot, PUBLISH_WAIT_MS } from "../lib/kv/snapshot.ts";
 import type { Logger } from "../lib/log.ts";
 import { ENTITIES } from "../sdk/entities/mod.ts";
 import { answerTags } from "../lib/cache/entity_tags.ts";
 import { tagObject } from "./cache/entity_tags.ts";
 import { type CachedObject, cachedObject } from "./cache/object.ts";
-import { behindPublish, caughtUp, nextStep, PUBLISH_WAIT_MS } from "./publish_revisions.ts";
+import { behindPublish, caughtUp, nextStep } from "./publish_revisions.ts";
 
 /** Bodies parsed for tags at most; a larger answer is tagged tenant-wide. */
 const MAX_PARSED_BYTES = 4 * 1024 * 1024;

@@ -20,13 +20,12 @@
 import { type EdgeContext, RequestContext } from "./context.ts";
 import type { SnapshotCache } from "./snapshots.ts";
 import type { PurgeIndex } from "./cache/purges.ts";
-import { announcementsOf, type EdgeSnapshot } from "../lib/kv/snapshot.ts";
+import { announcementsOf, type EdgeSnapshot, PUBLISH_WAIT_MS } from "../lib/kv/snapshot.ts";
 import { refetchApi } from "./api_proxy.ts";
 import type { CachedObject } from "./cache/store.ts";
 import { tagLoaded } from "./entity_fill.ts";
 import { kvKeys } from "../lib/kv/keys.ts";
 import { sha256Hex } from "../lib/crypto/mod.ts";
-import { PUBLISH_WAIT_MS } from "./publish_revisions.ts";
 import { copyPollDelay, probeDelay } from "./prewarm_schedule.ts";
 import { claimAll } from "./prewarm_claims.ts";
 import { type CopyHead, CopyWriter, MAX_SHARED_BYTES, readCopy } from "./prewarm_copies.ts";

@@ -8,7 +8,12 @@
  * publish it is stored as usual. After PUBLISH_WAIT_MS the edge gives up, logs why, and stores
  * what the CMS serves.
  */
-import { type Announced, announcementsOf, type PurgeRecord } from "../lib/kv/snapshot.ts";
+import {
+  type Announced,
+  announcementsOf,
+  PUBLISH_WAIT_MS,
+  type PurgeRecord,
+} from "../lib/kv/snapshot.ts";
 import {
   type AnswerEntities,
   bodyRevisions,
@@ -16,8 +21,6 @@ import {
   olderRevision,
 } from "../sdk/entities/mod.ts";
 
-/** How long after a publish its revision is awaited; also the back-off's total. */
-export const PUBLISH_WAIT_MS = 60_000;
 const FIRST_STEP_MS = 250;
 
 /** The latest announcement per entity id, with the time of its purge. */

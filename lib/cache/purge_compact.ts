@@ -7,7 +7,7 @@
  *   purge an answer of an unrelated entity stored between the merged times;
  * - each announcement at its own time (`announcements`), for read your publish
  *   (edge/publish_revisions.ts) and the prewarm, which read the latest per entity id. Ids a
- *   later announcement names again, and announcements past ANNOUNCED_MS, are dropped.
+ *   later announcement names again, and announcements past PUBLISH_WAIT_MS, are dropped.
  * It runs inside changeTenant, which holds the tenant row's lock: merges do not interleave.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
@@ -16,12 +16,10 @@ import { cachePurges } from "../db/schema/mod.ts";
 import {
   type Announced,
   announcementsOf,
+  PUBLISH_WAIT_MS,
   type PurgeRecord,
   type TimedAnnouncement,
 } from "../kv/snapshot.ts";
-
-/** How long the edge awaits an announced revision (PUBLISH_WAIT_MS, edge/publish_revisions.ts). */
-export const ANNOUNCED_MS = 60_000;
 
 /** Tag-only records (oldest first) -> one record purging and announcing the same. */
 export function mergeTagPurges(records: PurgeRecord[], now: number): PurgeRecord {
@@ -43,7 +41,7 @@ export function mergeTagPurges(records: PurgeRecord[], now: number): PurgeRecord
     const a = all[i];
     const ids = a.ids.filter((id) => !seen.has(id));
     for (const id of a.ids) seen.add(id);
-    if (ids.length === 0 || now - a.at > ANNOUNCED_MS) continue;
+    if (ids.length === 0 || now - a.at > PUBLISH_WAIT_MS) continue;
     const revisions: Announced["revisions"] = {};
     for (const id of ids) if (a.revisions[id] !== undefined) revisions[id] = a.revisions[id];
     kept.push({ action: a.action, ids, types: a.types, revisions, at: a.at });

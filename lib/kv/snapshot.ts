@@ -100,6 +100,12 @@ export type Announced = {
 /** An announcement with the time of the purge that made it. */
 export type TimedAnnouncement = Announced & { at: number };
 
+/**
+ * How long after a publish the edge awaits its announced revision (edge/publish_revisions.ts),
+ * so also how long a merged record keeps an announcement (lib/cache/purge_compact.ts).
+ */
+export const PUBLISH_WAIT_MS = 60_000;
+
 /** A record's announcements, oldest first: its own, or a merged record's. */
 export function announcementsOf(p: PurgeRecord): TimedAnnouncement[] {
   if (p.announcements) return p.announcements;
