@@ -17,24 +17,43 @@ export async function inspectorUrl(port: number): Promise<string> {
   }
 }
 
-/** Commands with their results; `onEvent` gets the protocol's events (method, params). */
+/**
+ * Commands with their results; `onEvent` gets the protocol's events (method, params). A
+ * command the inspector refuses rejects with its error; if the socket closes (the process
+ * ended), every command still waiting rejects, and later ones do too.
+ */
 export function cdp(url: string, onEvent?: (method: string, params: unknown) => void) {
   const ws = new WebSocket(url);
   let id = 0;
-  const pending = new Map<number, (v: unknown) => void>();
+  let closed: Error | undefined;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.id && pending.has(m.id)) {
-      pending.get(m.id)!(m.result);
+    const waiter = m.id ? pending.get(m.id) : undefined;
+    if (waiter) {
       pending.delete(m.id);
+      if (m.error) waiter.reject(new Error(`CDP ${m.error.code}: ${m.error.message}`));
+      else waiter.resolve(m.result);
     } else if (m.method) onEvent?.(m.method, m.params);
   };
-  const open = new Promise((r) => (ws.onopen = r));
+  const open = new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onclose = () => {
+      closed = new Error(`inspector socket closed (${url})`);
+      reject(closed);
+      for (const w of pending.values()) w.reject(closed);
+      pending.clear();
+    };
+  });
+  open.catch(() => {}); // a close before any command is reported by the next send
   return {
     async send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
       await open;
+      if (closed) throw closed;
       const my = ++id;
-      const p = new Promise<T>((r) => pending.set(my, r as (v: unknown) => void));
+      const p = new Promise<T>((resolve, reject) =>
+        pending.set(my, { resolve: resolve as (v: unknown) => void, reject })
+      );
       ws.send(JSON.stringify({ id: my, method, params }));
       return await p;
     },
