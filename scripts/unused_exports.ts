@@ -15,21 +15,11 @@
  * Usage: deno run --config deno.dev.json --allow-read --allow-env scripts/unused_exports.ts
  */
 import ts from "typescript";
+import { APP_DIRS, APP_FILES } from "./source_roots.ts";
 
 const ROOT = new URL("../", import.meta.url);
-const ROOTS = [
-  "lib",
-  "edge",
-  "routes",
-  "components",
-  "islands",
-  "sdk",
-  "cli",
-  "tests",
-  "bench",
-  "scripts",
-];
-const TOP_FILES = ["app.ts", "main.ts", "cli.ts"];
+const ROOTS = [...APP_DIRS, "tests", "bench", "scripts"];
+const TOP_FILES = APP_FILES;
 /** Modules whose exports are public: programs, the SDK's published entries, the bundle root. */
 const PUBLIC = new Set([
   "main.ts",

@@ -1,18 +1,8 @@
 /** The app's own source files (what main.ts and cli.ts load), for tests of source rules. */
+import { APP_DIRS, APP_FILES } from "../scripts/source_roots.ts";
 
 export const ROOT = new URL("../", import.meta.url);
-const ROOTS = [
-  "lib",
-  "edge",
-  "routes",
-  "components",
-  "islands",
-  "sdk",
-  "cli",
-  "app.ts",
-  "main.ts",
-  "cli.ts",
-];
+const ROOTS = [...APP_DIRS, ...APP_FILES];
 
 /** Non-test .ts/.tsx files under ROOTS, relative to the repository, sorted. */
 export async function appSourceFiles(): Promise<string[]> {
