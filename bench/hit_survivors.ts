@@ -26,7 +26,7 @@ type Node = {
 };
 
 /** Self bytes by the frame that allocated, named by function and place. */
-function bySite(root: Node): Map<string, number> {
+export function bySite(root: Node): Map<string, number> {
   const out = new Map<string, number>();
   const walk = (n: Node, parent: string) => {
     const f = n.callFrame;
@@ -40,7 +40,7 @@ function bySite(root: Node): Map<string, number> {
 }
 
 /** The scavenges in V8's `--trace-gc-nvp` output after `fromMs`: capacity, survived, promoted. */
-function scavenges(output: string, fromMs: number): string[] {
+export function scavenges(output: string, fromMs: number): string[] {
   const out: string[] = [];
   for (const m of output.matchAll(/(\d+) ms: GC: \{([^}]*)/g)) {
     const f = Object.fromEntries(
