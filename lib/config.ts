@@ -5,6 +5,7 @@
 import { sharedCookieSite, sharedCookieSiteMessage } from "./cookie_site.ts";
 import { DENO_DEPLOY_INVALIDATE_URL } from "./cdn/deno_deploy.ts";
 import { z } from "zod";
+import { postgresUrlProblem } from "./db/postgres_url.ts";
 import { mergePlans, type Plans } from "./billing/plans.ts";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
@@ -12,6 +13,10 @@ const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
 );
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const origin = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+const postgresUrl = z.string().superRefine((v, ctx) => {
+  const problem = postgresUrlProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /** Below this EDGE_MEMORY_LIMIT_MB leaves no room to run (docs/operations.md "Memory"). */
 const MIN_MEMORY_LIMIT_MB = 128;
@@ -31,7 +36,7 @@ const EnvSchema = z.object({
   ).optional(),
   PUBLIC_URL: origin.optional(),
   DATA_DIR: z.string().min(1).default(".data"),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  DATABASE_URL: postgresUrl.optional(),
   KV_PATH: z.string().min(1).optional(),
   ENCRYPTION_KEY: z.string().optional().refine(
     (v) => v === undefined || base64Length(v) === 32,
@@ -67,8 +72,7 @@ const EnvSchema = z.object({
   EDGE_SNAPSHOT_MAX_STALE_MS: intIn(0, 600_000).default(10_000),
   EDGE_PROJECTOR_INTERVAL_MS: intIn(50, 600_000).default(2_000),
   EDGE_CHANGE_POLL_MS: intIn(10, 60_000).default(50),
-  MIGRATION_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
-    .optional(),
+  MIGRATION_DATABASE_URL: postgresUrl.optional(),
   MIGRATE_ON_START: bool.default(true),
   DB_REQUEST_TIMEOUT_MS: intIn(100, 120_000).default(5_000),
   SHUTDOWN_DEADLINE_MS: intIn(0, 60_000).default(2_000),

@@ -79,6 +79,9 @@ Deno.test("loadConfig() names the variable of every bad value", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ PUBLIC_URL: "ftp://example.com" }, "PUBLIC_URL"],
     [{ DATABASE_URL: "mysql://db/x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "postgres://app:pa#ss@db:5432/x" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "postgres://app@db:port/x" }, "DATABASE_URL"],
+    [{ MIGRATION_DATABASE_URL: "postgresql://app:a#b@db/x" }, "MIGRATION_DATABASE_URL"],
     [{ ENCRYPTION_KEY: btoa("too short") }, "ENCRYPTION_KEY"],
     [{ ALLOW_PRIVATE_UPSTREAMS: "maybe" }, "ALLOW_PRIVATE_UPSTREAMS"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
@@ -95,6 +98,20 @@ Deno.test("loadConfig() names the variable of every bad value", () => {
   const both = configError({ PORT: "x", LOG_LEVEL: "y" });
   assertMatch(both, /PORT: /);
   assertMatch(both, /LOG_LEVEL: /);
+});
+
+Deno.test("a DATABASE_URL error says how to mend it and never quotes the URL", () => {
+  const msg = configError({ DATABASE_URL: "postgres://app:s3cr#t@db.example.com:5432/x" });
+  assertMatch(msg, /DATABASE_URL: is not a valid URL \(percent-encode/);
+  assert(!msg.includes("s3cr") && !msg.includes("db.example.com"), msg);
+  // What postgres.js reads is valid here too: IPv6, several hosts, an encoded password.
+  for (
+    const url of [
+      "postgres://app@[2001:db8::1]:5432/x",
+      "postgres://app@h1:5432,h2:5433/x",
+      "postgresql://app:s3cr%23t@db/x?sslmode=require",
+    ]
+  ) assertEquals(loadConfig({ DATABASE_URL: url, ENCRYPTION_KEY: KEY }).databaseUrl, url);
 });
 
 Deno.test("EDGE_MEMORY_LIMIT_MB: 512 on Deno Deploy unless set, no guard elsewhere", () => {

@@ -123,7 +123,7 @@ export async function openTestDb(backend: Backend): Promise<DbHandle> {
  * Creates an empty PostgreSQL database on TEST_DATABASE_URL. `keep` is for the pool: the
  * database is named after this process and dropped by a later run once the process is gone.
  */
-async function createPostgresDb(keep: boolean): Promise<{ url: string; name: string }> {
+export async function createPostgresDb(keep: boolean): Promise<{ url: string; name: string }> {
   const base = Deno.env.get("TEST_DATABASE_URL")!;
   const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
   const name = keep ? `cachely_p_${Deno.pid}_${suffix}` : `cachely_t_${suffix}`;

@@ -11,6 +11,7 @@ import { renewablePool } from "./pool_watchdog.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { Sql } from "postgres";
 import { bootMark } from "../boot_trace.ts";
+import { postgresAddress } from "./postgres_url.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -78,6 +79,7 @@ async function openPostgres(
   // or a server that never answers, or a lock wait) a request fails fast (503), never hangs.
   const pool = renewablePool(url, () =>
     postgres(url, {
+      ...postgresAddress(url),
       max,
       prepare: false,
       idle_timeout: 20,

@@ -12,6 +12,7 @@ import type { DbHandle } from "./client.ts";
 import { applyMigrations, migrationNames } from "./migrate.ts";
 import { currentMigrationName } from "./migration_renames.ts";
 import { orAfter } from "../timeout.ts";
+import { postgresAddress } from "./postgres_url.ts";
 
 /** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
 const LOCK_KEY = "27988617413977465";
@@ -65,6 +66,7 @@ export async function migrateUnderLock(
   connectSeconds = CONNECT_SECONDS,
 ): Promise<string[]> {
   const sql = postgres(url, {
+    ...postgresAddress(url),
     max: 1,
     prepare: false,
     idle_timeout: 0,

@@ -11,6 +11,7 @@ import type { Logger } from "../log.ts";
 import { type BackendKey, cancelLimiter, cancelTarget, sendCancel } from "./cancel.ts";
 import { giveUp, raceDeadline, type SqlLike } from "./deadline.ts";
 import { databasePool } from "./error_counts.ts";
+import { postgresAddress } from "./postgres_url.ts";
 
 /** Deadline errors in a row before a probe connection is tried. */
 export const STUCK_AFTER_DEADLINES = 5;
@@ -132,6 +133,7 @@ async function poolAnswers(
 async function answersFresh(url: string): Promise<boolean> {
   const { default: postgres } = await import("postgres");
   const probe = postgres(url, {
+    ...postgresAddress(url),
     max: 1,
     prepare: false,
     connect_timeout: Math.ceil(PROBE_MS / 1000),
