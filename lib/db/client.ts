@@ -89,7 +89,8 @@ async function openPostgres(
   const sql = pool.sql as unknown as Sql;
   const bounded = withDeadline(pool.sql, requestTimeoutMs, pool);
   return {
-    db: drizzlePostgres(bounded as unknown as Sql, { schema }) as unknown as Db,
+    // drizzle types its client with the npm package's types; ours is the patched copy (vendor/).
+    db: drizzlePostgres(bounded as never, { schema }) as unknown as Db,
     kind: "postgres",
     exec: async (text) => {
       await sql.unsafe(text);
