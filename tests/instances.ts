@@ -78,11 +78,11 @@ export type Instance = {
  */
 export async function startInstance(
   env: Record<string, string>,
-  { untilReady = true, deno = Deno.execPath() } = {},
+  { untilReady = true, deno = Deno.execPath(), lock = true } = {},
 ): Promise<Instance> {
   const child = new Deno.Command(deno, {
     // Another runtime than the test's would rewrite deno.lock in its own format.
-    args: ["run", "-A", ...(deno === Deno.execPath() ? [] : ["--no-lock"]), MAIN],
+    args: ["run", "-A", ...(deno === Deno.execPath() && lock ? [] : ["--no-lock"]), MAIN],
     env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",

@@ -29,6 +29,8 @@ const LAZY_LOCAL = [
   "routes/pages/groups.tsx",
   // with npm:@opentelemetry/api, loaded only when OTEL_DENO=true
   "edge/telemetry.ts",
+  // the database driver, patched (vendor/postgres/README.md)
+  "vendor/postgres/src/index.js",
 ];
 const ROOT = new URL("..", import.meta.url).href;
 

@@ -72,7 +72,7 @@ async function openPostgres(
   log: Logger = silentLogger,
 ): Promise<DbHandle> {
   const { default: postgres } = await import("postgres");
-  const { drizzle: drizzlePostgres } = await import("drizzle-orm/postgres-js");
+  const { drizzleOverPostgres } = await import("./drizzle_postgres.ts");
   bootMark("db driver");
   // prepare:false and a small pool keep this safe behind transaction poolers (Supabase :6543).
   // A short connect timeout and a deadline on every statement: during an outage (refused,
@@ -89,8 +89,7 @@ async function openPostgres(
   const sql = pool.sql as unknown as Sql;
   const bounded = withDeadline(pool.sql, requestTimeoutMs, pool);
   return {
-    // drizzle types its client with the npm package's types; ours is the patched copy (vendor/).
-    db: drizzlePostgres(bounded as never, { schema }) as unknown as Db,
+    db: drizzleOverPostgres(bounded as unknown as Sql, schema) as Db,
     kind: "postgres",
     exec: async (text) => {
       await sql.unsafe(text);
