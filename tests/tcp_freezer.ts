@@ -4,7 +4,10 @@
  * thawed, as a SIGSTOPped pgbouncer or a partition TCP rides out does. A connection opened
  * while frozen completes its login only after the thaw. `freezeOpen()` holds only the
  * connections open now: new ones (a fresh probe) pass, as when a client's own connections
- * are stuck while the database answers others.
+ * are stuck while the database answers others. `startCutting(maxBytes)` ends every
+ * connection, open or new, after a random number of bytes (either way, 0 to maxBytes):
+ * mid-message, mid-transaction, mid-login, some half-closed first, as a pooler restart, an
+ * idle cut or a flaky path do, at every offset.
  */
 export function tcpFreezer(target: URL) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -12,6 +15,11 @@ export function tcpFreezer(target: URL) {
   let gate: Promise<void> = Promise.resolve();
   let thaw = () => {};
   const held = new Set<Deno.Conn>(); // frozen by freezeOpen()
+  /** While cutting: bytes each connection (both ways together) has left. */
+  const budgets = new Map<Deno.Conn, { left: number }>();
+  let cutMax = 0; // 0: not cutting
+  let cuts = 0;
+  const budget = () => ({ left: Math.floor(Math.random() * cutMax) });
   const closeAll = (...xs: Deno.Conn[]) => {
     for (const x of xs) {
       conns.delete(x);
@@ -20,7 +28,7 @@ export function tcpFreezer(target: URL) {
       } catch { /* closed by its peer */ }
     }
   };
-  const pipe = async (a: Deno.Conn, b: Deno.Conn) => {
+  const pipe = async (a: Deno.Conn, b: Deno.Conn, left: { left: number }) => {
     const reader = a.readable.getReader();
     const writer = b.writable.getWriter();
     try {
@@ -31,11 +39,19 @@ export function tcpFreezer(target: URL) {
         while (held.has(a) || held.has(b)) {
           await gate.then(() => new Promise((r) => setTimeout(r, 50)));
         }
+        if (cutMax > 0 && left.left < value.length) {
+          if (left.left > 0) await writer.write(value.subarray(0, left.left));
+          if (Math.random() < 0.3) await writer.close().catch(() => {}); // half-close first
+          cuts++;
+          break;
+        }
+        if (cutMax > 0) left.left -= value.length;
         await writer.write(value);
       }
     } catch {
       /* cut */
     } finally {
+      budgets.delete(a);
       closeAll(a, b);
     }
   };
@@ -49,8 +65,10 @@ export function tcpFreezer(target: URL) {
         }).catch(() => null);
         if (!up) return closeAll(c);
         conns.add(up);
-        pipe(c, up);
-        pipe(up, c);
+        const left = budget();
+        budgets.set(c, left);
+        pipe(c, up, left);
+        pipe(up, c, left);
       })();
     }
   })().catch(() => {});
@@ -70,6 +88,18 @@ export function tcpFreezer(target: URL) {
       held.clear();
       thaw();
       gate = Promise.resolve();
+    },
+    /** From now on every connection, open or new, ends within `maxBytes` more bytes. */
+    startCutting(maxBytes: number) {
+      cutMax = maxBytes;
+      for (const b of budgets.values()) b.left = budget().left;
+    },
+    stopCutting() {
+      cutMax = 0;
+    },
+    /** Connections ended by the cutting so far. */
+    get cuts() {
+      return cuts;
     },
     close() {
       thaw();
