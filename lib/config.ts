@@ -5,7 +5,7 @@
 import { sharedCookieSite, sharedCookieSiteMessage } from "./cookie_site.ts";
 import { DENO_DEPLOY_INVALIDATE_URL } from "./cdn/deno_deploy.ts";
 import { z } from "zod";
-import { postgresUrlProblem } from "./db/postgres_url.ts";
+import { postgresUrlProblem } from "./database_url.ts";
 import { mergePlans, type Plans } from "./billing/plans.ts";
 
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>

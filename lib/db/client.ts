@@ -11,7 +11,7 @@ import { renewablePool } from "./pool_watchdog.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { Sql } from "postgres";
 import { bootMark } from "../boot_trace.ts";
-import { postgresAddress } from "./postgres_url.ts";
+import { postgresAddress } from "../database_url.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

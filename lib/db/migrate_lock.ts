@@ -12,7 +12,7 @@ import type { DbHandle } from "./client.ts";
 import { applyMigrations, migrationNames } from "./migrate.ts";
 import { currentMigrationName } from "./migration_renames.ts";
 import { orAfter } from "../timeout.ts";
-import { postgresAddress } from "./postgres_url.ts";
+import { postgresAddress } from "../database_url.ts";
 
 /** Arbitrary 63-bit key shared by every Cachely instance ("cachely" in ASCII). */
 const LOCK_KEY = "27988617413977465";

@@ -11,7 +11,7 @@ import type { Logger } from "../log.ts";
 import { type BackendKey, cancelLimiter, cancelTarget, sendCancel } from "./cancel.ts";
 import { giveUp, raceDeadline, type SqlLike } from "./deadline.ts";
 import { databasePool } from "./error_counts.ts";
-import { postgresAddress } from "./postgres_url.ts";
+import { postgresAddress } from "../database_url.ts";
 
 /** Deadline errors in a row before a probe connection is tried. */
 export const STUCK_AFTER_DEADLINES = 5;

@@ -3,7 +3,8 @@
  * an IPv6 literal (`postgres://u@[2001:db8::1]:5432/db`) became host "[2001" and port NaN,
  * and the connect threw from a timer, which ended the process (porsager/postgres#663, open).
  * And a URL the WHATWG parser refuses (a `#` or `/` left unencoded in a password) threw from
- * inside the driver at start-up, with a stack instead of the variable's name.
+ * inside the driver at start-up, with a stack instead of the variable's name. Not under
+ * lib/db/: lib/config.ts reads it, and the edge's module graph reaches nothing there.
  */
 
 /**

@@ -1,8 +1,8 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { postgresAddress, postgresUrlProblem } from "./postgres_url.ts";
-import { openDb } from "./client.ts";
-import { migrateUnderLock } from "./migrate_lock.ts";
-import { createPostgresDb } from "../../tests/harness.ts";
+import { assertEquals } from "../tests/assert.ts";
+import { postgresAddress, postgresUrlProblem } from "./database_url.ts";
+import { openDb } from "./db/client.ts";
+import { migrateUnderLock } from "./db/migrate_lock.ts";
+import { createPostgresDb } from "../tests/harness.ts";
 import postgres from "postgres";
 
 Deno.test("postgresAddress: an IPv6 literal goes in as host and port, other URLs as they are", () => {
