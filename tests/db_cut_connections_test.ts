@@ -7,8 +7,7 @@
  * process within seconds (vendor/postgres/README.md).
  */
 import { assert, assertEquals } from "./assert.ts";
-import { createTenantOn, edgeGet, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
-import { tcpFreezer } from "./tcp_freezer.ts";
+import { edgeGet, instanceBehindRelay } from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,28 +18,13 @@ Deno.test({
   sanitizeOps: false, // child process: its pipes and exit status settle after stop()
   sanitizeResources: false,
   async fn() {
-    const world = await sharedWorld(BASE!, "cachely_cut");
-    const relay = tcpFreezer(new URL(world.url));
-    const upstream = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen() {} },
-      () => Response.json({ ok: true }),
-    );
-    const inst = await startInstance({
-      ...world.env,
-      DATABASE_URL: relay.url,
-      MIGRATION_DATABASE_URL: world.url.toString(),
+    const w = await instanceBehindRelay(BASE!, "cachely_cut", "cut", {
       DB_REQUEST_TIMEOUT_MS: "2000",
     });
+    const { relay, inst, owner, slug, host } = w;
     let exited = false;
     inst.exited.then(() => exited = true);
     try {
-      const owner = await signUp(inst);
-      const { slug, host } = await createTenantOn(
-        inst,
-        owner,
-        "cut",
-        `http://127.0.0.1:${upstream.addr.port}`,
-      );
       assertEquals(await edgeGet(inst, host, "/~api/warm"), 200);
 
       relay.startCutting(40_000);
@@ -92,10 +76,7 @@ Deno.test({
       assertEquals(after.status, 200, after.text);
       assertEquals(inst.out.filter((l) => /uncaught/i.test(l)), []);
     } finally {
-      await stop(inst);
-      relay.close();
-      await upstream.shutdown();
-      await world.close();
+      await w.close();
     }
   },
 });

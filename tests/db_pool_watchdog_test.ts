@@ -8,8 +8,7 @@
  */
 import postgres from "postgres";
 import { assert, assertEquals } from "./assert.ts";
-import { createTenantOn, edgeGet, sharedWorld, signUp, startInstance, stop } from "./instances.ts";
-import { tcpFreezer } from "./tcp_freezer.ts";
+import { edgeGet, instanceBehindRelay } from "./instances.ts";
 
 const BASE = Deno.env.get("TEST_DATABASE_URL");
 if (!BASE) console.log("db_pool_watchdog_test: skipped: TEST_DATABASE_URL is not set");
@@ -25,37 +24,15 @@ const pgTest = {
 
 /** An instance through a freezable relay, with its pool's four connections open. */
 async function stuckWorld(prefix: string) {
-  const world = await sharedWorld(BASE!, prefix);
-  const relay = tcpFreezer(world.url);
-  const upstream = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    () => Response.json({ ok: true }),
-  );
-  const inst = await startInstance({
-    ...world.env,
-    DATABASE_URL: relay.url,
-    MIGRATION_DATABASE_URL: world.url.toString(),
+  const w = await instanceBehindRelay(BASE!, prefix, "wd", {
     DB_REQUEST_TIMEOUT_MS: "1000",
     METRICS_TOKEN,
   });
-  const owner = await signUp(inst);
   const get = () =>
-    owner.req(inst, "GET", "/api/tenants").catch((e) => ({ status: 0, text: String(e) }));
-  const { slug, host } = await createTenantOn(
-    inst,
-    owner,
-    "wd",
-    `http://127.0.0.1:${upstream.addr.port}`,
-  );
+    w.owner.req(w.inst, "GET", "/api/tenants").catch((e) => ({ status: 0, text: String(e) }));
   // Enough at once that the pool opens all its connections.
   await Promise.all([...Array(12)].map(get));
-  const close = async () => {
-    await stop(inst);
-    relay.close();
-    await upstream.shutdown();
-    await world.close();
-  };
-  return { world, relay, inst, get, slug, host, close };
+  return { ...w, get };
 }
 
 Deno.test({

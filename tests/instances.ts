@@ -6,6 +6,7 @@
 // deno-lint-ignore-file no-explicit-any -- JSON bodies in tests are read loosely
 import postgres from "postgres";
 import { TEST_ENCRYPTION_KEY } from "./harness.ts";
+import { tcpFreezer } from "./tcp_freezer.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -297,6 +298,47 @@ export function databaseGate(target: URL) {
           c.close();
         } catch { /* closed by its peer */ }
       }
+    },
+  };
+}
+
+/**
+ * An instance on its own database that it reaches through a tcpFreezer relay (migrations go
+ * direct), a signed-up owner and a generic tenant `<tenantPrefix>-…` proxying to a JSON
+ * origin; `env` adds to the instance's environment. `close()` stops and drops it all.
+ */
+export async function instanceBehindRelay(
+  base: string,
+  dbPrefix: string,
+  tenantPrefix: string,
+  env: Record<string, string>,
+) {
+  const world = await sharedWorld(base, dbPrefix);
+  const relay = tcpFreezer(world.url);
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => Response.json({ ok: true }),
+  );
+  const inst = await startInstance({
+    ...world.env,
+    DATABASE_URL: relay.url,
+    MIGRATION_DATABASE_URL: world.url.toString(),
+    ...env,
+  });
+  const owner = await signUp(inst);
+  const origin = `http://127.0.0.1:${upstream.addr.port}`;
+  const tenant = await createTenantOn(inst, owner, tenantPrefix, origin);
+  return {
+    world,
+    relay,
+    inst,
+    owner,
+    ...tenant,
+    async close() {
+      await stop(inst);
+      relay.close();
+      await upstream.shutdown();
+      await world.close();
     },
   };
 }
