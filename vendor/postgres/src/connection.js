@@ -451,6 +451,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
     incomings = null
     clearImmediate(nextWriteTimer)
     chunk = nextWriteTimer = null // Cachely patch: nothing buffered outlives its socket
+    rows = 0 // Cachely patch: nor a cut result's row count
     socket.removeListener('data', data)
     socket.removeListener('connect', connected)
     idleTimer.cancel()
@@ -562,6 +563,7 @@ function Connection(options, queues = {}, { onopen = noop, onend = noop, onclose
 
     query = results = errorResponse = null
     result = new Result()
+    rows = 0 // Cachely patch: a statement that failed mid-rows left it, and the next result had holes
     connectTimer.cancel()
 
     if (initial) {

@@ -1,9 +1,13 @@
 /**
- * The patched postgres.js (vendor/postgres): a connection that closes under an open
+ * The patched postgres.js (vendor/postgres). A connection that closes under an open
  * transaction. postgres.js then sends the transaction's ROLLBACK on the dead connection; in
  * 3.4.9 that write threw from a timer ("Cannot read properties of null (reading 'write')",
  * porsager/postgres#1154) and ended the process: every tenant's service, from one cut
- * connection. Found by cutting Cachely's database connections at random byte offsets.
+ * connection. And a statement that fails after sending rows (a deadline's cancel, a bad
+ * value in row 3): 3.4.9 kept its row count, so the next result on that connection came back
+ * with holes before its rows (porsager/postgres#1119): `rows[0]` undefined, a signed-in user
+ * answered 401, an existing tenant 404. Both found by cutting Cachely's database connections
+ * at random byte offsets (tests/db_cut_connections_test.ts).
  */
 import postgres from "postgres";
 import { assertEquals } from "../../tests/assert.ts";
@@ -39,6 +43,29 @@ Deno.test({
     } finally {
       await sql.end({ timeout: 1 });
       relay.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a statement that fails mid-rows leaves the next results whole, alone or pipelined [postgres]",
+  ignore: !testDb,
+  async fn() {
+    const sql = postgres(testDb!, { max: 1, prepare: false, onnotice: () => {} });
+    try {
+      const failed = await sql`select 1/(3 - g) as x from generate_series(1, 5) g`
+        .then(() => "no error", (e: Error) => e.message);
+      assertEquals(failed, "division by zero");
+      assertEquals([...await sql`select 42 as n`], [{ n: 42 }]);
+      // Pipelined: the second statement is sent before the first fails on its fourth row.
+      const first = sql`select i, 1/(4 - i) as boom from generate_series(1, 10) i`
+        .then(() => "no error", (e: Error) => e.message);
+      const second = sql`select x from generate_series(1, 3) x`;
+      assertEquals(await first, "division by zero");
+      assertEquals([...await second], [{ x: 1 }, { x: 2 }, { x: 3 }]);
+    } finally {
+      await sql.end();
     }
   },
 });
