@@ -47,7 +47,7 @@ export function raceDeadline<T>(p: PromiseLike<T>, ms: number, onLate = () => {}
 }
 
 /**
- * What postgres.js 3.4.9 (pinned in deno.json) keeps on a query and this module reads: `state`
+ * What postgres.js 3.4.9 (vendor/postgres) keeps on a query and this module reads: `state`
  * is set once the statement was written to a logged-in connection; `strings` and `args` are
  * what it writes then.
  */
