@@ -4,6 +4,7 @@ import { openDb } from "./db/client.ts";
 import { migrateUnderLock } from "./db/migrate_lock.ts";
 import { createPostgresDb } from "../tests/harness.ts";
 import postgres from "postgres";
+import { tcpFreezer } from "../tests/tcp_freezer.ts";
 
 Deno.test("postgresAddress: an IPv6 literal goes in as host and port, other URLs as they are", () => {
   assertEquals(postgresAddress("postgres://u:p@[2001:db8::1]:6543/db"), {
@@ -31,42 +32,6 @@ Deno.test("postgresUrlProblem: what postgres.js can read passes, the rest is nam
   }
 });
 
-/**
- * A relay on [::1] to the test server's IPv4 address: the server itself listens on 127.0.0.1
- * only. Before postgresAddress, the pool's first connect threw "Port should be >= 0 and <
- * 65536. Received NaN" from a timer, which ended the test process.
- */
-function ipv6Relay(target: URL) {
-  const listener = Deno.listen({ hostname: "::1", port: 0 });
-  const conns: Deno.Conn[] = [];
-  const serving = (async () => {
-    for await (const inbound of listener) {
-      const outbound = await Deno.connect({
-        hostname: target.hostname,
-        port: Number(target.port || 5432),
-      });
-      conns.push(inbound, outbound);
-      inbound.readable.pipeTo(outbound.writable).catch(() => {});
-      outbound.readable.pipeTo(inbound.writable).catch(() => {});
-    }
-  })();
-  const via = new URL(target);
-  via.hostname = "[::1]";
-  via.port = String((listener.addr as Deno.NetAddr).port);
-  return {
-    url: via.href,
-    async close() {
-      listener.close();
-      await serving.catch(() => {});
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* already closed by its peer */ }
-      }
-    },
-  };
-}
-
 const testDb = Deno.env.get("TEST_DATABASE_URL");
 
 Deno.test({
@@ -76,7 +41,9 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const { url, name } = await createPostgresDb(false);
-    const relay = ipv6Relay(new URL(url));
+    // On [::1] to the server on 127.0.0.1; without postgresAddress the first connect threw
+    // "Port should be >= 0 and < 65536. Received NaN" from a timer and ended the process.
+    const relay = tcpFreezer(new URL(url), "::1");
     try {
       // The migration lock's own connection, then every migration of an empty database.
       const applied = await migrateUnderLock(relay.url, 5);
@@ -92,7 +59,7 @@ Deno.test({
         await db.close();
       }
     } finally {
-      await relay.close();
+      relay.close();
       const admin = postgres(testDb!, { max: 1, onnotice: () => {} });
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

@@ -7,10 +7,11 @@
  * are stuck while the database answers others. `startCutting(maxBytes)` ends every
  * connection, open or new, after a random number of bytes (either way, 0 to maxBytes):
  * mid-message, mid-transaction, mid-login, some half-closed first, as a pooler restart, an
- * idle cut or a flaky path do, at every offset.
+ * idle cut or a flaky path do, at every offset. `listenOn` ("::1" for an IPv6 URL) is where
+ * the relay itself listens.
  */
-export function tcpFreezer(target: URL) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+export function tcpFreezer(target: URL, listenOn = "127.0.0.1") {
+  const listener = Deno.listen({ hostname: listenOn, port: 0 });
   const conns = new Set<Deno.Conn>();
   let gate: Promise<void> = Promise.resolve();
   let thaw = () => {};
@@ -73,7 +74,8 @@ export function tcpFreezer(target: URL) {
     }
   })().catch(() => {});
   const url = new URL(target);
-  url.host = `127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  const host = listenOn.includes(":") ? `[${listenOn}]` : listenOn; // an IPv6 address in brackets
+  url.host = `${host}:${(listener.addr as Deno.NetAddr).port}`;
   return {
     url: url.toString(),
     /** Cuts every open connection (new ones are still accepted). */
